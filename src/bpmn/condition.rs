@@ -1,0 +1,569 @@
+//! Reading sequence-flow conditions far enough to type form fields from them.
+//!
+//! A gateway's outgoing conditions say what the process decides on: `= amount > 1000` says `amount` is
+//! a number and 1000 matters; `= approved` says `approved` is a yes/no; `= category = "travel"` says
+//! `category` is a choice with "travel" among its options. This reader understands FEEL (Camunda 8,
+//! `= ...`) and JUEL (Camunda 7, `${...}` / `#{...}`) well enough to list each variable referenced and
+//! each comparison of a variable with a literal. It is not an evaluator: any part it cannot read (a
+//! function call, a comparison of two variables, arithmetic) yields nothing, and a condition it cannot
+//! read at all yields an empty [`Reading`], never an error.
+
+use std::fmt;
+
+/// A comparison operator, as the variable sees it (`5 < x` reads as `x > 5`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operator {
+    /// `=`, `==`, `eq`
+    Eq,
+    /// `!=`, `<>`, `ne`
+    Ne,
+    /// `<`, `lt`
+    Lt,
+    /// `<=`, `le`
+    Le,
+    /// `>`, `gt`
+    Gt,
+    /// `>=`, `ge`
+    Ge,
+    /// `in [..]`: one of a list
+    In,
+}
+
+impl Operator {
+    fn flipped(self) -> Operator {
+        match self {
+            Operator::Lt => Operator::Gt,
+            Operator::Le => Operator::Ge,
+            Operator::Gt => Operator::Lt,
+            Operator::Ge => Operator::Le,
+            other => other,
+        }
+    }
+
+    fn negated(self) -> Operator {
+        match self {
+            Operator::Eq => Operator::Ne,
+            Operator::Ne => Operator::Eq,
+            Operator::Lt => Operator::Ge,
+            Operator::Le => Operator::Gt,
+            Operator::Gt => Operator::Le,
+            Operator::Ge => Operator::Lt,
+            Operator::In => Operator::In,
+        }
+    }
+
+    /// The symbol, for the prompt.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Operator::Eq => "=",
+            Operator::Ne => "!=",
+            Operator::Lt => "<",
+            Operator::Le => "<=",
+            Operator::Gt => ">",
+            Operator::Ge => ">=",
+            Operator::In => "in",
+        }
+    }
+}
+
+/// A literal a variable is compared with.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Literal {
+    /// A number.
+    Number(f64),
+    /// A string.
+    Text(String),
+    /// `true` / `false`; a bare `= approved` is `approved = true`.
+    Bool(bool),
+    /// `null`
+    Null,
+    /// `[a, b, ...]` after `in`.
+    List(Vec<Literal>),
+}
+
+impl fmt::Display for Literal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Literal::Number(n) => write!(f, "{n}"),
+            Literal::Text(s) => write!(f, "{s:?}"),
+            Literal::Bool(b) => write!(f, "{b}"),
+            Literal::Null => f.write_str("null"),
+            Literal::List(items) => {
+                f.write_str("[")?;
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{item}")?;
+                }
+                f.write_str("]")
+            }
+        }
+    }
+}
+
+/// One comparison of a variable with a literal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    /// The variable or path (`order.total`).
+    pub variable: String,
+    /// How it is compared.
+    pub operator: Operator,
+    /// With what.
+    pub literal: Literal,
+}
+
+impl fmt::Display for Comparison {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {}",
+            self.variable,
+            self.operator.symbol(),
+            self.literal
+        )
+    }
+}
+
+/// What a condition says: the variables it references and the comparisons it makes.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Reading {
+    /// Every variable (or path) referenced, deduplicated, in order of appearance.
+    pub variables: Vec<String>,
+    /// Every comparison of a variable with a literal that could be read.
+    pub comparisons: Vec<Comparison>,
+}
+
+/// Reads a FEEL or JUEL condition. Unreadable parts yield nothing.
+pub fn read_condition(condition: &str) -> Reading {
+    let body = strip_markers(condition.trim());
+    let Some(tokens) = tokenize(body) else {
+        return Reading::default();
+    };
+    let mut parser = Parser {
+        tokens,
+        pos: 0,
+        reading: Reading::default(),
+    };
+    // Trailing tokens the grammar does not cover are left unread: what came before them stands.
+    parser.reading.comparisons = parser.or();
+    parser.reading
+}
+
+/// `= expr` (FEEL), `${expr}` / `#{expr}` (JUEL), else the text itself.
+fn strip_markers(s: &str) -> &str {
+    if let Some(rest) = s.strip_prefix('=') {
+        return rest;
+    }
+    for open in ["${", "#{"] {
+        if let Some(rest) = s.strip_prefix(open) {
+            return rest.strip_suffix('}').unwrap_or(rest);
+        }
+    }
+    s
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Token {
+    Ident(String),
+    Number(f64),
+    Text(String),
+    Op(Operator),
+    And,
+    Or,
+    Not,
+    In,
+    True,
+    False,
+    Null,
+    Open,
+    Close,
+    ListOpen,
+    ListClose,
+    Comma,
+    Range,
+    Minus,
+    Other,
+}
+
+fn tokenize(s: &str) -> Option<Vec<Token>> {
+    let chars: Vec<char> = s.chars().collect();
+    let mut tokens = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let next = chars.get(i + 1).copied();
+        match c {
+            c if c.is_whitespace() => i += 1,
+            '"' | '\'' => {
+                let mut text = String::new();
+                i += 1;
+                while i < chars.len() && chars[i] != c {
+                    if chars[i] == '\\' && i + 1 < chars.len() {
+                        i += 1;
+                    }
+                    text.push(chars[i]);
+                    i += 1;
+                }
+                if i >= chars.len() {
+                    return None; // unclosed string
+                }
+                i += 1;
+                tokens.push(Token::Text(text));
+            }
+            '0'..='9' => {
+                let start = i;
+                while i < chars.len()
+                    && (chars[i].is_ascii_digit()
+                        || (chars[i] == '.'
+                            && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit())))
+                {
+                    i += 1;
+                }
+                let text: String = chars[start..i].iter().collect();
+                tokens.push(Token::Number(text.parse().ok()?));
+            }
+            c if c.is_alphabetic() || c == '_' || c == '$' => {
+                let start = i;
+                while i < chars.len()
+                    && (chars[i].is_alphanumeric()
+                        || chars[i] == '_'
+                        || chars[i] == '$'
+                        || (chars[i] == '.'
+                            && chars
+                                .get(i + 1)
+                                .is_some_and(|n| n.is_alphabetic() || *n == '_')))
+                {
+                    i += 1;
+                }
+                let word: String = chars[start..i].iter().collect();
+                tokens.push(match word.as_str() {
+                    "and" => Token::And,
+                    "or" => Token::Or,
+                    "not" => Token::Not,
+                    "in" => Token::In,
+                    "true" => Token::True,
+                    "false" => Token::False,
+                    "null" => Token::Null,
+                    "eq" => Token::Op(Operator::Eq),
+                    "ne" => Token::Op(Operator::Ne),
+                    "lt" => Token::Op(Operator::Lt),
+                    "le" => Token::Op(Operator::Le),
+                    "gt" => Token::Op(Operator::Gt),
+                    "ge" => Token::Op(Operator::Ge),
+                    _ => Token::Ident(word),
+                });
+            }
+            _ => {
+                let (token, len) = match (c, next) {
+                    ('&', Some('&')) => (Token::And, 2),
+                    ('|', Some('|')) => (Token::Or, 2),
+                    ('=', Some('=')) => (Token::Op(Operator::Eq), 2),
+                    ('!', Some('=')) => (Token::Op(Operator::Ne), 2),
+                    ('<', Some('>')) => (Token::Op(Operator::Ne), 2),
+                    ('<', Some('=')) => (Token::Op(Operator::Le), 2),
+                    ('>', Some('=')) => (Token::Op(Operator::Ge), 2),
+                    ('.', Some('.')) => (Token::Range, 2),
+                    ('=', _) => (Token::Op(Operator::Eq), 1),
+                    ('<', _) => (Token::Op(Operator::Lt), 1),
+                    ('>', _) => (Token::Op(Operator::Gt), 1),
+                    ('!', _) => (Token::Not, 1),
+                    ('(', _) => (Token::Open, 1),
+                    (')', _) => (Token::Close, 1),
+                    ('[', _) => (Token::ListOpen, 1),
+                    (']', _) => (Token::ListClose, 1),
+                    (',', _) => (Token::Comma, 1),
+                    ('-', _) => (Token::Minus, 1),
+                    _ => (Token::Other, 1),
+                };
+                tokens.push(token);
+                i += len;
+            }
+        }
+    }
+    Some(tokens)
+}
+
+/// An operand of a comparison.
+enum Operand {
+    Path(String),
+    Value(Literal),
+    /// Anything else (a call, arithmetic, a parenthesised expression).
+    Opaque,
+}
+
+struct Parser {
+    tokens: Vec<Token>,
+    pos: usize,
+    reading: Reading,
+}
+
+impl Parser {
+    fn peek(&self) -> Option<&Token> {
+        self.tokens.get(self.pos)
+    }
+
+    fn eat(&mut self, token: &Token) -> bool {
+        if self.peek() == Some(token) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn or(&mut self) -> Vec<Comparison> {
+        let mut out = self.and();
+        while self.eat(&Token::Or) {
+            out.extend(self.and());
+        }
+        out
+    }
+
+    fn and(&mut self) -> Vec<Comparison> {
+        let mut out = self.unary();
+        while self.eat(&Token::And) {
+            out.extend(self.unary());
+        }
+        out
+    }
+
+    fn unary(&mut self) -> Vec<Comparison> {
+        if self.eat(&Token::Not) {
+            let inner = self.unary();
+            return inner.into_iter().map(negate).collect();
+        }
+        self.comparison()
+    }
+
+    fn comparison(&mut self) -> Vec<Comparison> {
+        if self.eat(&Token::Open) {
+            // `( expr )`: its comparisons count, as in `not(x > 5)` or `(a and b) or c`
+            let inner = self.or();
+            self.eat(&Token::Close);
+            return inner;
+        }
+        let left = self.operand();
+        match self.peek().cloned() {
+            Some(Token::Op(op)) => {
+                self.pos += 1;
+                let right = self.operand();
+                match (left, right) {
+                    (Operand::Path(variable), Operand::Value(literal)) => {
+                        vec![Comparison {
+                            variable,
+                            operator: op,
+                            literal,
+                        }]
+                    }
+                    (Operand::Value(literal), Operand::Path(variable)) => {
+                        vec![Comparison {
+                            variable,
+                            operator: op.flipped(),
+                            literal,
+                        }]
+                    }
+                    _ => Vec::new(),
+                }
+            }
+            Some(Token::In) => {
+                self.pos += 1;
+                let list = self.list();
+                match (left, list) {
+                    (Operand::Path(variable), Some(list)) => list
+                        .into_iter()
+                        .map(|(operator, literal)| Comparison {
+                            variable: variable.clone(),
+                            operator,
+                            literal,
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                }
+            }
+            _ => match left {
+                Operand::Path(variable) => {
+                    vec![Comparison {
+                        variable,
+                        operator: Operator::Eq,
+                        literal: Literal::Bool(true),
+                    }]
+                }
+                _ => Vec::new(),
+            },
+        }
+    }
+
+    /// `[a, b]` gives one `In` comparison; a range `[1..10]` gives `>= 1` and `<= 10`.
+    fn list(&mut self) -> Option<Vec<(Operator, Literal)>> {
+        let open = self.peek().cloned();
+        if !matches!(open, Some(Token::ListOpen | Token::Open)) {
+            return None;
+        }
+        self.pos += 1;
+        let mut items = Vec::new();
+        let mut range = false;
+        loop {
+            match self.operand() {
+                Operand::Value(v) => items.push(v),
+                _ => return None,
+            }
+            match self.peek() {
+                Some(Token::Comma) => self.pos += 1,
+                Some(Token::Range) => {
+                    self.pos += 1;
+                    range = true;
+                }
+                Some(Token::ListClose | Token::Close) => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => return None,
+            }
+        }
+        if range && items.len() == 2 {
+            let (low, high) = (items[0].clone(), items[1].clone());
+            let closed_low = open == Some(Token::ListOpen);
+            let low_op = if closed_low {
+                Operator::Ge
+            } else {
+                Operator::Gt
+            };
+            return Some(vec![(low_op, low), (Operator::Le, high)]);
+        }
+        (!range).then(|| vec![(Operator::In, Literal::List(items))])
+    }
+
+    fn operand(&mut self) -> Operand {
+        let Some(token) = self.peek().cloned() else {
+            return Operand::Opaque;
+        };
+        self.pos += 1;
+        match token {
+            Token::Number(n) => Operand::Value(Literal::Number(n)),
+            Token::Minus => match self.peek().cloned() {
+                Some(Token::Number(n)) => {
+                    self.pos += 1;
+                    Operand::Value(Literal::Number(-n))
+                }
+                _ => Operand::Opaque,
+            },
+            Token::Text(s) => Operand::Value(Literal::Text(s)),
+            Token::True => Operand::Value(Literal::Bool(true)),
+            Token::False => Operand::Value(Literal::Bool(false)),
+            Token::Null => Operand::Value(Literal::Null),
+            Token::Ident(name) => {
+                if self.peek() == Some(&Token::Open) {
+                    self.skip_group(); // a function call: its arguments may reference variables
+                    Operand::Opaque
+                } else {
+                    if !self.reading.variables.contains(&name) {
+                        self.reading.variables.push(name.clone());
+                    }
+                    Operand::Path(name)
+                }
+            }
+            _ => Operand::Opaque,
+        }
+    }
+
+    /// Skips a balanced `( ... )`, noting the variables inside.
+    fn skip_group(&mut self) {
+        let mut depth = 0usize;
+        while let Some(token) = self.peek().cloned() {
+            self.pos += 1;
+            match token {
+                Token::Open => depth += 1,
+                Token::Close => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return;
+                    }
+                }
+                Token::Ident(name)
+                    if self.peek() != Some(&Token::Open)
+                        && !self.reading.variables.contains(&name) =>
+                {
+                    self.reading.variables.push(name);
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+fn negate(c: Comparison) -> Comparison {
+    match (c.operator, c.literal) {
+        (Operator::Eq, Literal::Bool(b)) => Comparison {
+            literal: Literal::Bool(!b),
+            ..c
+        },
+        (op, literal) => Comparison {
+            operator: op.negated(),
+            literal,
+            ..c
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(s: &str) -> Vec<String> {
+        read_condition(s)
+            .comparisons
+            .iter()
+            .map(|c| c.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn feel() {
+        assert_eq!(read("= amount > 1000"), ["amount > 1000"]);
+        assert_eq!(read("= approved"), ["approved = true"]);
+        assert_eq!(read("= not(approved)"), ["approved = false"]);
+        assert_eq!(read("=category = \"travel\""), ["category = \"travel\""]);
+        assert_eq!(read("= x in [\"a\",\"b\"]"), ["x in [\"a\", \"b\"]"]);
+        assert_eq!(read("= order.total >= 5"), ["order.total >= 5"]);
+        assert_eq!(
+            read("= 5 < days and days <= 30"),
+            ["days > 5", "days <= 30"]
+        );
+        assert_eq!(read("= score in [1..10]"), ["score >= 1", "score <= 10"]);
+        assert_eq!(read("= not(amount > 10)"), ["amount <= 10"]);
+        assert_eq!(read("= status != null"), ["status != null"]);
+        assert_eq!(
+            read("= (a or b) and c = -2.5"),
+            ["a = true", "b = true", "c = -2.5"]
+        );
+    }
+
+    #[test]
+    fn juel() {
+        assert_eq!(
+            read("${amount > 1000 && vip}"),
+            ["amount > 1000", "vip = true"]
+        );
+        assert_eq!(read("#{!approved}"), ["approved = false"]);
+        assert_eq!(
+            read("${category eq 'travel' || category == 'hotel'}"),
+            ["category = \"travel\"", "category = \"hotel\""]
+        );
+        assert_eq!(read("${approved == true}"), ["approved = true"]);
+    }
+
+    #[test]
+    fn unreadable_parts_yield_nothing() {
+        assert_eq!(read("= count(items) > 3"), Vec::<String>::new());
+        assert_eq!(read_condition("= count(items) > 3").variables, ["items"]);
+        assert_eq!(
+            read("${execution.getVariable(\"x\") > 5}"),
+            Vec::<String>::new()
+        );
+        assert_eq!(read("= a > b"), Vec::<String>::new());
+        assert_eq!(read("= \"unclosed"), Vec::<String>::new());
+        assert_eq!(read(""), Vec::<String>::new());
+        assert_eq!(read("))((]]"), Vec::<String>::new());
+    }
+}

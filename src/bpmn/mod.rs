@@ -1,0 +1,100 @@
+//! The lenient BPMN reader and the process outline.
+//!
+//! Everything downstream (prompt, builtin drafter, gate's process fit) reads a process through this
+//! module. It owns decoding a file's bytes, reading XML leniently, the [`Definitions`] /
+//! [`Process`] / [`Element`] model, the condition reader, and the `describe` text a model is shown. It
+//! knows nothing of HTTP, models or forms.
+//!
+//! **Reading never fails.** A truncated, malformed or half-written draft yields whatever was readable
+//! before the break; a file that is not BPMN yields no processes. Refusing to read a draft would
+//! withhold a form from the author who most needs one. The one refusal is size: an input over the
+//! BPMN limit is refused before a byte of it is parsed ([`read_bounded`]).
+//!
+//! **Nothing is expanded.** DTDs are ignored: no entity is defined by one, none is expanded, no
+//! external file or URL is ever read. An undefined entity stays in the text as written.
+
+mod condition;
+mod decode;
+mod describe;
+mod model;
+mod outline;
+mod reader;
+mod xml;
+
+use std::io::Read;
+
+pub use condition::{Comparison, Literal, Operator, read_condition};
+pub use decode::decode as decode_text;
+pub use describe::{DescribeError, describe};
+pub use model::{
+    Definitions, Element, LINKED_FORM_PREFIX, Lane, LinkedForm, Process, VariableRole, VariableUse,
+};
+pub use outline::{OutlineElement, OutlineFile, OutlineProcess};
+pub(crate) use reader::trim;
+pub use xml::unescape as xml_unescape;
+
+/// Reads a BPMN document of any size. Never fails and never panics.
+pub fn read(xml: &[u8]) -> Definitions {
+    reader::read_text(&decode::decode(xml))
+}
+
+/// A BPMN input refused before reading.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// Over the installation's BPMN size limit.
+    #[error(
+        "the BPMN document is {size} bytes, over this installation's limit of {limit} bytes; \
+         send a smaller process or ask the operator to raise FORMGEN_LIMIT_BPMN_BYTES"
+    )]
+    TooLarge {
+        /// Bytes seen (at least; a stream is not read past the limit).
+        size: u64,
+        /// The limit.
+        limit: usize,
+    },
+    /// The bytes could not be read at all (a file system or stream error).
+    #[error("the BPMN document could not be read: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Reads a BPMN document after checking it against `limit` bytes.
+pub fn read_bounded(xml: &[u8], limit: usize) -> Result<Definitions, ReadError> {
+    if xml.len() > limit {
+        return Err(ReadError::TooLarge {
+            size: xml.len() as u64,
+            limit,
+        });
+    }
+    Ok(read(xml))
+}
+
+/// Reads at most `limit` bytes from a stream and then the document; a stream that has more is refused
+/// without reading further, whatever length it claims.
+pub fn read_stream(stream: impl Read, limit: usize) -> Result<Definitions, ReadError> {
+    let bytes = read_capped(stream, limit)?;
+    Ok(read(&bytes))
+}
+
+/// Reads a file, refusing it by its size before opening when the file system reports one over `limit`.
+pub fn read_file(path: &std::path::Path, limit: usize) -> Result<Definitions, ReadError> {
+    let file = std::fs::File::open(path)?;
+    let size = file.metadata()?.len();
+    if size > limit as u64 {
+        return Err(ReadError::TooLarge { size, limit });
+    }
+    read_stream(file, limit)
+}
+
+/// Reads all of `stream` if it holds at most `limit` bytes; otherwise stops at `limit + 1` bytes.
+pub fn read_capped(stream: impl Read, limit: usize) -> Result<Vec<u8>, ReadError> {
+    let mut bytes = Vec::new();
+    let cap = (limit as u64).saturating_add(1);
+    stream.take(cap).read_to_end(&mut bytes)?;
+    if bytes.len() > limit {
+        return Err(ReadError::TooLarge {
+            size: bytes.len() as u64,
+            limit,
+        });
+    }
+    Ok(bytes)
+}

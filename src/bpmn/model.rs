@@ -1,0 +1,236 @@
+//! The process outline: what a BPMN document says about itself, as much as a form generator can use.
+//!
+//! These are plain data. The public fields are the contract of DESIGN.md ("The process outline"); the
+//! rest (where a variable comes from, flow ends, default flows, lanes, linked form bodies) is kept for
+//! the prompt and the builtin drafter, which need the shape of the process and not only its names.
+
+use serde::Serialize;
+
+/// Everything read from one BPMN document. `Definitions::default()` is "nothing could be read", which
+/// callers treat as "the author's description is the whole brief", never as an error.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Definitions {
+    /// Every `process` of the definitions, in document order.
+    pub processes: Vec<Process>,
+}
+
+impl Definitions {
+    /// The process with this id, if the document has one.
+    pub fn process(&self, id: &str) -> Option<&Process> {
+        self.processes.iter().find(|p| p.id == id)
+    }
+}
+
+/// One `process`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Process {
+    /// The `id` attribute, as written.
+    pub id: String,
+    /// The `name` attribute, trimmed; `""` when absent.
+    pub name: String,
+    /// The `documentation` children's text, each trimmed, empty ones dropped, joined with `\n`.
+    pub documentation: String,
+    /// Every flow element, descending into sub-processes (parent before children), document order.
+    pub elements: Vec<Element>,
+    /// Every place a variable name occurs, in document order (not deduplicated: see [`Process::variables`]).
+    pub variable_uses: Vec<VariableUse>,
+    /// Lanes, which name the roles that do the work.
+    pub lanes: Vec<Lane>,
+    /// `zeebe:userTaskForm` bodies, which a `camunda-forms:bpmn:<id>` form key links to.
+    pub linked_forms: Vec<LinkedForm>,
+}
+
+/// One flow element: a step, an event, a gateway, a flow, a data object.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Element {
+    /// The `id` attribute, as written.
+    pub id: String,
+    /// The BPMN local name (`userTask`, `sequenceFlow`, ...): the vocabulary, unmapped.
+    pub kind: &'static str,
+    /// The `name` attribute, trimmed.
+    pub name: String,
+    /// The `documentation` children's text, as for [`Process::documentation`].
+    pub documentation: String,
+    /// A sequence flow's `conditionExpression`, trimmed; `""` otherwise.
+    pub condition: String,
+    /// The form the step binds: `zeebe:formDefinition@formId`, else `@formKey`, else `camunda:formKey`.
+    pub form_id: String,
+    /// Index (in [`Process::elements`]) of the sub-process this element sits in, if any.
+    pub parent: Option<usize>,
+    /// A sequence flow's `sourceRef`.
+    pub source: String,
+    /// A sequence flow's `targetRef`.
+    pub target: String,
+    /// The `default` attribute of a gateway or activity: the flow taken when no condition holds.
+    pub default_flow: String,
+    /// A boundary event's `attachedToRef`.
+    pub attached_to: String,
+    /// A `dataObjectReference`'s `dataObjectRef`.
+    pub data_object_ref: String,
+}
+
+impl Element {
+    /// Whether this is a sequence flow.
+    pub fn is_flow(&self) -> bool {
+        self.kind == "sequenceFlow"
+    }
+
+    /// Whether this is a gateway of any kind.
+    pub fn is_gateway(&self) -> bool {
+        self.kind.ends_with("Gateway")
+    }
+
+    /// The name if there is one, else the id: how the element is called in a sentence.
+    pub fn label(&self) -> &str {
+        if self.name.is_empty() {
+            &self.id
+        } else {
+            &self.name
+        }
+    }
+}
+
+/// How a variable name occurs in the process. The role says which way the data moves, which tells a
+/// form generator whether a field captures the value (the step's outputs) or shows it (its inputs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum VariableRole {
+    /// `zeebe:input@target`, `camunda:inputParameter@name`: the step reads it.
+    Input,
+    /// `zeebe:output@target`, `camunda:outputParameter@name`: the step writes it.
+    Output,
+    /// `resultVariable` of a decision, script or service: the step writes it.
+    Result,
+    /// `zeebe:loopCharacteristics@inputElement`: one item of a collection a multi-instance step reads.
+    LoopInput,
+    /// `zeebe:loopCharacteristics@outputCollection` / `@outputElement`.
+    LoopOutput,
+    /// `camunda:formField@id`: a field of a Camunda 7 generated form.
+    FormField,
+    /// `camunda:in@target`: passed into a called process.
+    CallIn,
+    /// `camunda:out@target`: passed back from a called process.
+    CallOut,
+    /// A `dataObject` (or `dataObjectReference`) name.
+    DataObject,
+}
+
+impl VariableRole {
+    /// Whether the step this occurs on produces the value (so a form for that step should capture it).
+    pub fn is_written(self) -> bool {
+        matches!(
+            self,
+            VariableRole::Output
+                | VariableRole::Result
+                | VariableRole::LoopOutput
+                | VariableRole::FormField
+                | VariableRole::CallOut
+        )
+    }
+
+    /// Words for the prompt.
+    pub fn describe(self) -> &'static str {
+        match self {
+            VariableRole::Input => "input of",
+            VariableRole::Output => "output of",
+            VariableRole::Result => "result of",
+            VariableRole::LoopInput => "item of the loop over",
+            VariableRole::LoopOutput => "collected by the loop over",
+            VariableRole::FormField => "form field of",
+            VariableRole::CallIn => "passed into the process called by",
+            VariableRole::CallOut => "passed back from the process called by",
+            VariableRole::DataObject => "data object",
+        }
+    }
+}
+
+/// One occurrence of a variable name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VariableUse {
+    /// The name, trimmed, never empty.
+    pub name: String,
+    /// Index (in [`Process::elements`]) of the innermost flow element it occurs on; `None` on the process.
+    pub element: Option<usize>,
+    /// How it occurs.
+    pub role: VariableRole,
+}
+
+/// A lane of a lane set: a role or department, and the steps it owns.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Lane {
+    /// The `id` attribute.
+    pub id: String,
+    /// The `name` attribute, trimmed.
+    pub name: String,
+    /// The ids listed in its `flowNodeRef`s.
+    pub flow_node_refs: Vec<String>,
+}
+
+/// A `zeebe:userTaskForm`: a form embedded in the process, linked from a step by
+/// `zeebe:formDefinition formKey="camunda-forms:bpmn:<id>"`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LinkedForm {
+    /// The `id` attribute.
+    pub id: String,
+    /// The form-js JSON text, as written.
+    pub body: String,
+}
+
+/// The prefix Camunda uses for form keys that point at a `zeebe:userTaskForm` of the same process.
+pub const LINKED_FORM_PREFIX: &str = "camunda-forms:bpmn:";
+
+impl Process {
+    /// The variable names, deduplicated in order of first appearance (the contract's `variables`).
+    pub fn variables(&self) -> Vec<&str> {
+        let mut seen = std::collections::HashSet::new();
+        self.variable_uses
+            .iter()
+            .map(|u| u.name.as_str())
+            .filter(|n| seen.insert(*n))
+            .collect()
+    }
+
+    /// The index of the element with this id. With duplicate ids (a broken draft), the first one.
+    pub fn element_index(&self, id: &str) -> Option<usize> {
+        self.elements.iter().position(|e| e.id == id)
+    }
+
+    /// The element with this id.
+    pub fn element(&self, id: &str) -> Option<&Element> {
+        self.element_index(id).map(|i| &self.elements[i])
+    }
+
+    /// Sequence flows leaving the element with this id, in document order.
+    pub fn outgoing<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a Element> + 'a {
+        self.elements
+            .iter()
+            .filter(move |e| e.is_flow() && e.source == id)
+    }
+
+    /// Sequence flows arriving at the element with this id, in document order.
+    pub fn incoming<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a Element> + 'a {
+        self.elements
+            .iter()
+            .filter(move |e| e.is_flow() && e.target == id)
+    }
+
+    /// The lanes that list this element.
+    pub fn lanes_of<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a Lane> + 'a {
+        self.lanes
+            .iter()
+            .filter(move |l| l.flow_node_refs.iter().any(|r| r == id))
+    }
+
+    /// The embedded form body a step's form key links to, if it links to one this process holds.
+    pub fn linked_form(&self, element: &Element) -> Option<&LinkedForm> {
+        let id = element.form_id.strip_prefix(LINKED_FORM_PREFIX)?;
+        self.linked_forms.iter().find(|f| f.id == id)
+    }
+
+    /// The variable uses that occur on the element with this index.
+    pub fn uses_of(&self, index: usize) -> impl Iterator<Item = &VariableUse> + '_ {
+        self.variable_uses
+            .iter()
+            .filter(move |u| u.element == Some(index))
+    }
+}

@@ -1,0 +1,659 @@
+//! The lenient BPMN reader: XML events in, [`Definitions`] out, never an error.
+//!
+//! quick-xml supplies the events; this file decides what each one means for the outline. It keeps a
+//! stack of [`Frame`]s (what the open element is to us) and a depth counter for subtrees it ignores
+//! wholesale (diagrams, vendor extensions, unknown elements), so ignoring costs no allocation. The rules
+//! follow what bpmn-moddle, the reader inside bpmn-js and Camunda's modellers, makes of the same file:
+//! unknown BPMN elements are skipped with everything inside them, extension elements of other vendors
+//! likewise, and only the elements and attributes the contract names are read.
+//!
+//! Where moddle gives up and we do not: a document that breaks (truncated, a mismatched tag, garbage)
+//! yields everything read before the break, and elements whose id is not a valid XML name or repeats
+//! another id are kept. See the README's "Where formgen reads differently from bpmn-moddle".
+
+use quick_xml::Reader;
+use quick_xml::events::Event;
+
+use super::model::{Definitions, Element, Lane, LinkedForm, Process, VariableRole, VariableUse};
+use super::xml::{Attrs, Ns, Scopes, resolve_reference, unescape};
+
+/// Elements deeper than this are skipped as one subtree: no BPMN construct nests this deep, and it keeps
+/// a 100,000-level document from costing 100,000 frames.
+const MAX_DEPTH: usize = 512;
+
+/// BPMN flow element kinds are the subtypes of `FlowElement`: what may appear in a process's `elements`.
+/// The flow element kind named `local`, as a static string (kinds are a closed vocabulary, so elements
+/// need not allocate one each); `None` when `local` is not a flow element kind.
+fn flow_kind(local: &str) -> Option<&'static str> {
+    Some(match local {
+        "sequenceFlow" => "sequenceFlow",
+        "task" => "task",
+        "userTask" => "userTask",
+        "serviceTask" => "serviceTask",
+        "sendTask" => "sendTask",
+        "receiveTask" => "receiveTask",
+        "manualTask" => "manualTask",
+        "businessRuleTask" => "businessRuleTask",
+        "scriptTask" => "scriptTask",
+        "callActivity" => "callActivity",
+        "subProcess" => "subProcess",
+        "transaction" => "transaction",
+        "adHocSubProcess" => "adHocSubProcess",
+        "startEvent" => "startEvent",
+        "endEvent" => "endEvent",
+        "boundaryEvent" => "boundaryEvent",
+        "intermediateCatchEvent" => "intermediateCatchEvent",
+        "intermediateThrowEvent" => "intermediateThrowEvent",
+        "implicitThrowEvent" => "implicitThrowEvent",
+        "exclusiveGateway" => "exclusiveGateway",
+        "inclusiveGateway" => "inclusiveGateway",
+        "parallelGateway" => "parallelGateway",
+        "complexGateway" => "complexGateway",
+        "eventBasedGateway" => "eventBasedGateway",
+        "dataObject" => "dataObject",
+        "dataObjectReference" => "dataObjectReference",
+        "dataStoreReference" => "dataStoreReference",
+        "callChoreography" => "callChoreography",
+        "choreographyTask" => "choreographyTask",
+        "subChoreography" => "subChoreography",
+        _ => return None,
+    })
+}
+
+/// Flow element kinds that contain flow elements of their own.
+const CONTAINER_KINDS: &[&str] = &["subProcess", "transaction", "adHocSubProcess"];
+
+/// Other BPMN children a process or sub-process may have; moddle skips anything not listed.
+const CONTAINER_CHILDREN: &[&str] = &[
+    "laneSet",
+    "textAnnotation",
+    "association",
+    "group",
+    "ioSpecification",
+    "property",
+    "auditing",
+    "monitoring",
+    "correlationSubscription",
+    "supports",
+    "ioBinding",
+    "performer",
+    "humanPerformer",
+    "potentialOwner",
+    "resourceRole",
+    "multiInstanceLoopCharacteristics",
+    "standardLoopCharacteristics",
+    "dataInputAssociation",
+    "dataOutputAssociation",
+    "completionCondition",
+    "incoming",
+    "outgoing",
+];
+
+/// Child element names that are also the names of properties of their BPMN parents: moddle accepts these
+/// without a namespace.
+const PROPERTY_NAMES: &[&str] = &[
+    "documentation",
+    "extensionElements",
+    "conditionExpression",
+    "flowNodeRef",
+    "childLaneSet",
+    "incoming",
+    "outgoing",
+];
+
+/// Element kinds that carry Camunda 7's `camunda:resultVariable` (per camunda-bpmn-moddle).
+const CAMUNDA_RESULT_KINDS: &[&str] = &[
+    "scriptTask",
+    "serviceTask",
+    "businessRuleTask",
+    "sendTask",
+    "messageEventDefinition",
+];
+
+/// Element kinds that carry Camunda 7's `camunda:formKey`.
+const CAMUNDA_FORM_KINDS: &[&str] = &["startEvent", "userTask"];
+
+/// What an open element is to the reader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Frame {
+    /// `definitions`
+    Root,
+    /// `process`
+    Process,
+    /// A flow element, by index; `container` when flow elements may sit inside it.
+    Flow { index: usize, container: bool },
+    /// `extensionElements` of the process (`None`) or of an element.
+    Extensions(Option<usize>),
+    /// `documentation` of the process (`None`) or of an element: text collected.
+    Documentation(Option<usize>),
+    /// A sequence flow's `conditionExpression`: text collected.
+    Condition(usize),
+    /// `laneSet` / `childLaneSet`
+    LaneSet,
+    /// `lane`, by index into the process's lanes
+    Lane(usize),
+    /// `flowNodeRef` of a lane: text collected.
+    FlowNodeRef(usize),
+    /// `zeebe:userTaskForm`, by index into the process's linked forms: text collected.
+    LinkedForm(usize),
+    /// Anything else walked through for the variables inside it.
+    Inner,
+}
+
+impl Frame {
+    fn collects_text(self) -> bool {
+        matches!(
+            self,
+            Frame::Documentation(_)
+                | Frame::Condition(_)
+                | Frame::FlowNodeRef(_)
+                | Frame::LinkedForm(_)
+        )
+    }
+}
+
+/// Reads decoded BPMN text. Never fails: stops at the first break and returns what came before.
+pub(super) fn read_text(text: &str) -> Definitions {
+    let mut reader = Reader::from_str(text);
+    let config = reader.config_mut();
+    config.check_end_names = true;
+    config.allow_dangling_amp = true;
+    config.expand_empty_elements = false;
+    let mut b = Builder::default();
+    loop {
+        let event = match reader.read_event() {
+            Ok(Event::Eof) | Err(_) => break,
+            Ok(event) => event,
+        };
+        if b.skip > 0 {
+            match event {
+                Event::Start(_) => b.skip += 1,
+                Event::End(_) => b.skip -= 1,
+                _ => {}
+            }
+            continue;
+        }
+        match event {
+            Event::Text(t) => b.chunk_text(&t),
+            Event::GeneralRef(r) => b.chunk_reference(&r),
+            Event::CData(c) => {
+                b.flush_chunk();
+                if b.collecting() {
+                    b.body.push_str(&c);
+                }
+            }
+            Event::Start(e) => {
+                b.flush_chunk();
+                b.open(e.name().as_ref(), e.attributes_raw(), true);
+            }
+            Event::Empty(e) => {
+                b.flush_chunk();
+                b.open(e.name().as_ref(), e.attributes_raw(), false);
+            }
+            Event::End(_) => {
+                b.flush_chunk();
+                if let Some(frame) = b.stack.pop() {
+                    b.scopes.pop();
+                    b.close(frame);
+                }
+            }
+            Event::Comment(_) | Event::PI(_) => b.flush_chunk(),
+            Event::Decl(_) | Event::DocType(_) | Event::Eof => {}
+        }
+    }
+    b.finish()
+}
+
+#[derive(Default)]
+struct Builder {
+    defs: Definitions,
+    scopes: Scopes,
+    stack: Vec<Frame>,
+    /// Depth inside a subtree being ignored; 0 when reading.
+    skip: usize,
+    /// The text run since the last markup (saxen drops runs that are only white space).
+    chunk: String,
+    /// The text of the element being collected.
+    body: String,
+    /// `(process, variable use, dataObjectRef)` for data object references, settled in `finish`.
+    data_refs: Vec<(usize, usize, String)>,
+    /// The element whose first `zeebe:formDefinition` was read last. An element's extension elements
+    /// come together, before any element nested in it, so one slot is enough.
+    form_defined: Option<usize>,
+}
+
+impl Builder {
+    fn collecting(&self) -> bool {
+        self.stack.last().is_some_and(|f| f.collects_text())
+    }
+
+    fn chunk_text(&mut self, text: &str) {
+        if self.collecting() {
+            self.chunk.push_str(text);
+        }
+    }
+
+    fn chunk_reference(&mut self, name: &str) {
+        if self.collecting() {
+            match resolve_reference(name) {
+                Some(c) => self.chunk.push(c),
+                None => {
+                    self.chunk.push('&');
+                    self.chunk.push_str(name);
+                    self.chunk.push(';');
+                }
+            }
+        }
+    }
+
+    fn flush_chunk(&mut self) {
+        if !self.chunk.is_empty() {
+            if trim(&self.chunk).is_empty() {
+                self.chunk.clear();
+            } else if self.body.is_empty() {
+                std::mem::swap(&mut self.body, &mut self.chunk);
+            } else {
+                self.body.push_str(&self.chunk);
+                self.chunk.clear();
+            }
+        }
+    }
+
+    fn process(&mut self) -> &mut Process {
+        if self.defs.processes.is_empty() {
+            self.defs.processes.push(Process::default());
+        }
+        self.defs.processes.last_mut().expect("a process exists")
+    }
+
+    /// The innermost flow element around the current position.
+    fn current_element(&self) -> Option<usize> {
+        self.stack.iter().rev().find_map(|f| match f {
+            Frame::Flow { index, .. } => Some(*index),
+            _ => None,
+        })
+    }
+
+    /// The innermost sub-process around the current position.
+    fn current_container(&self) -> Option<usize> {
+        self.stack.iter().rev().find_map(|f| match f {
+            Frame::Flow {
+                index,
+                container: true,
+            } => Some(*index),
+            _ => None,
+        })
+    }
+
+    fn open(&mut self, qname: &str, attrs: &str, has_children: bool) {
+        if self.stack.len() >= MAX_DEPTH {
+            if has_children {
+                self.skip = 1;
+            }
+            return;
+        }
+        self.scopes.push(attrs);
+        let (mut ns, local) = self.scopes.element(qname);
+        if ns == Ns::Unbound && PROPERTY_NAMES.contains(&local) {
+            ns = Ns::Bpmn; // moddle matches an unqualified child by its parent's property name
+        }
+        let frame = self.frame_for(ns, local, attrs);
+        match (frame, has_children) {
+            (Some(frame), true) => {
+                self.stack.push(frame);
+                return;
+            }
+            (Some(frame), false) => self.close(frame),
+            (None, true) => self.skip = 1,
+            (None, false) => {}
+        }
+        self.scopes.pop();
+    }
+
+    /// Decides what a newly opened element is, recording what its start tag says. `None`: skip it.
+    fn frame_for(&mut self, ns: Ns, local: &str, attrs: &str) -> Option<Frame> {
+        let parent = self.stack.last().copied();
+        match (parent, ns) {
+            (None, Ns::Bpmn) if local == "definitions" => Some(Frame::Root),
+            (None | Some(Frame::Root), _) => {
+                if parent == Some(Frame::Root) && ns == Ns::Bpmn && local == "process" {
+                    self.open_process(attrs);
+                    Some(Frame::Process)
+                } else {
+                    None
+                }
+            }
+            (
+                Some(
+                    Frame::Process
+                    | Frame::Flow {
+                        container: true, ..
+                    },
+                ),
+                Ns::Bpmn,
+            ) if flow_kind(local).is_some() => {
+                Some(self.open_element(flow_kind(local).expect("checked"), attrs))
+            }
+            (Some(Frame::Process), Ns::Bpmn) => match local {
+                "documentation" => Some(Frame::Documentation(None)),
+                "extensionElements" => Some(Frame::Extensions(None)),
+                "laneSet" => Some(Frame::LaneSet),
+                _ if CONTAINER_CHILDREN.contains(&local) => Some(Frame::Inner),
+                _ => None,
+            },
+            (Some(Frame::Flow { index, .. }), Ns::Bpmn) => match local {
+                "documentation" => Some(Frame::Documentation(Some(index))),
+                "extensionElements" => Some(Frame::Extensions(Some(index))),
+                "conditionExpression" if self.process().elements[index].is_flow() => {
+                    Some(Frame::Condition(index))
+                }
+                "laneSet" => Some(Frame::LaneSet),
+                _ if flow_kind(local).is_some() => None,
+                _ => {
+                    self.camunda_result_variable(local, attrs);
+                    Some(Frame::Inner)
+                }
+            },
+            (Some(Frame::LaneSet), Ns::Bpmn) if local == "lane" => {
+                let lane = Lane {
+                    id: attr_value(attrs, "id"),
+                    name: trim(&attr_value(attrs, "name")).to_string(),
+                    flow_node_refs: Vec::new(),
+                };
+                let lanes = &mut self.process().lanes;
+                lanes.push(lane);
+                Some(Frame::Lane(lanes.len() - 1))
+            }
+            (Some(Frame::Lane(lane)), Ns::Bpmn) => match local {
+                "flowNodeRef" => Some(Frame::FlowNodeRef(lane)),
+                "childLaneSet" => Some(Frame::LaneSet),
+                _ => Some(Frame::Inner),
+            },
+            (Some(Frame::Extensions(owner)), Ns::Zeebe) if local == "formDefinition" => {
+                if let Some(index) = owner {
+                    self.form_definition(index, attrs);
+                }
+                Some(Frame::Inner)
+            }
+            (Some(Frame::Extensions(None)), Ns::Zeebe) if local == "userTaskForm" => {
+                let forms = &mut self.process().linked_forms;
+                forms.push(LinkedForm {
+                    id: attr_value(attrs, "id"),
+                    body: String::new(),
+                });
+                Some(Frame::LinkedForm(forms.len() - 1))
+            }
+            (Some(Frame::Extensions(_) | Frame::Inner), Ns::Zeebe | Ns::Camunda) => {
+                self.extension_variables(ns, local, attrs);
+                Some(Frame::Inner)
+            }
+            (Some(Frame::Inner), Ns::Bpmn) => {
+                self.camunda_result_variable(local, attrs);
+                Some(Frame::Inner)
+            }
+            _ => None,
+        }
+    }
+
+    fn open_process(&mut self, attrs: &str) {
+        let mut process = Process::default();
+        for (name, value) in Attrs::new(attrs) {
+            match name {
+                "id" if process.id.is_empty() => process.id = unescape(value).into_owned(),
+                "name" if process.name.is_empty() => {
+                    process.name = trim(&unescape(value)).to_string()
+                }
+                _ => {}
+            }
+        }
+        self.defs.processes.push(process);
+        self.form_defined = None;
+    }
+
+    fn open_element(&mut self, kind: &'static str, attrs: &str) -> Frame {
+        let parent = self.current_container();
+        let mut element = Element {
+            kind,
+            parent,
+            ..Element::default()
+        };
+        let mut seen = Seen::default();
+        let mut camunda_form_key = String::new();
+        let mut result_variable = None;
+        for (qname, value) in Attrs::new(attrs) {
+            match self.scopes.attribute(qname) {
+                (None, local) => {
+                    let slot = match local {
+                        "id" => &mut element.id,
+                        "name" => &mut element.name,
+                        "sourceRef" => &mut element.source,
+                        "targetRef" => &mut element.target,
+                        "default" => &mut element.default_flow,
+                        "attachedToRef" => &mut element.attached_to,
+                        "dataObjectRef" => &mut element.data_object_ref,
+                        _ => continue,
+                    };
+                    if seen.first(local) {
+                        *slot = unescape(value).into_owned();
+                    }
+                }
+                (Some(Ns::Camunda), "formKey")
+                    if CAMUNDA_FORM_KINDS.contains(&kind) && seen.first("camunda:formKey") =>
+                {
+                    camunda_form_key = trim(&unescape(value)).to_string();
+                }
+                (Some(Ns::Camunda), "resultVariable")
+                    if CAMUNDA_RESULT_KINDS.contains(&kind)
+                        && seen.first("camunda:resultVariable") =>
+                {
+                    result_variable = Some(unescape(value).into_owned());
+                }
+                _ => {}
+            }
+        }
+        if trim(&element.name).len() != element.name.len() {
+            element.name = trim(&element.name).to_string();
+        }
+        element.form_id = camunda_form_key; // a zeebe:formDefinition, read later, takes precedence
+        let container = CONTAINER_KINDS.contains(&kind);
+        let process_index = self.defs.processes.len().saturating_sub(1);
+        let process = self.process();
+        process.elements.push(element);
+        let index = process.elements.len() - 1;
+        let element = &process.elements[index];
+        match kind {
+            "dataObject" => {
+                let name = element.name.clone();
+                self.add_use(&name, Some(index), VariableRole::DataObject);
+            }
+            "dataObjectReference" => {
+                let (name, target) = (element.name.clone(), element.data_object_ref.clone());
+                if self.add_use(&name, Some(index), VariableRole::DataObject) {
+                    let use_index = self.process().variable_uses.len() - 1;
+                    self.data_refs.push((process_index, use_index, target));
+                }
+            }
+            _ => {}
+        }
+        if let Some(var) = result_variable {
+            self.add_use(&var, Some(index), VariableRole::Result);
+        }
+        Frame::Flow { index, container }
+    }
+
+    /// `zeebe:formDefinition` directly in an element's extension elements: the first one decides.
+    fn form_definition(&mut self, index: usize, attrs: &str) {
+        if self.form_defined == Some(index) {
+            return; // only the first zeebe:formDefinition of a step counts
+        }
+        self.form_defined = Some(index);
+        let (mut form_id, mut form_key) = (None, None);
+        for (name, value) in Attrs::new(attrs) {
+            match name {
+                "formId" if form_id.is_none() => form_id = Some(value),
+                "formKey" if form_key.is_none() => form_key = Some(value),
+                _ => {}
+            }
+        }
+        let chosen = [form_id, form_key]
+            .into_iter()
+            .flatten()
+            .map(unescape)
+            .find(|v| !trim(v).is_empty());
+        if let Some(value) = chosen {
+            self.process().elements[index].form_id = trim(&value).to_string();
+        }
+    }
+
+    /// Variables named by Zeebe and Camunda 7 extension elements.
+    fn extension_variables(&mut self, ns: Ns, local: &str, attrs: &str) {
+        let element = self.current_element();
+        let names: &[(&str, VariableRole)] = match (ns, local) {
+            (Ns::Zeebe, "input") => &[("target", VariableRole::Input)],
+            (Ns::Zeebe, "output") => &[("target", VariableRole::Output)],
+            (Ns::Zeebe, "calledDecision" | "script") => &[("resultVariable", VariableRole::Result)],
+            (Ns::Zeebe, "loopCharacteristics") => &[
+                ("inputElement", VariableRole::LoopInput),
+                ("outputCollection", VariableRole::LoopOutput),
+                ("outputElement", VariableRole::LoopOutput),
+            ],
+            (Ns::Camunda, "inputParameter") => &[("name", VariableRole::Input)],
+            (Ns::Camunda, "outputParameter") => &[("name", VariableRole::Output)],
+            (Ns::Camunda, "in") => &[("target", VariableRole::CallIn)],
+            (Ns::Camunda, "out") => &[("target", VariableRole::CallOut)],
+            (Ns::Camunda, "formField") => &[("id", VariableRole::FormField)],
+            _ => return,
+        };
+        for (attr, role) in names {
+            if let Some(value) = super::xml::attr(attrs, attr) {
+                self.add_use(&unescape(value), element, *role);
+            }
+        }
+    }
+
+    /// `camunda:resultVariable` on an inner BPMN element that carries it (a message event definition).
+    fn camunda_result_variable(&mut self, local: &str, attrs: &str) {
+        if !CAMUNDA_RESULT_KINDS.contains(&local) || !attrs.contains("resultVariable") {
+            return;
+        }
+        let found = Attrs::new(attrs)
+            .find(|(q, _)| self.scopes.attribute(q) == (Some(Ns::Camunda), "resultVariable"))
+            .map(|(_, v)| unescape(v).into_owned());
+        if let Some(var) = found {
+            let element = self.current_element();
+            self.add_use(&var, element, VariableRole::Result);
+        }
+    }
+
+    /// Records a variable use; returns whether it was recorded (a blank name is not).
+    fn add_use(&mut self, name: &str, element: Option<usize>, role: VariableRole) -> bool {
+        let name = trim(name);
+        if name.is_empty() {
+            return false;
+        }
+        let name = name.to_string();
+        self.process().variable_uses.push(VariableUse {
+            name,
+            element,
+            role,
+        });
+        true
+    }
+
+    /// An element ends: settle the text it collected.
+    fn close(&mut self, frame: Frame) {
+        if !frame.collects_text() {
+            return;
+        }
+        let mut body = std::mem::take(&mut self.body);
+        if trim(&body).len() != body.len() {
+            body = trim(&body).to_string();
+        }
+        let text = body.as_str();
+        let process = self.process();
+        match frame {
+            Frame::Documentation(owner) if !text.is_empty() => {
+                let doc = match owner {
+                    Some(index) => &mut process.elements[index].documentation,
+                    None => &mut process.documentation,
+                };
+                if doc.is_empty() {
+                    *doc = body;
+                } else {
+                    doc.push('\n');
+                    doc.push_str(&body);
+                }
+            }
+            Frame::Condition(index) => process.elements[index].condition = body,
+            Frame::FlowNodeRef(lane) if !text.is_empty() => {
+                process.lanes[lane].flow_node_refs.push(body)
+            }
+            Frame::LinkedForm(form) => process.linked_forms[form].body = body,
+            _ => {}
+        }
+    }
+
+    fn finish(mut self) -> Definitions {
+        if !self.data_refs.is_empty() {
+            // A data object reference names a variable only when its data object has no name (moddle
+            // resolves the reference across the whole document; the first element with the id wins).
+            let mut named: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
+            for p in &self.defs.processes {
+                for e in &p.elements {
+                    named.entry(e.id.as_str()).or_insert(!e.name.is_empty());
+                }
+            }
+            let mut drop: Vec<(usize, usize)> = self
+                .data_refs
+                .iter()
+                .filter(|(_, _, target)| named.get(target.as_str()).copied().unwrap_or(false))
+                .map(|(p, u, _)| (*p, *u))
+                .collect();
+            drop.sort_unstable();
+            for (p, u) in drop.into_iter().rev() {
+                self.defs.processes[p].variable_uses.remove(u);
+            }
+        }
+        self.defs
+    }
+}
+
+/// Remembers which attributes an element already had, so the first of a repeated one wins.
+#[derive(Default)]
+struct Seen(Vec<&'static str>);
+
+impl Seen {
+    fn first(&mut self, name: &str) -> bool {
+        const NAMES: &[&str] = &[
+            "id",
+            "name",
+            "sourceRef",
+            "targetRef",
+            "default",
+            "attachedToRef",
+            "dataObjectRef",
+            "camunda:formKey",
+            "camunda:resultVariable",
+        ];
+        let Some(known) = NAMES.iter().find(|n| **n == name) else {
+            return false;
+        };
+        if self.0.contains(known) {
+            return false;
+        }
+        self.0.push(known);
+        true
+    }
+}
+
+/// The first value of an unprefixed attribute, unescaped; `""` when absent.
+fn attr_value(attrs: &str, name: &str) -> String {
+    super::xml::attr(attrs, name)
+        .map(|v| unescape(v).into_owned())
+        .unwrap_or_default()
+}
+
+/// JavaScript's `String.prototype.trim`: Unicode white space and U+FEFF.
+pub(crate) fn trim(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}')
+}

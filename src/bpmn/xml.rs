@@ -1,0 +1,313 @@
+//! The lenient pieces of XML reading that quick-xml leaves to its caller: attributes, references and
+//! namespace scopes.
+//!
+//! quick-xml finds the tags; it does not forgive a valueless attribute (`xx`), a name like `$a`, a
+//! repeated attribute or namespace, or an undefined entity, and its namespace resolver gives up past
+//! 65,535 levels. The modellers' reader (bpmn-moddle on saxen) skips each of those and reads on, so
+//! these helpers do the same and never fail: a malformed attribute is skipped, the first of a repeated
+//! one wins, an undefined entity stays as written, and nothing is ever expanded from a DTD.
+
+use std::borrow::Cow;
+
+/// The namespaces the reader distinguishes. Everything else is [`Ns::Other`] and skipped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ns {
+    /// `http://www.omg.org/spec/BPMN/20100524/MODEL`
+    Bpmn,
+    /// `http://camunda.org/schema/zeebe/1.0` (Camunda 8)
+    Zeebe,
+    /// `http://camunda.org/schema/1.0/bpmn` (Camunda 7)
+    Camunda,
+    /// Any other namespace.
+    Other,
+    /// No namespace at all: an unprefixed name where no default namespace is declared. moddle accepts
+    /// such an element when its name is the name of a property of its parent (`<extensionElements>`,
+    /// `<documentation>` inside a prefixed BPMN element), so the reader must tell it apart.
+    Unbound,
+}
+
+/// The BPMN 2.0 model namespace.
+pub const BPMN_URI: &str = "http://www.omg.org/spec/BPMN/20100524/MODEL";
+/// Camunda 8's extension namespace.
+pub const ZEEBE_URI: &str = "http://camunda.org/schema/zeebe/1.0";
+/// Camunda 7's extension namespace. (The 7.0–7.3 binding `http://activiti.org/bpmn` is not it.)
+pub const CAMUNDA_URI: &str = "http://camunda.org/schema/1.0/bpmn";
+
+impl Ns {
+    fn of(uri: &str) -> Ns {
+        match uri {
+            BPMN_URI => Ns::Bpmn,
+            ZEEBE_URI => Ns::Zeebe,
+            CAMUNDA_URI => Ns::Camunda,
+            _ => Ns::Other,
+        }
+    }
+}
+
+/// Iterates the well-formed attributes of a start tag's attribute text as `(qualified name, raw value)`,
+/// skipping anything malformed the way saxen does: a name without `=` and a quoted value, a name that is
+/// not an XML name, a value not followed by white space. Values are returned unescaped-not-yet.
+pub struct Attrs<'a> {
+    raw: &'a str,
+    pos: usize,
+}
+
+impl<'a> Attrs<'a> {
+    /// Attributes of `raw`, the text after the tag name (`BytesStart::attributes_raw`).
+    pub fn new(raw: &'a str) -> Self {
+        Attrs { raw, pos: 0 }
+    }
+}
+
+fn is_ws(b: u8) -> bool {
+    b == b' ' || (9..=13).contains(&b)
+}
+
+fn is_name_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_' || b == b':'
+}
+
+fn is_name_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b':' | b'.' | b'-' | b'_')
+}
+
+impl<'a> Iterator for Attrs<'a> {
+    type Item = (&'a str, &'a str);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let bytes = self.raw.as_bytes();
+        loop {
+            while self.pos < bytes.len() && is_ws(bytes[self.pos]) {
+                self.pos += 1;
+            }
+            if self.pos >= bytes.len() {
+                return None;
+            }
+            let start = self.pos;
+            while self.pos < bytes.len() && !is_ws(bytes[self.pos]) && bytes[self.pos] != b'=' {
+                self.pos += 1;
+            }
+            let name = &self.raw[start..self.pos];
+            if self.pos >= bytes.len() || bytes[self.pos] != b'=' {
+                continue; // a name without a value: skipped
+            }
+            self.pos += 1;
+            let quote = match bytes.get(self.pos) {
+                Some(&q @ (b'"' | b'\'')) => q,
+                _ => {
+                    // unquoted value: skip to the next white space
+                    while self.pos < bytes.len() && !is_ws(bytes[self.pos]) {
+                        self.pos += 1;
+                    }
+                    continue;
+                }
+            };
+            let value_start = self.pos + 1;
+            let Some(len) = memchr::memchr(quote, &bytes[value_start..]) else {
+                self.pos = bytes.len();
+                return None; // unclosed quote: nothing after it can be trusted
+            };
+            let value = &self.raw[value_start..value_start + len];
+            self.pos = value_start + len + 1;
+            let followed_well =
+                self.pos >= bytes.len() || is_ws(bytes[self.pos]) || bytes[self.pos] == b'/';
+            let nb = name.as_bytes();
+            let valid_name =
+                !nb.is_empty() && is_name_start(nb[0]) && nb[1..].iter().all(|&b| is_name_char(b));
+            if followed_well && valid_name {
+                return Some((name, value));
+            }
+        }
+    }
+}
+
+/// The first value of the attribute named `name` (first one wins, as in the modellers' reader).
+pub fn attr<'a>(raw: &'a str, name: &str) -> Option<&'a str> {
+    Attrs::new(raw).find(|(n, _)| *n == name).map(|(_, v)| v)
+}
+
+/// Decodes the references in attribute values and text: the five predefined entities (also in upper
+/// case, as saxen accepts), decimal and hexadecimal character references. Anything else, an undefined
+/// entity among it, stays exactly as written. Nothing is ever looked up in a DTD.
+pub fn unescape(raw: &str) -> Cow<'_, str> {
+    if !raw.contains('&') {
+        return Cow::Borrowed(raw);
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut rest = raw;
+    while let Some(amp) = rest.find('&') {
+        out.push_str(&rest[..amp]);
+        let after = &rest[amp + 1..];
+        let resolved = after
+            .find(';')
+            .filter(|&semi| semi > 0 && semi <= 32)
+            .and_then(|semi| resolve_reference(&after[..semi]).map(|c| (c, semi)));
+        match resolved {
+            Some((c, semi)) => {
+                out.push(c);
+                rest = &after[semi + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
+/// The character a reference name (between `&` and `;`) stands for, if it is predefined or numeric.
+pub fn resolve_reference(name: &str) -> Option<char> {
+    if let Some(num) = name.strip_prefix('#') {
+        let code = match num.strip_prefix(['x', 'X']) {
+            Some(hex) if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) => {
+                u32::from_str_radix(hex, 16).ok()?
+            }
+            Some(_) => return None,
+            None if !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit()) => {
+                num.parse().ok()?
+            }
+            None => return None,
+        };
+        return char::from_u32(code);
+    }
+    match name {
+        "amp" | "AMP" => Some('&'),
+        "lt" | "LT" => Some('<'),
+        "gt" | "GT" => Some('>'),
+        "quot" | "QUOT" => Some('"'),
+        "apos" | "APOS" => Some('\''),
+        _ => None,
+    }
+}
+
+/// Namespace bindings in scope, one frame per open element. Bindings map a prefix (`""` for the default
+/// namespace) straight to the [`Ns`] it means, so resolving a name never compares URIs.
+#[derive(Debug, Default)]
+pub struct Scopes {
+    bindings: Vec<(Box<str>, Ns)>,
+    marks: Vec<usize>,
+}
+
+impl Scopes {
+    /// Opens an element's scope, adding the `xmlns` / `xmlns:p` declarations among its attributes (the
+    /// first declaration of a prefix in one tag wins).
+    pub fn push(&mut self, attrs_raw: &str) {
+        let mark = self.bindings.len();
+        self.marks.push(mark);
+        static XMLNS: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+            std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"xmlns"));
+        if XMLNS.find(attrs_raw.as_bytes()).is_none() {
+            return;
+        }
+        for (name, value) in Attrs::new(attrs_raw) {
+            let prefix = match name.strip_prefix("xmlns") {
+                Some("") => "",
+                Some(p) => match p.strip_prefix(':') {
+                    Some(p) if !p.is_empty() => p,
+                    _ => continue,
+                },
+                None => continue,
+            };
+            if self.bindings[mark..].iter().any(|(p, _)| &**p == prefix) {
+                continue;
+            }
+            let value = unescape(value);
+            // `xmlns=""` undeclares the default namespace
+            let ns = if value.is_empty() {
+                Ns::Unbound
+            } else {
+                Ns::of(&value)
+            };
+            self.bindings.push((prefix.into(), ns));
+        }
+    }
+
+    /// Closes the innermost scope.
+    pub fn pop(&mut self) {
+        if let Some(mark) = self.marks.pop() {
+            self.bindings.truncate(mark);
+        }
+    }
+
+    /// The namespace of an element name (`prefix:local` or `local`, which takes the default namespace).
+    /// An undeclared prefix resolves to [`Ns::Other`]; an unprefixed name without a default namespace
+    /// to [`Ns::Unbound`].
+    pub fn element<'n>(&self, qname: &'n str) -> (Ns, &'n str) {
+        match split_prefix(qname) {
+            Some((prefix, local)) => (self.lookup(prefix).unwrap_or(Ns::Other), local),
+            None => (self.lookup("").unwrap_or(Ns::Unbound), qname),
+        }
+    }
+
+    /// The namespace of an attribute name: unprefixed attributes belong to their element (`None`).
+    pub fn attribute<'n>(&self, qname: &'n str) -> (Option<Ns>, &'n str) {
+        match split_prefix(qname) {
+            Some((prefix, local)) => (Some(self.lookup(prefix).unwrap_or(Ns::Other)), local),
+            None => (None, qname),
+        }
+    }
+
+    fn lookup(&self, prefix: &str) -> Option<Ns> {
+        self.bindings
+            .iter()
+            .rev()
+            .find(|(p, _)| &**p == prefix)
+            .map(|(_, ns)| *ns)
+    }
+}
+
+/// `prefix:local` split at the first colon (names are short: a byte loop beats a searcher).
+fn split_prefix(qname: &str) -> Option<(&str, &str)> {
+    let at = qname.bytes().position(|b| b == b':')?;
+    Some((&qname[..at], &qname[at + 1..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn malformed_attributes_are_skipped_and_the_first_wins() {
+        let all: Vec<_> =
+            Attrs::new(r#" $a="b" id="P1" xx name='n' id="P2" bad="v"x ok="1""#).collect();
+        assert_eq!(
+            all,
+            vec![("id", "P1"), ("name", "n"), ("id", "P2"), ("ok", "1")]
+        );
+        assert_eq!(attr(r#" id="P1" id="P2""#, "id"), Some("P1"));
+    }
+
+    #[test]
+    fn unclosed_quote_ends_the_attributes() {
+        let all: Vec<_> = Attrs::new(r#" id="a" name="open"#).collect();
+        assert_eq!(all, vec![("id", "a")]);
+    }
+
+    #[test]
+    fn references_decode_and_unknown_entities_stay() {
+        assert_eq!(
+            unescape("a&#10;b &foo; &lt;x&GT; &#x41;&amp"),
+            "a\nb &foo; <x> A&amp"
+        );
+        assert_eq!(unescape("&#xD800;"), "&#xD800;");
+        assert!(matches!(unescape("plain"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn scopes_resolve_by_uri_and_the_first_declaration_wins() {
+        let mut s = Scopes::default();
+        s.push(&format!(
+            r#" xmlns="{BPMN_URI}" xmlns="urn:other" xmlns:z="{ZEEBE_URI}""#
+        ));
+        assert_eq!(s.element("process"), (Ns::Bpmn, "process"));
+        assert_eq!(s.element("z:input"), (Ns::Zeebe, "input"));
+        assert_eq!(s.element("q:input").0, Ns::Other);
+        s.push(r#" xmlns="urn:vendor""#);
+        assert_eq!(s.element("process").0, Ns::Other);
+        assert_eq!(s.attribute("z:formKey"), (Some(Ns::Zeebe), "formKey"));
+        s.pop();
+        assert_eq!(s.element("process").0, Ns::Bpmn);
+    }
+}

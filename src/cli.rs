@@ -1,0 +1,146 @@
+//! The `formgen` command line: `outline`, and later `check`, `generate` and `serve`.
+//!
+//! The CLI parses arguments, reads files and prints; every decision is made by the library function it
+//! calls, so the CLI and the HTTP API can never disagree. Exit codes: 0 done, 1 a refusal the input
+//! deserved (a schema the gate refused), 2 bad usage or an unreadable path, with one line on stderr.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::bpmn;
+use crate::limits::Limits;
+
+/// formgen: first drafts of forms for BPMN processes.
+#[derive(Debug, Parser)]
+#[command(name = "formgen", version, about, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print what formgen reads in BPMN files: the text a model is shown, or the outline as JSON.
+    Outline(OutlineArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct OutlineArgs {
+    /// One JSON line per file in the outline contract's format instead of the description text.
+    #[arg(long)]
+    json: bool,
+    /// Only this process (by id); default: every process in the file.
+    #[arg(long)]
+    process: Option<String>,
+    /// Describe the form for this step; default: the start form.
+    #[arg(long)]
+    element: Option<String>,
+    /// BPMN files to read.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+}
+
+/// A failure that ends the command with exit code 2 and one line on stderr.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct UsageError(String);
+
+/// Runs the command line and returns the process exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let limits = match limits_from_env() {
+        Ok(l) => l,
+        Err(e) => return usage(e),
+    };
+    let result = match cli.command {
+        Command::Outline(args) => outline(args, &limits),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => usage(e),
+    }
+}
+
+fn usage(e: UsageError) -> ExitCode {
+    eprintln!("formgen: {e}");
+    ExitCode::from(2)
+}
+
+fn limits_from_env() -> Result<Limits, UsageError> {
+    let mut limits = Limits::default();
+    let problems = limits.apply_env(|k| std::env::var(k).ok());
+    match problems.first() {
+        Some(p) => Err(UsageError(p.to_string())),
+        None => Ok(limits),
+    }
+}
+
+fn read_bpmn(path: &std::path::Path, limits: &Limits) -> Result<bpmn::Definitions, UsageError> {
+    bpmn::read_file(path, limits.bpmn_bytes).map_err(|e| match e {
+        bpmn::ReadError::Io(io) => UsageError(format!("cannot read {}: {io}", path.display())),
+        too_large => UsageError(format!("{}: {too_large}", path.display())),
+    })
+}
+
+fn outline(args: OutlineArgs, limits: &Limits) -> Result<ExitCode, UsageError> {
+    let mut stdout = std::io::stdout().lock();
+    for path in &args.files {
+        let defs = read_bpmn(path, limits)?;
+        let processes: Vec<&bpmn::Process> = defs
+            .processes
+            .iter()
+            .filter(|p| args.process.as_deref().is_none_or(|id| p.id == id))
+            .collect();
+        if let Some(id) = &args.process
+            && processes.is_empty()
+        {
+            return Err(UsageError(format!(
+                "{} has no process \"{id}\"",
+                path.display()
+            )));
+        }
+        if args.json {
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let file = bpmn::OutlineFile {
+                file: name,
+                processes: processes
+                    .iter()
+                    .map(|p| bpmn::OutlineProcess::from(*p))
+                    .collect(),
+            };
+            let line = serde_json::to_string(&file).expect("outline serialises");
+            let _ = writeln!(stdout, "{line}");
+            continue;
+        }
+        let element = args.element.as_deref().unwrap_or("");
+        let mut found = element.is_empty();
+        for p in &processes {
+            if !element.is_empty() && p.element(element).is_none() {
+                continue;
+            }
+            found = true;
+            let text = bpmn::describe(p, element, limits.prompt_chars).expect("element exists");
+            let _ = writeln!(stdout, "{text}");
+        }
+        if !found {
+            return Err(UsageError(format!(
+                "{} has no element \"{element}\"",
+                path.display()
+            )));
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,160 @@
+//! The installation's resource ceilings, in one place.
+//!
+//! Every stage that takes data in (the HTTP body, a BPMN file, a model's answer, the prompt it is sent)
+//! checks its ceiling *where the data enters*, against this one struct. Defaults are chosen so that the
+//! embedded default works on a laptop; operators override them in `formgen.toml` (`[limits]`) and then in
+//! the environment (`FORMGEN_LIMIT_<FIELD>`, e.g. `FORMGEN_LIMIT_BPMN_BYTES=20000000`), the environment
+//! winning because that is where container platforms put per-deployment tuning.
+//!
+//! This module knows nothing about where a limit is enforced; it only says what the numbers are.
+
+use serde::{Deserialize, Serialize};
+
+/// Resource ceilings. Field names are the `[limits]` keys in `formgen.toml` and, upper-cased, the
+/// suffixes of the `FORMGEN_LIMIT_*` environment variables.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct Limits {
+    /// Largest HTTP request body accepted, in bytes.
+    pub request_body_bytes: usize,
+    /// Longest author description, in characters.
+    pub description_chars: usize,
+    /// Largest BPMN document read, in bytes (inline `processXml`, files in the process store, CLI files).
+    pub bpmn_bytes: usize,
+    /// Largest form schema accepted (a refinement's current form, `validate`, `formgen check`), in bytes.
+    pub schema_bytes: usize,
+    /// Largest model answer read from the wire, in bytes; the rest is never downloaded.
+    pub answer_bytes: usize,
+    /// Character budget of the process description put into a prompt.
+    pub prompt_chars: usize,
+    /// Output tokens a model may spend on one answer.
+    pub output_tokens: u32,
+    /// Seconds a model call may take, unless a Worker sets a shorter `timeout_s`.
+    pub model_timeout_s: u64,
+    /// Generations in flight across the whole service.
+    pub concurrent_generations: usize,
+    /// Generations in flight per Worker.
+    pub concurrent_per_worker: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            request_body_bytes: 12 * 1024 * 1024,
+            description_chars: 8_000,
+            bpmn_bytes: 10 * 1024 * 1024,
+            schema_bytes: 1024 * 1024,
+            answer_bytes: 1024 * 1024,
+            prompt_chars: 48_000,
+            output_tokens: 8_192,
+            model_timeout_s: 120,
+            concurrent_generations: 64,
+            concurrent_per_worker: 16,
+        }
+    }
+}
+
+/// One `FORMGEN_LIMIT_*` variable that could not be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{var}={value:?} is not a whole number; leave it unset or give e.g. {var}={example}")]
+pub struct LimitEnvError {
+    /// The variable's name.
+    pub var: String,
+    /// What it held (limits are not secrets).
+    pub value: String,
+    /// The current value, as an example of the expected form.
+    pub example: String,
+}
+
+macro_rules! limit_fields {
+    ($m:ident) => {
+        $m!(request_body_bytes, "REQUEST_BODY_BYTES");
+        $m!(description_chars, "DESCRIPTION_CHARS");
+        $m!(bpmn_bytes, "BPMN_BYTES");
+        $m!(schema_bytes, "SCHEMA_BYTES");
+        $m!(answer_bytes, "ANSWER_BYTES");
+        $m!(prompt_chars, "PROMPT_CHARS");
+        $m!(output_tokens, "OUTPUT_TOKENS");
+        $m!(model_timeout_s, "MODEL_TIMEOUT_S");
+        $m!(concurrent_generations, "CONCURRENT_GENERATIONS");
+        $m!(concurrent_per_worker, "CONCURRENT_PER_WORKER");
+    };
+}
+
+impl Limits {
+    /// Applies `FORMGEN_LIMIT_*` overrides read through `lookup` (the process environment in production,
+    /// a map in tests). Returns every variable that did not parse, all at once.
+    pub fn apply_env(&mut self, lookup: impl Fn(&str) -> Option<String>) -> Vec<LimitEnvError> {
+        let mut problems = Vec::new();
+        macro_rules! apply {
+            ($field:ident, $suffix:literal) => {
+                let var = concat!("FORMGEN_LIMIT_", $suffix);
+                if let Some(value) = lookup(var) {
+                    match value.trim().replace('_', "").parse() {
+                        Ok(v) => self.$field = v,
+                        Err(_) => problems.push(LimitEnvError {
+                            var: var.to_string(),
+                            value,
+                            example: self.$field.to_string(),
+                        }),
+                    }
+                }
+            };
+        }
+        limit_fields!(apply);
+        problems
+    }
+
+    /// Names of the limits that are zero, which would refuse every request.
+    pub fn zero_fields(&self) -> Vec<&'static str> {
+        let mut zero = Vec::new();
+        macro_rules! check {
+            ($field:ident, $suffix:literal) => {
+                if self.$field == 0 {
+                    zero.push(stringify!($field));
+                }
+            };
+        }
+        limit_fields!(check);
+        zero
+    }
+
+    /// The model call timeout for a Worker that asks for `worker_timeout_s` (0 = no own timeout).
+    pub fn model_timeout(&self, worker_timeout_s: u64) -> std::time::Duration {
+        let s = match worker_timeout_s {
+            0 => self.model_timeout_s,
+            w => w.min(self.model_timeout_s),
+        };
+        std::time::Duration::from_secs(s.max(1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn env_overrides_and_reports_bad_values() {
+        let mut limits = Limits::default();
+        let problems = limits.apply_env(|name| match name {
+            "FORMGEN_LIMIT_BPMN_BYTES" => Some("20_000_000".into()),
+            "FORMGEN_LIMIT_PROMPT_CHARS" => Some("lots".into()),
+            _ => None,
+        });
+        assert_eq!(limits.bpmn_bytes, 20_000_000);
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].var, "FORMGEN_LIMIT_PROMPT_CHARS");
+        assert!(problems[0].to_string().contains("is not a whole number"));
+    }
+
+    #[test]
+    fn worker_timeout_never_exceeds_the_installation() {
+        let limits = Limits {
+            model_timeout_s: 60,
+            ..Limits::default()
+        };
+        assert_eq!(limits.model_timeout(0).as_secs(), 60);
+        assert_eq!(limits.model_timeout(10).as_secs(), 10);
+        assert_eq!(limits.model_timeout(600).as_secs(), 60);
+    }
+}

@@ -1,0 +1,127 @@
+//! The `formgen` binary's command line: exit codes, the JSON outline lines, one-line errors.
+
+mod common;
+
+use std::process::Command;
+
+fn formgen(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_formgen"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn fixture(name: &str) -> String {
+    common::fixtures()
+        .join("bpmn")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+#[test]
+fn outline_json_is_one_line_per_file_in_the_contract_format() {
+    let (code, out, _) = formgen(&[
+        "outline",
+        "--json",
+        &fixture("vacation.bpmn"),
+        &fixture("not-bpmn.bpmn"),
+    ]);
+    assert_eq!(code, 0);
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["file"], "vacation.bpmn");
+    let keys: Vec<&str> = lines[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    assert_eq!(keys, ["file", "processes"]);
+    let element = &lines[0]["processes"][0]["elements"][0];
+    let keys: Vec<&str> = element
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    assert_eq!(
+        keys,
+        ["id", "kind", "name", "documentation", "condition", "formId"]
+    );
+    assert_eq!(lines[1]["processes"], serde_json::json!([]));
+}
+
+#[test]
+fn broken_files_still_exit_zero() {
+    for f in [
+        "truncated.bpmn",
+        "mismatched.bpmn",
+        "billion-laughs.bpmn",
+        "not-bpmn.bpmn",
+    ] {
+        let (code, _, err) = formgen(&["outline", &fixture(f)]);
+        assert_eq!(code, 0, "{f}: {err}");
+        let (code, _, _) = formgen(&["outline", "--json", &fixture(f)]);
+        assert_eq!(code, 0, "{f}");
+    }
+}
+
+#[test]
+fn describe_text_for_an_element() {
+    let (code, out, _) = formgen(&[
+        "outline",
+        "--element",
+        "Task_approve",
+        &fixture("vacation.bpmn"),
+    ]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("The form is for the step \"Antrag prüfen\" (userTask Task_approve)."),
+        "{out}"
+    );
+}
+
+#[test]
+fn usage_errors_exit_two_with_one_line() {
+    let cases: &[&[&str]] = &[
+        &["outline", "/nonexistent/file.bpmn"],
+        &["outline"],
+        &["outline", "--bogus", "x.bpmn"],
+        &["frobnicate"],
+    ];
+    for args in cases {
+        let (code, _, err) = formgen(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(!err.trim().is_empty(), "{args:?}");
+    }
+    let (code, _, err) = formgen(&["outline", "/nonexistent/file.bpmn"]);
+    assert_eq!((code, err.lines().count()), (2, 1), "{err}");
+    assert!(err.contains("cannot read /nonexistent/file.bpmn"), "{err}");
+    let (code, _, err) = formgen(&["outline", "--element", "Nope", &fixture("vacation.bpmn")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("has no element \"Nope\""), "{err}");
+}
+
+#[test]
+fn over_the_size_limit_is_refused() {
+    let out = Command::new(env!("CARGO_BIN_EXE_formgen"))
+        .args(["outline", &fixture("vacation.bpmn")])
+        .env("FORMGEN_LIMIT_BPMN_BYTES", "100")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("over this installation's limit of 100 bytes"),
+        "{err}"
+    );
+}
