@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::bpmn;
+use crate::gate;
 use crate::limits::Limits;
 
 /// formgen: first drafts of forms for BPMN processes.
@@ -25,6 +26,21 @@ struct Cli {
 enum Command {
     /// Print what formgen reads in BPMN files: the text a model is shown, or the outline as JSON.
     Outline(OutlineArgs),
+    /// Run the schema gate on forms: saved `.form` files or raw model answers (fenced, chatty).
+    Check(CheckArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct CheckArgs {
+    /// The BPMN process the forms belong to: keys are checked against its variables (first process).
+    #[arg(long, value_name = "FILE.bpmn")]
+    process: Option<PathBuf>,
+    /// The id the editor holds the form under; stamped into the result.
+    #[arg(long)]
+    form_id: Option<String>,
+    /// Forms or model answers to check.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -64,6 +80,7 @@ pub fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Outline(args) => outline(args, &limits),
+        Command::Check(args) => check(args, &limits),
     };
     match result {
         Ok(code) => code,
@@ -143,4 +160,67 @@ fn outline(args: OutlineArgs, limits: &Limits) -> Result<ExitCode, UsageError> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn check(args: CheckArgs, limits: &Limits) -> Result<ExitCode, UsageError> {
+    let process = match &args.process {
+        Some(path) => {
+            let defs = read_bpmn(path, limits)?;
+            match defs.processes.into_iter().next() {
+                Some(p) => Some(p),
+                None => {
+                    return Err(UsageError(format!(
+                        "{} holds no BPMN process",
+                        path.display()
+                    )));
+                }
+            }
+        }
+        None => None,
+    };
+    let cap = limits.schema_bytes.max(limits.answer_bytes);
+    let mut texts = Vec::new();
+    for path in &args.files {
+        let file = std::fs::File::open(path)
+            .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+        let bytes = bpmn::read_capped(file, cap).map_err(|e| match e {
+            bpmn::ReadError::TooLarge { limit, .. } => UsageError(format!(
+                "{} is over the {limit}-byte limit for a form (FORMGEN_LIMIT_SCHEMA_BYTES)",
+                path.display()
+            )),
+            other => UsageError(format!("cannot read {}: {other}", path.display())),
+        })?;
+        texts.push(String::from_utf8_lossy(&bytes).into_owned());
+    }
+    let single = args.files.len() == 1;
+    let mut refused = false;
+    let mut stderr = std::io::stderr().lock();
+    for (path, text) in args.files.iter().zip(&texts) {
+        let name = path.display();
+        match gate::schema_from(text, args.form_id.as_deref(), process.as_ref()) {
+            Ok(proposal) => {
+                if single {
+                    let json =
+                        serde_json::to_string_pretty(&proposal.schema).expect("schema serialises");
+                    let _ = writeln!(std::io::stdout().lock(), "{json}");
+                } else {
+                    let _ = writeln!(stderr, "{name}: accepted");
+                }
+                for w in &proposal.warnings {
+                    let _ = writeln!(stderr, "{name}: warning: {w}");
+                }
+            }
+            Err(e) => {
+                refused = true;
+                for problem in e.problems() {
+                    let _ = writeln!(stderr, "{name}: refused: {problem}");
+                }
+            }
+        }
+    }
+    Ok(if refused {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

@@ -13,10 +13,14 @@
 //!
 //! - [`limits`]: every resource ceiling, in one struct.
 //! - [`bpmn`]: the lenient reader, the outline, conditions and `describe`.
+//! - [`gate`]: the schema gate every form passes, generated or hand-written.
+//! - [`words`]: identifiers as words, shared by the gate and the drafter.
 //! - [`cli`]: the `formgen` command line.
 
 pub mod bpmn;
 pub mod cli;
+pub mod gate;
 pub mod limits;
+pub mod words;
 
 pub use limits::Limits;

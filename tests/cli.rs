@@ -125,3 +125,68 @@ fn over_the_size_limit_is_refused() {
         "{err}"
     );
 }
+
+fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn check_prints_the_schema_of_one_accepted_file_and_warnings_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let answer = write(
+        dir.path(),
+        "answer.txt",
+        "Here is the form:\n```json\n{\"components\":[{\"type\":\"number\",\"key\":\"vacationDays\",\"label\":\"Vacation days\"}]}\n```",
+    );
+    let (code, out, err) = formgen(&[
+        "check",
+        "--form-id",
+        "approve-vacation",
+        "--process",
+        &fixture("vacation.bpmn"),
+        &answer,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let schema: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(schema["id"], "approve-vacation");
+    assert_eq!(schema["schemaVersion"], 19);
+    assert!(
+        err.contains("warning: The field \"Vacation days\" binds `vacationDays`"),
+        "{err}"
+    );
+    assert!(err.contains("the process has `urlaubstage`"), "{err}");
+}
+
+#[test]
+fn check_refusals_exit_one_with_a_sentence_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = write(
+        dir.path(),
+        "good.form",
+        r#"{"components":[{"type":"textfield","key":"a","label":"A"}]}"#,
+    );
+    let bad = write(
+        dir.path(),
+        "bad.form",
+        r#"{"components":[{"type":"textfield","key":"pw","label":"Password"},{"type":"number","key":"n","label":"N","validate":{"min":3,"max":1}}]}"#,
+    );
+    let (code, out, err) = formgen(&["check", &good, &bad]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty(), "several files: no schema on stdout");
+    let refusals: Vec<&str> = err.lines().filter(|l| l.contains("refused:")).collect();
+    assert_eq!(refusals.len(), 2, "{err}");
+    assert!(err.contains("good.form: accepted"), "{err}");
+    assert!(err.contains("asks for a secret"), "{err}");
+    assert!(err.contains("has min 3 above max 1"), "{err}");
+}
+
+#[test]
+fn check_usage_errors_exit_two() {
+    let (code, _, err) = formgen(&["check", "/nonexistent.form"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read /nonexistent.form"), "{err}");
+    let (code, _, _) = formgen(&["check"]);
+    assert_eq!(code, 2);
+}

@@ -7,3 +7,6 @@ mod common;
 
 #[path = "conformance/corpus.rs"]
 mod corpus;
+
+#[path = "conformance/formjs.rs"]
+mod formjs;

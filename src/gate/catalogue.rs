@@ -1,0 +1,154 @@
+//! The component types form-js 1.23 knows, and what to make of the ones it does not.
+//!
+//! The list is open: a model (or a newer editor) may write a type form-js has never heard of. The real
+//! library refuses the whole form then ("form field of type <x> not supported"), so the gate never passes
+//! one through. A type that is a known synonym (`date`, `dropdown`, `email`) becomes the form-js type that
+//! means it; any other type on a component that binds data becomes a `textfield`. Both with a warning, so
+//! nothing is dropped and nothing changes silently.
+
+/// What a component type does with data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Class {
+    /// Binds a `key` (textfield, number, select, ...).
+    Input,
+    /// Holds components under an optional `path` (group) or a repeated `path` (dynamiclist).
+    Container,
+    /// Shows something; binds nothing.
+    Presentational,
+}
+
+/// form-js's input types.
+pub const INPUTS: &[&str] = &[
+    "textfield",
+    "textarea",
+    "number",
+    "datetime",
+    "expression",
+    "filepicker",
+    "checkbox",
+    "checklist",
+    "radio",
+    "select",
+    "taglist",
+];
+
+/// form-js's containers.
+pub const CONTAINERS: &[&str] = &["group", "dynamiclist"];
+
+/// form-js's presentational types.
+pub const PRESENTATIONAL: &[&str] = &[
+    "text",
+    "html",
+    "image",
+    "table",
+    "spacer",
+    "separator",
+    "iframe",
+    "button",
+    "documentPreview",
+];
+
+/// Option fields: single-valued (radio, select) and multi-valued (checklist, taglist).
+pub const OPTION_FIELDS: &[&str] = &["radio", "select", "checklist", "taglist"];
+
+/// The class of a form-js type; `None` for a type form-js does not know.
+pub fn class_of(kind: &str) -> Option<Class> {
+    if INPUTS.contains(&kind) {
+        Some(Class::Input)
+    } else if CONTAINERS.contains(&kind) {
+        Some(Class::Container)
+    } else if PRESENTATIONAL.contains(&kind) {
+        Some(Class::Presentational)
+    } else {
+        None
+    }
+}
+
+/// What an unknown type becomes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Replacement {
+    /// The form-js type.
+    pub kind: &'static str,
+    /// Extra properties the synonym implies (`date` → `subtype: "date"`), as `(name, value)`.
+    pub subtype: Option<&'static str>,
+    /// `validate.validationType` the synonym implies (`email`).
+    pub validation_type: Option<&'static str>,
+}
+
+/// The form-js type a common synonym means, matched case- and separator-insensitively.
+pub fn synonym(kind: &str) -> Option<Replacement> {
+    let norm: String = kind
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    let r = |kind, subtype, validation_type| {
+        Some(Replacement {
+            kind,
+            subtype,
+            validation_type,
+        })
+    };
+    match norm.as_str() {
+        "text" | "string" | "input" | "textinput" | "textbox" | "shorttext" | "url" | "link" => {
+            r("textfield", None, None)
+        }
+        "email" | "emailaddress" | "mail" => r("textfield", None, Some("email")),
+        "phone" | "tel" | "telephone" | "phonenumber" => r("textfield", None, Some("phone")),
+        "longtext" | "multiline" | "paragraphinput" | "textareafield" | "richtext" => {
+            r("textarea", None, None)
+        }
+        "integer" | "int" | "decimal" | "float" | "double" | "currency" | "money" | "amount"
+        | "numeric" | "long" | "range" | "slider" | "percent" | "rating" => r("number", None, None),
+        "date" | "datepicker" | "birthday" => r("datetime", Some("date"), None),
+        "time" | "timepicker" => r("datetime", Some("time"), None),
+        "datetimelocal" | "timestamp" | "datetimepicker" => r("datetime", Some("datetime"), None),
+        "boolean" | "bool" | "toggle" | "switch" | "yesno" | "check" => r("checkbox", None, None),
+        "dropdown" | "enum" | "combobox" | "choice" | "singleselect" | "picklist" | "selectbox" => {
+            r("select", None, None)
+        }
+        "radiogroup" | "radiobutton" | "radiobuttons" | "options" => r("radio", None, None),
+        "multiselect" | "multiplechoice" | "checkboxes" | "checkboxgroup" => {
+            r("checklist", None, None)
+        }
+        "tags" | "tag" | "chips" => r("taglist", None, None),
+        "file" | "upload" | "fileupload" | "attachment" | "imageupload" => {
+            r("filepicker", None, None)
+        }
+        "heading" | "header" | "title" | "paragraph" | "markdown" | "label" | "static" | "info"
+        | "hint" => r("text", None, None),
+        "divider" | "hr" | "line" => r("separator", None, None),
+        "section" | "fieldset" | "panel" | "container" => r("group", None, None),
+        "list" | "repeater" | "repeatable" | "array" => r("dynamiclist", None, None),
+        "submit" | "reset" => r("button", None, None),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_type_has_one_class() {
+        for kind in INPUTS.iter().chain(CONTAINERS).chain(PRESENTATIONAL) {
+            assert!(class_of(kind).is_some(), "{kind}");
+        }
+        assert_eq!(INPUTS.len() + CONTAINERS.len() + PRESENTATIONAL.len(), 22);
+        assert_eq!(class_of("frobnicate"), None);
+    }
+
+    #[test]
+    fn synonyms() {
+        assert_eq!(synonym("Date").unwrap().subtype, Some("date"));
+        assert_eq!(synonym("drop-down").unwrap().kind, "select");
+        assert_eq!(synonym("email").unwrap().validation_type, Some("email"));
+        assert_eq!(synonym("frobnicate"), None);
+        for (_, r) in ["date", "divider", "section", "tags"]
+            .iter()
+            .map(|k| (k, synonym(k).unwrap()))
+        {
+            assert!(class_of(r.kind).is_some());
+        }
+    }
+}

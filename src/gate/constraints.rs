@@ -1,0 +1,574 @@
+//! Constraints that must be enforceable: a rule form-js would ignore, or could not apply, is refused
+//! rather than passed on as a promise the form does not keep.
+//!
+//! Each check gets one component (already typed and keyed by the normaliser) and the sentence-start
+//! naming it ("The field \"Start date\""); it records refusals and warnings in the [`Report`]. Repairs
+//! are made only where the intent is unambiguous (`"required": "true"`, options written as plain
+//! strings) and always with a warning.
+
+use serde_json::{Map, Value};
+
+use super::Report;
+use super::catalogue::OPTION_FIELDS;
+
+/// Checks the constraints of a component of form-js type `kind`.
+pub fn check(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
+    check_validate(kind, c, who, report);
+    if OPTION_FIELDS.contains(&kind) {
+        check_options(kind, c, who, report);
+    }
+    check_default(kind, c, who, report);
+    check_feel(kind, c, who, report);
+    check_layout(c, who, report);
+    check_kind_specific(kind, c, who, report);
+}
+
+const VALIDATE_KEYS: &[&str] = &[
+    "required",
+    "min",
+    "max",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "patternErrorMessage",
+    "validationType",
+];
+
+fn check_validate(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
+    let Some(validate) = c.get_mut("validate") else {
+        return;
+    };
+    let Some(v) = validate.as_object_mut() else {
+        report.refuse(format!("{who} has \"validate\" set to {}; it must be an object such as {{\"required\": true}}.", brief(validate)));
+        return;
+    };
+    let unknown: Vec<String> = v
+        .keys()
+        .filter(|k| !VALIDATE_KEYS.contains(&k.as_str()))
+        .cloned()
+        .collect();
+    if !unknown.is_empty() {
+        report.refuse(format!(
+            "{who} has validation rules form-js does not enforce ({}); use only {}.",
+            quoted(&unknown),
+            VALIDATE_KEYS.join(", ")
+        ));
+    }
+    match v.get("required") {
+        None | Some(Value::Bool(_)) => {}
+        Some(Value::String(s)) if s == "true" || s == "false" => {
+            let b = s == "true";
+            v.insert("required".into(), Value::Bool(b));
+            report.warn(format!(
+                "{who} had \"required\" as the text \"{b}\"; it is now {b}."
+            ));
+        }
+        Some(other) => report.refuse(format!(
+            "{who} has \"required\" set to {}; it must be true or false.",
+            brief(other)
+        )),
+    }
+    // min / max: numbers, on number fields only
+    let (min, max) = (v.get("min").cloned(), v.get("max").cloned());
+    if min.is_some() || max.is_some() {
+        if kind != "number" {
+            report.refuse(format!(
+                "{who} has a min/max, which form-js only enforces on number fields; make it a number field or use minLength/maxLength for text."
+            ));
+        } else {
+            let min_n = bound(&min, "min", who, report);
+            let max_n = bound(&max, "max", who, report);
+            if let (Some(a), Some(b)) = (min_n, max_n)
+                && a > b
+            {
+                report.refuse(format!(
+                    "{who} has min {a} above max {b}, so no value could pass; swap or correct them."
+                ));
+            }
+        }
+    }
+    let (min_len, max_len) = (v.get("minLength").cloned(), v.get("maxLength").cloned());
+    if min_len.is_some() || max_len.is_some() {
+        if kind != "textfield" && kind != "textarea" {
+            report.refuse(format!(
+                "{who} has a minLength/maxLength, which form-js only enforces on text fields and text areas; remove it or change the field."
+            ));
+        } else {
+            let a = length(&min_len, "minLength", who, report);
+            let b = length(&max_len, "maxLength", who, report);
+            if let (Some(a), Some(b)) = (a, b)
+                && a > b
+            {
+                report.refuse(format!(
+                    "{who} has minLength {a} above maxLength {b}, so no text could pass; swap or correct them."
+                ));
+            }
+        }
+    }
+    for text_only in ["pattern", "validationType", "patternErrorMessage"] {
+        if v.contains_key(text_only) && kind != "textfield" {
+            report.refuse(format!("{who} has a {text_only}, which form-js only enforces on text fields; remove it or make the field a text field."));
+        }
+    }
+    if kind == "textfield" {
+        match v.get("pattern") {
+            None => {}
+            Some(Value::String(p)) => {
+                if let Err(e) = regex::Regex::new(&format!("^(?:{p})$")) {
+                    let reason = e.to_string();
+                    let reason = reason.lines().rev().find(|l| l.starts_with("error:")).unwrap_or("it does not compile");
+                    report.refuse(format!(
+                        "{who} has the pattern {}, which cannot be checked ({}); use a regular expression without backreferences or look-around.",
+                        short_quote(p),
+                        reason.trim_start_matches("error: ")
+                    ));
+                }
+            }
+            Some(other) => report.refuse(format!("{who} has a pattern that is {}, not a text; write the regular expression as a string.", brief(other))),
+        }
+        match v.get("validationType") {
+            None => {}
+            Some(Value::String(t)) if ["", "email", "phone", "custom"].contains(&t.as_str()) => {}
+            Some(other) => report.refuse(format!(
+                "{who} has validationType {}; form-js knows \"email\", \"phone\" or \"custom\".",
+                brief(other)
+            )),
+        }
+    }
+}
+
+/// A `min`/`max`: a number, or FEEL (`=...`) that form-js evaluates.
+fn bound(v: &Option<Value>, name: &str, who: &str, report: &mut Report) -> Option<f64> {
+    match v {
+        None => None,
+        Some(Value::Number(n)) => n.as_f64(),
+        Some(Value::String(s)) if s.starts_with('=') => None,
+        Some(Value::String(s)) if s.trim().parse::<f64>().is_ok() => {
+            report.refuse(format!(
+                "{who} has {name} written as the text \"{s}\"; write it as a number."
+            ));
+            None
+        }
+        Some(other) => {
+            report.refuse(format!("{who} has {name} {}; it must be a number or a FEEL expression starting with \"=\".", brief(other)));
+            None
+        }
+    }
+}
+
+fn length(v: &Option<Value>, name: &str, who: &str, report: &mut Report) -> Option<u64> {
+    match v {
+        None => None,
+        Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64(),
+        Some(Value::String(s)) if s.starts_with('=') => None,
+        Some(other) => {
+            report.refuse(format!(
+                "{who} has {name} {}; it must be a whole number of characters, 0 or more.",
+                brief(other)
+            ));
+            None
+        }
+    }
+}
+
+fn check_options(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
+    let sources: Vec<&str> = ["values", "valuesKey", "valuesExpression"]
+        .into_iter()
+        .filter(|s| c.contains_key(*s))
+        .collect();
+    match sources.len() {
+        0 => {
+            report.refuse(format!(
+                "{who} offers no options; give it \"values\" (a list of {{\"label\", \"value\"}}), or a \"valuesKey\" naming the process variable that holds them."
+            ));
+            return;
+        }
+        1 => {}
+        _ => {
+            report.refuse(format!(
+                "{who} takes its options from {} at once; form-js uses only one, so keep one of them.",
+                either(&sources.iter().map(|s| s.to_string()).collect::<Vec<_>>(), "and")
+            ));
+            return;
+        }
+    }
+    if let Some(key) = c.get("valuesKey") {
+        match key.as_str() {
+            Some(k) if !k.is_empty() && !k.chars().any(char::is_whitespace) => {}
+            _ => report.refuse(format!(
+                "{who} has the valuesKey {}; it must name a variable, without spaces.",
+                brief(key)
+            )),
+        }
+    }
+    if let Some(expr) = c.get("valuesExpression")
+        && !expr.as_str().is_some_and(|e| e.starts_with('='))
+    {
+        report.refuse(format!(
+            "{who} has the valuesExpression {}; it must be a FEEL expression starting with \"=\".",
+            brief(expr)
+        ));
+    }
+    let Some(values) = c.get_mut("values") else {
+        return;
+    };
+    let Some(items) = values.as_array_mut() else {
+        report.refuse(format!("{who} has \"values\" set to {}; it must be a list of {{\"label\", \"value\"}} options.", brief(values)));
+        return;
+    };
+    if items.is_empty() {
+        report.refuse(format!(
+            "{who} has an empty list of options; give it at least one option, or a valuesKey."
+        ));
+        return;
+    }
+    let mut converted = false;
+    let mut seen: Vec<String> = Vec::new();
+    let mut duplicates: Vec<String> = Vec::new();
+    for item in items.iter_mut() {
+        if let Some(s) = scalar_text(item) {
+            *item = serde_json::json!({"label": s, "value": s});
+            converted = true;
+        }
+        let Some(option) = item.as_object_mut() else {
+            report.refuse(format!(
+                "{who} has the option {}, which is not a {{\"label\", \"value\"}} pair.",
+                brief(item)
+            ));
+            continue;
+        };
+        let value = match option.get("value") {
+            Some(Value::String(s)) => s.clone(),
+            Some(v) if scalar_text(v).is_some() => {
+                let s = scalar_text(v).expect("scalar");
+                option.insert("value".into(), Value::String(s.clone()));
+                converted = true;
+                s
+            }
+            Some(v) => {
+                report.refuse(format!(
+                    "{who} has an option whose value is {}; option values are texts.",
+                    brief(v)
+                ));
+                continue;
+            }
+            None => match option.get("label").and_then(Value::as_str) {
+                Some(label) => {
+                    let label = label.to_string();
+                    option.insert("value".into(), Value::String(label.clone()));
+                    converted = true;
+                    label
+                }
+                None => {
+                    report.refuse(format!(
+                        "{who} has an option with neither a value nor a label."
+                    ));
+                    continue;
+                }
+            },
+        };
+        match option.get("label") {
+            Some(Value::String(_)) => {}
+            Some(v) if scalar_text(v).is_some() => {
+                let s = scalar_text(v).expect("scalar");
+                option.insert("label".into(), Value::String(s));
+            }
+            _ => {
+                option.insert("label".into(), Value::String(value.clone()));
+            }
+        }
+        if seen.contains(&value) {
+            if !duplicates.contains(&value) {
+                duplicates.push(value);
+            }
+        } else {
+            seen.push(value);
+        }
+    }
+    if converted {
+        report.warn(format!("{who} had options written as plain values; each is now a {{\"label\", \"value\"}} pair with text values."));
+    }
+    if !duplicates.is_empty() {
+        report.refuse(format!(
+            "{who} offers the value {} more than once; each option needs its own value.",
+            quoted(&duplicates)
+        ));
+    }
+    let _ = kind;
+}
+
+/// A number or boolean (or string) as option text.
+fn scalar_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+fn check_default(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
+    let Some(default) = c.get("defaultValue").cloned() else {
+        return;
+    };
+    if default.is_null() {
+        c.remove("defaultValue");
+        return;
+    }
+    let options: Option<Vec<String>> = c.get("values").and_then(Value::as_array).map(|items| {
+        items
+            .iter()
+            .filter_map(|i| i.get("value").and_then(Value::as_str).map(str::to_string))
+            .collect()
+    });
+    if OPTION_FIELDS.contains(&kind) && c.contains_key("valuesKey") {
+        report.refuse(format!("{who} has a defaultValue but takes its options from a valuesKey; form-js ignores it there, so remove it."));
+        return;
+    }
+    let wrong = |expected: &str, report: &mut Report| {
+        report.refuse(format!(
+            "{who} has the defaultValue {}, but a {kind} holds {expected}.",
+            brief(&default)
+        ));
+    };
+    match kind {
+        "checkbox" => match &default {
+            Value::Bool(_) => {}
+            Value::String(s) if s == "true" || s == "false" => {
+                c.insert("defaultValue".into(), Value::Bool(s == "true"));
+                report.warn(format!(
+                    "{who} had the defaultValue as the text \"{s}\"; it is now {s}."
+                ));
+            }
+            _ => wrong("true or false", report),
+        },
+        "textfield" | "textarea" | "datetime" if !default.is_string() => {
+            wrong("a text", report);
+        }
+        "radio" | "select" => {
+            match &default {
+                Value::String(s) => {
+                    if let Some(opts) = &options
+                        && !opts.contains(s)
+                    {
+                        report.refuse(format!("{who} has the defaultValue \"{s}\", which is not one of its options ({}).", quoted(opts)));
+                    }
+                }
+                _ => wrong("one option's value (a text)", report),
+            }
+        }
+        "number" => match &default {
+            Value::Number(_) => {}
+            Value::String(s) if s.trim().parse::<f64>().is_ok() => {}
+            _ => wrong("a number", report),
+        },
+        "checklist" | "taglist" => match &default {
+            Value::Array(items) if items.iter().all(Value::is_string) => {
+                if let Some(opts) = &options {
+                    let outside: Vec<String> = items
+                        .iter()
+                        .filter_map(Value::as_str)
+                        .filter(|s| !opts.iter().any(|o| o == s))
+                        .map(str::to_string)
+                        .collect();
+                    if !outside.is_empty() && kind == "checklist" {
+                        report.refuse(format!(
+                            "{who} has default values that are not among its options: {}.",
+                            quoted(&outside)
+                        ));
+                    }
+                }
+            }
+            _ => wrong("a list of option values", report),
+        },
+        "expression" | "filepicker" => {
+            report.refuse(format!(
+                "{who} has a defaultValue, which a {kind} cannot hold; remove it."
+            ));
+        }
+        _ => {}
+    }
+}
+
+fn check_feel(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
+    if let Some(conditional) = c.get("conditional") {
+        match conditional.as_object().map(|o| o.get("hide")) {
+            None => report.refuse(format!("{who} has \"conditional\" set to {}; it must be an object like {{\"hide\": \"=expression\"}}.", brief(conditional))),
+            Some(None) => {}
+            Some(Some(Value::String(s))) if s.trim_start().starts_with('=') => {}
+            Some(Some(Value::String(s))) => report.refuse(format!(
+                "{who} hides itself when {}, but form-js ignores a condition without a leading \"=\" and would always show it; write \"={}\".",
+                short_quote(s),
+                s.trim()
+            )),
+            Some(Some(other)) => report.refuse(format!(
+                "{who} has conditional.hide {}, which form-js ignores; write a FEEL expression starting with \"=\" (for example \"=true\").",
+                brief(other)
+            )),
+        }
+    }
+    for prop in ["readonly", "disabled"] {
+        match c.get(prop) {
+            None | Some(Value::Bool(_)) => {}
+            Some(Value::String(s)) if s.trim_start().starts_with('=') => {}
+            Some(other) => report.refuse(format!(
+                "{who} has {prop} {}; it must be true, false or a FEEL expression starting with \"=\".",
+                brief(other)
+            )),
+        }
+    }
+    let required_feel: &[&str] = match kind {
+        "expression" => &["expression"],
+        "table" | "documentPreview" => &["dataSource"],
+        _ => &[],
+    };
+    for prop in required_feel {
+        match c.get(*prop) {
+            Some(Value::String(s)) if s.trim_start().starts_with('=') => {}
+            Some(other) => report.refuse(format!(
+                "{who} has the {prop} {}; it must be a FEEL expression starting with \"=\".",
+                brief(other)
+            )),
+            None => report.refuse(format!(
+                "{who} has no {prop}; {} needs one, as a FEEL expression starting with \"=\".",
+                a_kind(kind)
+            )),
+        }
+    }
+}
+
+fn check_layout(c: &mut Map<String, Value>, who: &str, report: &mut Report) {
+    let Some(layout) = c.get("layout") else {
+        return;
+    };
+    let Some(l) = layout.as_object() else {
+        report.refuse(format!(
+            "{who} has \"layout\" set to {}; it must be an object like {{\"columns\": 8}}.",
+            brief(layout)
+        ));
+        return;
+    };
+    match l.get("columns") {
+        None | Some(Value::Null) => {}
+        Some(Value::Number(n)) if n.as_u64().is_some_and(|n| (2..=16).contains(&n)) => {}
+        Some(other) => report.refuse(format!(
+            "{who} has layout.columns {}; a field spans 2 to 16 of form-js's 16 columns (or leave it out for automatic width).",
+            brief(other)
+        )),
+    }
+    match l.get("row") {
+        None | Some(Value::Null) | Some(Value::String(_)) => {}
+        Some(other) => report.refuse(format!(
+            "{who} has the layout row {}; it must be a text naming the row.",
+            brief(other)
+        )),
+    }
+}
+
+fn check_kind_specific(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
+    let one_of = |prop: &str, allowed: &[&str], c: &Map<String, Value>, report: &mut Report| match c
+        .get(prop)
+    {
+        None => {}
+        Some(Value::String(s)) if allowed.contains(&s.as_str()) => {}
+        Some(other) => report.refuse(format!(
+            "{who} has the {prop} {}; form-js knows {}.",
+            brief(other),
+            either(
+                &allowed.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+                "or"
+            )
+        )),
+    };
+    match kind {
+        "datetime" => {
+            one_of("subtype", &["date", "time", "datetime"], c, report);
+            one_of(
+                "timeSerializingFormat",
+                &["utc_offset", "utc_normalized", "no_timezone"],
+                c,
+                report,
+            );
+            if let Some(t) = c.get("timeInterval")
+                && !t.as_u64().is_some_and(|n| (1..=60).contains(&n))
+            {
+                report.refuse(format!(
+                    "{who} has the timeInterval {}; it must be 1 to 60 minutes.",
+                    brief(t)
+                ));
+            }
+        }
+        "expression" => {
+            if !c.contains_key("computeOn") {
+                c.insert("computeOn".into(), Value::String("change".into()));
+            }
+            one_of("computeOn", &["change", "presubmit"], c, report);
+        }
+        "number" => {
+            if let Some(d) = c.get("decimalDigits")
+                && d.as_u64().is_none()
+            {
+                report.refuse(format!(
+                    "{who} has decimalDigits {}; it must be a whole number, 0 or more.",
+                    brief(d)
+                ));
+            }
+        }
+        "button" => one_of("action", &["submit", "reset"], c, report),
+        "group" => one_of("verticalAlignment", &["start", "center", "end"], c, report),
+        "table" if c.contains_key("columns") && c.contains_key("columnsExpression") => {
+            report.refuse(format!(
+                "{who} has both columns and columnsExpression; form-js uses one, so keep one."
+            ));
+        }
+        _ => {}
+    }
+}
+
+/// A short rendering of a JSON value for a sentence.
+pub fn brief(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() > 40 {
+        format!("{}…", s.chars().take(40).collect::<String>())
+    } else {
+        s
+    }
+}
+
+fn short_quote(s: &str) -> String {
+    brief(&Value::String(s.to_string()))
+}
+
+/// `"a", "b" or "c"` (or `and`).
+fn either(items: &[String], conjunction: &str) -> String {
+    let q: Vec<String> = items.iter().map(|s| format!("\"{s}\"")).collect();
+    match q.split_last() {
+        Some((last, rest)) if !rest.is_empty() => {
+            format!("{} {conjunction} {last}", rest.join(", "))
+        }
+        _ => q.join(""),
+    }
+}
+
+/// "a table", "an expression field".
+fn a_kind(kind: &str) -> String {
+    let noun = match kind {
+        "expression" => "expression field",
+        "documentPreview" => "document preview",
+        k => k,
+    };
+    let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {noun}")
+}
+
+fn quoted(items: &[String]) -> String {
+    items
+        .iter()
+        .map(|s| format!("\"{s}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,268 @@
+//! Finding the form in a model's answer.
+//!
+//! Models wrap JSON in prose, fences and apologies, and small ones stop mid-object when they hit their
+//! output limit. This accepts bare JSON, JSON in a fenced block (```` ```json ````), and JSON before or
+//! after prose; a whole form-js document, a `{"schema": {...}}` / `{"form": {...}}` wrapper, or only the
+//! `components` array. Anything else is an [`Unreadable`] whose sentence quotes what was wrong, briefly.
+
+use serde_json::{Map, Value};
+
+/// Why no form could be taken from an answer. The sentence is for the author (and for the model in the
+/// repair round), quoting the offending part.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Unreadable {
+    /// No JSON object or array at all.
+    #[error("the answer holds no JSON form; it begins {0}")]
+    NoJson(String),
+    /// JSON that starts but never ends: the model most likely ran out of output tokens.
+    #[error(
+        "the answer's JSON breaks off before it is complete (it ends {0}); the model probably hit its output limit"
+    )]
+    Truncated(String),
+    /// JSON with a syntax error.
+    #[error("the answer's JSON is malformed: {reason} near {near}")]
+    Malformed {
+        /// serde_json's description of the error.
+        reason: String,
+        /// The text around the error.
+        near: String,
+    },
+    /// Well-formed JSON that is not a form.
+    #[error("the answer is JSON but not a form-js schema: {0}")]
+    NotAForm(String),
+}
+
+/// The form object in `answer`: a root object with a `components` array.
+pub fn form_in(answer: &str) -> Result<Map<String, Value>, Unreadable> {
+    let value = json_in(answer)?;
+    as_form(value)
+}
+
+/// Takes a parsed value as a form: a document, a wrapper around one, or a bare components array.
+pub fn as_form(value: Value) -> Result<Map<String, Value>, Unreadable> {
+    match value {
+        Value::Array(components) => {
+            let mut form = Map::new();
+            form.insert("components".into(), Value::Array(components));
+            Ok(form)
+        }
+        Value::Object(mut map) => {
+            if map.get("components").is_some_and(Value::is_array) {
+                return Ok(map);
+            }
+            for wrapper in ["schema", "form", "formSchema", "document"] {
+                if let Some(inner) = map.remove(wrapper)
+                    && (inner.is_object() || inner.is_array())
+                    && let Ok(form) = as_form(inner)
+                {
+                    return Ok(form);
+                }
+            }
+            match map.get("components") {
+                Some(other) => Err(Unreadable::NotAForm(format!(
+                    "its \"components\" is {} where a list of fields belongs",
+                    kind_of(other)
+                ))),
+                None => {
+                    let keys: Vec<String> =
+                        map.keys().take(6).map(|k| format!("\"{k}\"")).collect();
+                    Err(Unreadable::NotAForm(format!(
+                        "it has no \"components\" list (its keys are {})",
+                        if keys.is_empty() {
+                            "none".to_string()
+                        } else {
+                            keys.join(", ")
+                        }
+                    )))
+                }
+            }
+        }
+        other => Err(Unreadable::NotAForm(format!("it is {}", kind_of(&other)))),
+    }
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a true/false value",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a text",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The first JSON object or array in `answer`: the whole text, else a fenced block, else the first
+/// `{`/`[` from which a complete value parses.
+pub fn json_in(answer: &str) -> Result<Value, Unreadable> {
+    let trimmed = answer.trim();
+    if let Ok(v) = serde_json::from_str::<Value>(trimmed)
+        && (v.is_object() || v.is_array())
+    {
+        return Ok(v);
+    }
+    for block in fenced_blocks(answer) {
+        if let Ok(v) = serde_json::from_str::<Value>(block.trim())
+            && (v.is_object() || v.is_array())
+        {
+            return Ok(v);
+        }
+    }
+    let mut first_error: Option<Unreadable> = None;
+    for (at, _) in answer.match_indices(['{', '[']) {
+        let mut stream = serde_json::Deserializer::from_str(&answer[at..]).into_iter::<Value>();
+        match stream.next() {
+            Some(Ok(v)) if v.is_object() || v.is_array() => {
+                // a lone `[` of prose (e.g. "[1]" footnote) is not the form; prefer objects and
+                // arrays of objects
+                let plausible =
+                    v.is_object() || v.as_array().is_some_and(|a| a.iter().any(Value::is_object));
+                if plausible {
+                    return Ok(v);
+                }
+            }
+            Some(Err(e)) if first_error.is_none() => {
+                first_error = Some(if e.is_eof() {
+                    Unreadable::Truncated(quote_end(&answer[at..]))
+                } else {
+                    let offset = byte_offset(&answer[at..], e.line(), e.column());
+                    Unreadable::Malformed {
+                        reason: strip_position(&e.to_string()),
+                        near: quote_around(&answer[at..], offset),
+                    }
+                });
+            }
+            _ => {}
+        }
+    }
+    Err(first_error.unwrap_or_else(|| Unreadable::NoJson(quote_start(answer))))
+}
+
+/// The contents of ```` ``` ```` fenced blocks, in order (an unclosed last fence runs to the end).
+fn fenced_blocks(text: &str) -> Vec<&str> {
+    let mut blocks = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find("```") {
+        let after = &rest[open + 3..];
+        let body_start = after.find('\n').map_or(after.len(), |n| n + 1);
+        let body = &after[body_start..];
+        match body.find("```") {
+            Some(close) => {
+                blocks.push(&body[..close]);
+                rest = &body[close + 3..];
+            }
+            None => {
+                blocks.push(body);
+                break;
+            }
+        }
+    }
+    blocks
+}
+
+const QUOTE: usize = 60;
+
+/// `"…"` with at most [`QUOTE`] characters from the start, on one line.
+pub fn quote_start(s: &str) -> String {
+    let s = s.trim();
+    if s.is_empty() {
+        return "empty".to_string();
+    }
+    let flat: String = s
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(QUOTE)
+        .collect();
+    let ell = if s.chars().count() > QUOTE { "…" } else { "" };
+    format!("\"{flat}{ell}\"")
+}
+
+fn quote_end(s: &str) -> String {
+    let s = s.trim_end();
+    let n = s.chars().count();
+    let tail: String = s
+        .chars()
+        .skip(n.saturating_sub(QUOTE))
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let ell = if n > QUOTE { "…" } else { "" };
+    format!("\"{ell}{tail}\"")
+}
+
+fn quote_around(s: &str, offset: usize) -> String {
+    let mut start = offset.saturating_sub(QUOTE / 2);
+    while !s.is_char_boundary(start) {
+        start -= 1;
+    }
+    let window: String = s[start..]
+        .chars()
+        .take(QUOTE)
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    format!("\"{}{window}\"", if start > 0 { "…" } else { "" })
+}
+
+fn byte_offset(s: &str, line: usize, column: usize) -> usize {
+    let mut offset = 0;
+    for (i, l) in s.split_inclusive('\n').enumerate() {
+        if i + 1 == line {
+            return (offset + column.saturating_sub(1)).min(s.len());
+        }
+        offset += l.len();
+    }
+    s.len()
+}
+
+/// serde_json appends " at line L column C"; the quote says where instead.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(at) => message[..at].to_string(),
+        None => message.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_of_answers() {
+        let form = r#"{"components":[{"type":"textfield","key":"a","label":"A"}]}"#;
+        for answer in [
+            form.to_string(),
+            format!("Here is the form:\n```json\n{form}\n```\nLet me know!"),
+            format!("Sure! {form} Hope this helps."),
+            format!("{form}\n\nI added one field."),
+            r#"[{"type":"textfield","key":"a","label":"A"}]"#.to_string(),
+            format!(r#"{{"schema": {form}}}"#),
+        ] {
+            let form = form_in(&answer).unwrap_or_else(|e| panic!("{answer}: {e}"));
+            assert_eq!(form["components"][0]["key"], "a", "{answer}");
+        }
+    }
+
+    #[test]
+    fn prose_brackets_before_the_form_are_skipped() {
+        let answer = r#"As noted [1], here it is: {"components": []}"#;
+        assert!(form_in(answer).is_ok());
+    }
+
+    #[test]
+    fn refusals_quote_what_was_wrong() {
+        let e = form_in("I cannot help with that.").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the answer holds no JSON form; it begins \"I cannot help with that.\""
+        );
+        let e = form_in(r#"{"components":[{"type":"textfield","key":"a","lab"#).unwrap_err();
+        assert!(matches!(e, Unreadable::Truncated(_)), "{e}");
+        assert!(e.to_string().contains("\"key\":\"a\",\"lab\""), "{e}");
+        let e = form_in(r#"{"components":[{"type":"textfield" "key":"a"}]}"#).unwrap_err();
+        assert!(matches!(e, Unreadable::Malformed { .. }), "{e}");
+        let e = form_in(r#"{"fields":[]}"#).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the answer is JSON but not a form-js schema: it has no \"components\" list (its keys are \"fields\")"
+        );
+    }
+}

@@ -1,0 +1,147 @@
+//! Words in identifiers: `startDate`, `start_date`, `Start-Date`, `APIKey`, `cvv2` all split the same way.
+//!
+//! Three stages read identifiers as words: the gate's secret rule (a key `apiKey` asks for an API key,
+//! `keyboard` does not), its process-fit rule (is `vacationDays` the process's `urlaubstage`?), and the
+//! builtin drafter's labels (`startDate` becomes "Start date"). They must split alike, so they share this.
+
+/// Splits an identifier or label into lower-case words: at spaces and punctuation, at lower-to-upper
+/// case changes (`startDate`), before the last capital of an acronym run (`APIKey` → api, key), and
+/// between letters and digits (`cvv2` → cvv, 2).
+pub fn split(s: &str) -> Vec<String> {
+    let chars: Vec<char> = s.chars().collect();
+    let mut words = Vec::new();
+    let mut current = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            flush(&mut current, &mut words);
+            continue;
+        }
+        if let Some(&prev) = i.checked_sub(1).and_then(|p| chars.get(p)) {
+            let next = chars.get(i + 1).copied();
+            let boundary = (prev.is_lowercase() && c.is_uppercase())
+                || (prev.is_uppercase()
+                    && c.is_uppercase()
+                    && next.is_some_and(char::is_lowercase))
+                || (prev.is_alphabetic() && c.is_numeric())
+                || (prev.is_numeric() && c.is_alphabetic());
+            if boundary {
+                flush(&mut current, &mut words);
+            }
+        }
+        current.extend(c.to_lowercase());
+    }
+    flush(&mut current, &mut words);
+    words
+}
+
+fn flush(current: &mut String, words: &mut Vec<String>) {
+    if !current.is_empty() {
+        words.push(std::mem::take(current));
+    }
+}
+
+/// A readable label from a variable name in its own language: `startDate` → "Start date",
+/// `urlaubstage` → "Urlaubstage", `customer.address.zip` → "Customer address zip".
+pub fn humanise(name: &str) -> String {
+    let words = split(name);
+    let mut out = String::new();
+    for (i, w) in words.iter().enumerate() {
+        if i == 0 {
+            let mut chars = w.chars();
+            if let Some(first) = chars.next() {
+                out.extend(first.to_uppercase());
+                out.push_str(chars.as_str());
+            }
+        } else {
+            out.push(' ');
+            out.push_str(w);
+        }
+    }
+    out
+}
+
+/// A form-js key from a label: `"Start date"` → `startDate`, `"Größe (cm)"` → `grosseCm`. Letters are
+/// folded to ASCII where a plain transliteration exists; other characters are dropped. Returns `None` when
+/// nothing usable remains.
+pub fn key_from_label(label: &str) -> Option<String> {
+    let mut key = String::new();
+    for (i, w) in split(label).iter().enumerate() {
+        let ascii: String = w.chars().flat_map(fold).collect();
+        if ascii.is_empty() {
+            continue;
+        }
+        if i == 0 || key.is_empty() {
+            key.push_str(&ascii);
+        } else {
+            let mut chars = ascii.chars();
+            if let Some(first) = chars.next() {
+                key.push(first.to_ascii_uppercase());
+                key.push_str(chars.as_str());
+            }
+        }
+    }
+    if key.starts_with(|c: char| c.is_ascii_digit()) {
+        key.insert(0, '_');
+    }
+    (!key.is_empty()).then_some(key)
+}
+
+/// ASCII folding for the letters of European languages; anything else outside ASCII is dropped.
+fn fold(c: char) -> Vec<char> {
+    if c.is_ascii_alphanumeric() {
+        return vec![c];
+    }
+    let s: &str = match c {
+        'ä' | 'æ' => "ae",
+        'ö' | 'œ' => "oe",
+        'ü' => "ue",
+        'ß' => "ss",
+        'à' | 'á' | 'â' | 'ã' | 'å' => "a",
+        'ç' => "c",
+        'è' | 'é' | 'ê' | 'ë' => "e",
+        'ì' | 'í' | 'î' | 'ï' => "i",
+        'ñ' => "n",
+        'ò' | 'ó' | 'ô' | 'õ' | 'ø' => "o",
+        'ù' | 'ú' | 'û' => "u",
+        'ý' | 'ÿ' => "y",
+        _ => "",
+    };
+    s.chars().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_every_spelling_alike() {
+        for s in [
+            "apiKey", "api_key", "API-Key", "APIKey", "api key", "Api.Key",
+        ] {
+            assert_eq!(split(s), ["api", "key"], "{s}");
+        }
+        assert_eq!(split("cvv2"), ["cvv", "2"]);
+        assert_eq!(split("keyboard"), ["keyboard"]);
+        assert_eq!(split("Urlaubstage"), ["urlaubstage"]);
+        assert_eq!(
+            split("customer.address.zipCode"),
+            ["customer", "address", "zip", "code"]
+        );
+    }
+
+    #[test]
+    fn labels_in_the_variables_own_language() {
+        assert_eq!(humanise("urlaubstage"), "Urlaubstage");
+        assert_eq!(humanise("startDate"), "Start date");
+        assert_eq!(humanise("employee_name"), "Employee name");
+        assert_eq!(humanise(""), "");
+    }
+
+    #[test]
+    fn keys_from_labels() {
+        assert_eq!(key_from_label("Start date").as_deref(), Some("startDate"));
+        assert_eq!(key_from_label("Größe (cm)").as_deref(), Some("groesseCm"));
+        assert_eq!(key_from_label("2nd line").as_deref(), Some("_2NdLine"));
+        assert_eq!(key_from_label("日本"), None);
+    }
+}
