@@ -13,14 +13,23 @@
 //!
 //! - [`limits`]: every resource ceiling, in one struct.
 //! - [`bpmn`]: the lenient reader, the outline, conditions and `describe`.
+//! - [`config`]: `formgen.toml`, checked whole at start, with environment overrides.
+//! - [`workers`]: the operator's records of models, and who may use which.
+//! - [`credentials`], [`vault`]: API keys resolved just in time, only ever in `SecretString`.
+//! - [`model`]: the provider-neutral model call, its two wire formats and the builtin drafter.
 //! - [`gate`]: the schema gate every form passes, generated or hand-written.
 //! - [`words`]: identifiers as words, shared by the gate and the drafter.
 //! - [`cli`]: the `formgen` command line.
 
 pub mod bpmn;
 pub mod cli;
+pub mod config;
+pub mod credentials;
 pub mod gate;
 pub mod limits;
+pub mod model;
+pub mod vault;
 pub mod words;
+pub mod workers;
 
 pub use limits::Limits;

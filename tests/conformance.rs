@@ -10,3 +10,12 @@ mod corpus;
 
 #[path = "conformance/formjs.rs"]
 mod formjs;
+
+#[path = "conformance/vault.rs"]
+mod vault;
+
+#[path = "conformance/local_llm.rs"]
+mod local_llm;
+
+#[path = "conformance/builtin.rs"]
+mod builtin;

@@ -10,7 +10,7 @@
 //! This module renders; it does not fence the text or tell the model how to treat it — that is the
 //! prompt's job.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use super::condition::{Comparison, read_condition};
@@ -404,42 +404,9 @@ impl<'p> Describer<'p> {
 
     /// Gateways reachable from the target (or the start events), nearest first, with their conditions.
     fn decisions(&self) -> Vec<String> {
-        let p = self.process;
-        let mut queue: VecDeque<(String, usize)> = VecDeque::new();
-        match self.target {
-            Some(i) => {
-                queue.push_back((p.elements[i].id.clone(), 0));
-                for b in p
-                    .elements
-                    .iter()
-                    .filter(|b| b.kind == "boundaryEvent" && b.attached_to == p.elements[i].id)
-                {
-                    queue.push_back((b.id.clone(), 0));
-                }
-            }
-            None => {
-                for s in p.elements.iter().filter(|e| e.kind == "startEvent") {
-                    queue.push_back((s.id.clone(), 0));
-                }
-            }
-        }
-        let mut outgoing: HashMap<&str, Vec<&Element>> = HashMap::new();
-        for flow in p.elements.iter().filter(|e| e.is_flow()) {
-            outgoing.entry(flow.source.as_str()).or_default().push(flow);
-        }
-        let mut seen: HashSet<String> = queue.iter().map(|(id, _)| id.clone()).collect();
         let mut items = Vec::new();
-        while let Some((id, distance)) = queue.pop_front() {
-            let flows = outgoing
-                .get(id.as_str())
-                .map(Vec::as_slice)
-                .unwrap_or_default();
-            if let Some(node) = self.element(&id)
-                && node.is_gateway()
-                && distance > 0
-                && flows
-                    .iter()
-                    .any(|f| !f.condition.is_empty() || node.default_flow == f.id)
+        for d in self.process.decisions_after(self.target) {
+            let (node, distance, flows) = (d.gateway, d.distance, d.flows);
             {
                 let mut item = format!(
                     "- {}, {} after this {}:\n",
@@ -470,11 +437,6 @@ impl<'p> Describer<'p> {
                     let _ = writeln!(item, "  - {name}{when} -> {to}");
                 }
                 items.push(item);
-            }
-            for f in flows {
-                if seen.insert(f.target.clone()) {
-                    queue.push_back((f.target.clone(), distance + 1));
-                }
             }
         }
         items

@@ -23,11 +23,12 @@ mod xml;
 
 use std::io::Read;
 
-pub use condition::{Comparison, Literal, Operator, read_condition};
+pub use condition::{Comparison, Literal, Operator, Reading, read_condition};
 pub use decode::decode as decode_text;
 pub use describe::{DescribeError, describe};
 pub use model::{
-    Definitions, Element, LINKED_FORM_PREFIX, Lane, LinkedForm, Process, VariableRole, VariableUse,
+    Decision, Definitions, Element, LINKED_FORM_PREFIX, Lane, LinkedForm, Process, VariableRole,
+    VariableUse,
 };
 pub use outline::{OutlineElement, OutlineFile, OutlineProcess};
 pub(crate) use reader::trim;

@@ -176,6 +176,18 @@ pub struct LinkedForm {
     pub body: String,
 }
 
+/// A gateway downstream of a step that decides by conditions (or a default flow): the answers a form
+/// collects matter where they are decided on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision<'p> {
+    /// The gateway.
+    pub gateway: &'p Element,
+    /// Sequence flows from the step to it.
+    pub distance: usize,
+    /// Its outgoing flows, in document order.
+    pub flows: Vec<&'p Element>,
+}
+
 /// The prefix Camunda uses for form keys that point at a `zeebe:userTaskForm` of the same process.
 pub const LINKED_FORM_PREFIX: &str = "camunda-forms:bpmn:";
 
@@ -225,6 +237,64 @@ impl Process {
     pub fn linked_form(&self, element: &Element) -> Option<&LinkedForm> {
         let id = element.form_id.strip_prefix(LINKED_FORM_PREFIX)?;
         self.linked_forms.iter().find(|f| f.id == id)
+    }
+
+    /// The deciding gateways reachable along sequence flows from the element at `from` (and the boundary
+    /// events attached to it), or from the start events when `from` is `None`; nearest first.
+    pub fn decisions_after(&self, from: Option<usize>) -> Vec<Decision<'_>> {
+        use std::collections::{HashMap, HashSet, VecDeque};
+        let mut by_id: HashMap<&str, &Element> = HashMap::new();
+        let mut outgoing: HashMap<&str, Vec<&Element>> = HashMap::new();
+        for e in &self.elements {
+            by_id.entry(e.id.as_str()).or_insert(e);
+            if e.is_flow() {
+                outgoing.entry(e.source.as_str()).or_default().push(e);
+            }
+        }
+        let starts: Vec<&str> = match from {
+            Some(i) => {
+                let id = self.elements[i].id.as_str();
+                std::iter::once(id)
+                    .chain(
+                        self.elements
+                            .iter()
+                            .filter(|b| b.kind == "boundaryEvent" && b.attached_to == id)
+                            .map(|b| b.id.as_str()),
+                    )
+                    .collect()
+            }
+            None => self
+                .elements
+                .iter()
+                .filter(|e| e.kind == "startEvent")
+                .map(|e| e.id.as_str())
+                .collect(),
+        };
+        let mut seen: HashSet<&str> = starts.iter().copied().collect();
+        let mut queue: VecDeque<(&str, usize)> = starts.into_iter().map(|s| (s, 0)).collect();
+        let mut decisions = Vec::new();
+        while let Some((id, distance)) = queue.pop_front() {
+            let flows = outgoing.get(id).cloned().unwrap_or_default();
+            if let Some(node) = by_id.get(id)
+                && node.is_gateway()
+                && distance > 0
+                && flows
+                    .iter()
+                    .any(|f| !f.condition.is_empty() || node.default_flow == f.id)
+            {
+                decisions.push(Decision {
+                    gateway: node,
+                    distance,
+                    flows: flows.clone(),
+                });
+            }
+            for f in flows {
+                if seen.insert(f.target.as_str()) {
+                    queue.push_back((f.target.as_str(), distance + 1));
+                }
+            }
+        }
+        decisions
     }
 
     /// The variable uses that occur on the element with this index.

@@ -249,12 +249,22 @@ impl Scopes {
         }
     }
 
+    /// The namespace bound to `prefix`. An undeclared `bpmn:`, `zeebe:` or `camunda:` means what
+    /// modellers mean by it: bpmn-moddle pre-binds its packages' own prefixes, and files written by hand
+    /// (or cut from a bigger one) use them without declaring them.
     fn lookup(&self, prefix: &str) -> Option<Ns> {
-        self.bindings
+        let bound = self
+            .bindings
             .iter()
             .rev()
             .find(|(p, _)| &**p == prefix)
-            .map(|(_, ns)| *ns)
+            .map(|(_, ns)| *ns);
+        bound.or(match prefix {
+            "bpmn" => Some(Ns::Bpmn),
+            "zeebe" => Some(Ns::Zeebe),
+            "camunda" => Some(Ns::Camunda),
+            _ => None,
+        })
     }
 }
 
@@ -304,6 +314,16 @@ mod tests {
         assert_eq!(s.element("process"), (Ns::Bpmn, "process"));
         assert_eq!(s.element("z:input"), (Ns::Zeebe, "input"));
         assert_eq!(s.element("q:input").0, Ns::Other);
+        assert_eq!(
+            s.element("camunda:in").0,
+            Ns::Camunda,
+            "well-known prefixes without a declaration"
+        );
+        assert_eq!(
+            s.element("camunda:in").0,
+            Ns::Camunda,
+            "well-known prefixes without a declaration"
+        );
         s.push(r#" xmlns="urn:vendor""#);
         assert_eq!(s.element("process").0, Ns::Other);
         assert_eq!(s.attribute("z:formKey"), (Some(Ns::Zeebe), "formKey"));

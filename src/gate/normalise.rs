@@ -120,7 +120,7 @@ impl<'r> Walker<'r> {
     }
 
     /// Walks the root's components list.
-    pub fn walk_root(&mut self, components: &mut Vec<Value>) {
+    pub fn walk_root(&mut self, components: &mut [Value]) {
         let mut claims = Claims::default();
         self.walk(components, &[], &mut claims, false, "", 0);
     }

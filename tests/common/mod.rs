@@ -1,7 +1,9 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod logs;
 pub mod moddle;
+pub mod raw_server;
 
 use std::path::{Path, PathBuf};
 

@@ -1,0 +1,218 @@
+//! The model interface: one provider-neutral request and answer, and the wire formats behind it.
+//!
+//! A generation asks a model one question: system text, user text, an output-token budget and, when the
+//! Worker enables structured output, the JSON schema the answer must follow. Each wire format is a file
+//! of its own with private wire structs ([`messages`], [`chat`]); [`builtin`] is the drafter that needs
+//! no model at all. Every call is bounded: a per-Worker timeout, an answer read with a size cap (a model
+//! that streams a gigabyte costs nothing past the cap), and dropping the future aborts the HTTP call, so
+//! an author who navigates away takes the call with them.
+//!
+//! This module knows wire formats and HTTP; it knows nothing of prompts, forms or who is asking.
+
+pub mod builtin;
+mod chat;
+mod messages;
+mod wire;
+
+use std::time::Duration;
+
+use secrecy::SecretString;
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::workers::{Provider, Worker};
+
+/// One question to a model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelRequest {
+    /// The model to ask (the Worker's, or the request's override).
+    pub model: String,
+    /// The system text.
+    pub system: String,
+    /// The user text.
+    pub user: String,
+    /// Output tokens the answer may use.
+    pub max_tokens: u32,
+    /// The JSON schema of the answer, for structured output.
+    pub json_schema: Option<Value>,
+}
+
+/// Tokens spent.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    /// Tokens read.
+    pub input_tokens: u64,
+    /// Tokens written.
+    pub output_tokens: u64,
+}
+
+impl std::ops::AddAssign for Usage {
+    fn add_assign(&mut self, other: Usage) {
+        self.input_tokens += other.input_tokens;
+        self.output_tokens += other.output_tokens;
+    }
+}
+
+/// Why the model stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StopReason {
+    /// It finished (end of turn, a stop sequence, its forced tool call).
+    Complete,
+    /// It hit the output-token limit.
+    MaxTokens,
+    /// Something else the provider reported.
+    Other(String),
+}
+
+/// A model's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelAnswer {
+    /// The answer text (for a forced tool call, the tool input as JSON).
+    pub text: String,
+    /// Tokens spent.
+    pub usage: Usage,
+    /// Why it stopped.
+    pub stop: StopReason,
+}
+
+/// Why a model call failed. The `Display` is a sentence for the author; nothing here holds a credential,
+/// and a raw body is kept only for the log (it may echo the prompt).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ModelError {
+    /// No connection to the endpoint.
+    #[error("the model endpoint could not be reached")]
+    Unreachable,
+    /// 401/403: the provider refused the key.
+    #[error(
+        "the model endpoint refused this Worker's credential (HTTP {status}); the operator must check its API key"
+    )]
+    CredentialRefused {
+        /// The HTTP status.
+        status: u16,
+    },
+    /// 429 from the provider.
+    #[error("the model endpoint is rate-limiting this Worker; try again {}", retry_phrase(*.retry_after_s))]
+    RateLimited {
+        /// Seconds the provider asked to wait.
+        retry_after_s: Option<u64>,
+    },
+    /// 5xx / 529: overloaded or failing.
+    #[error("the model endpoint is overloaded or failing (HTTP {status}); try again shortly")]
+    Unavailable {
+        /// The HTTP status.
+        status: u16,
+    },
+    /// Another 4xx: the request was refused (a wrong model name, for instance).
+    #[error("the model endpoint rejected the request (HTTP {status}{}); the operator may need to check the Worker's model and endpoint", kind.as_deref().map(|k| format!(", {k}")).unwrap_or_default())]
+    Rejected {
+        /// The HTTP status.
+        status: u16,
+        /// The provider's error type, when it gave one.
+        kind: Option<String>,
+    },
+    /// No answer within the timeout.
+    #[error("the model did not answer within {after_s} s")]
+    Timeout {
+        /// The timeout.
+        after_s: u64,
+    },
+    /// The answer stopped at the output-token limit.
+    #[error(
+        "the model's answer was cut off at its {max_tokens}-token output limit before it was complete"
+    )]
+    Truncated {
+        /// The limit.
+        max_tokens: u32,
+    },
+    /// The answer was over the size cap.
+    #[error("the model's answer was larger than {limit} bytes and was not read further")]
+    TooLarge {
+        /// The cap.
+        limit: usize,
+    },
+    /// A body that is not the wire format's answer.
+    #[error("the model endpoint answered HTTP {status} with something that is not a model answer")]
+    Unreadable {
+        /// The HTTP status.
+        status: u16,
+        /// The start of the raw body, for the log only.
+        raw: String,
+    },
+    /// An answer without any text.
+    #[error("the model answered with no text")]
+    Empty,
+    /// The builtin provider is not called over the wire.
+    #[error("the builtin Worker drafts without a model")]
+    NotAModel,
+}
+
+fn retry_phrase(seconds: Option<u64>) -> String {
+    match seconds {
+        Some(s) => format!("in {s} s"),
+        None => "later".into(),
+    }
+}
+
+impl ModelError {
+    /// Seconds to wait before retrying, when the provider said.
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            ModelError::RateLimited { retry_after_s } => *retry_after_s,
+            _ => None,
+        }
+    }
+}
+
+/// The bounds of one call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// The whole call, connect to last byte.
+    pub timeout: Duration,
+    /// The most answer bytes read.
+    pub answer_bytes: usize,
+}
+
+/// Asks `worker`'s model. `key` is the resolved credential (none for `credential = "none"`).
+pub async fn call(
+    client: &reqwest::Client,
+    worker: &Worker,
+    key: Option<&SecretString>,
+    request: &ModelRequest,
+    bounds: Bounds,
+) -> Result<ModelAnswer, ModelError> {
+    let endpoint = worker.endpoint.as_ref().ok_or(ModelError::NotAModel)?;
+    let call = async {
+        match worker.provider {
+            Provider::Messages => {
+                messages::call(
+                    client,
+                    endpoint,
+                    key,
+                    request,
+                    worker.structured_output,
+                    bounds,
+                )
+                .await
+            }
+            Provider::ChatCompletions => {
+                chat::call(
+                    client,
+                    endpoint,
+                    key,
+                    request,
+                    worker.structured_output,
+                    bounds,
+                )
+                .await
+            }
+            Provider::Builtin => Err(ModelError::NotAModel),
+        }
+    };
+    match tokio::time::timeout(bounds.timeout, call).await {
+        Ok(result) => result,
+        Err(_) => Err(ModelError::Timeout {
+            after_s: bounds.timeout.as_secs(),
+        }),
+    }
+}

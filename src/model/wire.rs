@@ -1,0 +1,154 @@
+//! What both wire formats share: a bounded POST and the mapping of HTTP failures to [`ModelError`].
+
+use reqwest::header::{HeaderMap, HeaderValue, RETRY_AFTER};
+use secrecy::{ExposeSecret, SecretString};
+use serde::Serialize;
+
+use super::{Bounds, ModelError};
+
+/// A header value for a secret, marked sensitive so no `Debug` of the request prints it.
+pub fn secret_header(prefix: &str, key: &SecretString) -> Result<HeaderValue, ModelError> {
+    let mut value = HeaderValue::from_str(&format!("{prefix}{}", key.expose_secret()))
+        .map_err(|_| ModelError::CredentialRefused { status: 0 })?;
+    value.set_sensitive(true);
+    Ok(value)
+}
+
+/// POSTs `body` as JSON and returns the status and at most `bounds.answer_bytes` of the body. Non-2xx
+/// statuses become errors here, with the provider's error type when its body names one.
+pub async fn post_json(
+    client: &reqwest::Client,
+    url: &str,
+    headers: HeaderMap,
+    body: &impl Serialize,
+    bounds: Bounds,
+    key: Option<&SecretString>,
+) -> Result<(u16, Vec<u8>), ModelError> {
+    let response = client
+        .post(url)
+        .headers(headers)
+        .json(body)
+        .timeout(bounds.timeout)
+        .send()
+        .await
+        .map_err(|e| {
+            if e.is_timeout() {
+                timeout(bounds)
+            } else {
+                ModelError::Unreachable
+            }
+        })?;
+    let status = response.status().as_u16();
+    let retry_after = response
+        .headers()
+        .get(RETRY_AFTER)
+        .and_then(parse_retry_after);
+    let body = read_capped(response, bounds).await?;
+    match status {
+        200..=299 => Ok((status, body)),
+        401 | 403 => Err(ModelError::CredentialRefused { status }),
+        429 => Err(ModelError::RateLimited {
+            retry_after_s: retry_after,
+        }),
+        408 | 504 => Err(timeout(bounds)),
+        500..=599 => Err(ModelError::Unavailable { status }),
+        _ => {
+            let kind = error_kind(&body);
+            tracing::warn!(status, body = %redact(&shorten(&body), key), "model endpoint rejected the request");
+            Err(ModelError::Rejected { status, kind })
+        }
+    }
+}
+
+fn timeout(bounds: Bounds) -> ModelError {
+    ModelError::Timeout {
+        after_s: bounds.timeout.as_secs(),
+    }
+}
+
+/// Reads the body up to the cap; past it the connection is dropped, so the rest is never downloaded.
+async fn read_capped(
+    mut response: reqwest::Response,
+    bounds: Bounds,
+) -> Result<Vec<u8>, ModelError> {
+    let limit = bounds.answer_bytes;
+    if response.content_length().is_some_and(|n| n > limit as u64) {
+        return Err(ModelError::TooLarge { limit });
+    }
+    let mut body = Vec::new();
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                if body.len() + chunk.len() > limit {
+                    return Err(ModelError::TooLarge { limit });
+                }
+                body.extend_from_slice(&chunk);
+            }
+            Ok(None) => return Ok(body),
+            Err(e) if e.is_timeout() => return Err(timeout(bounds)),
+            Err(_) => return Err(ModelError::Unreachable),
+        }
+    }
+}
+
+/// `Retry-After` in seconds (the HTTP-date form is rare from model APIs and read as "later").
+fn parse_retry_after(value: &HeaderValue) -> Option<u64> {
+    value.to_str().ok()?.trim().parse().ok()
+}
+
+/// The provider's error type from an error body (`{"error": {"type": "..."}}` or `{"error": {"code": ...}}`).
+fn error_kind(body: &[u8]) -> Option<String> {
+    let v: serde_json::Value = serde_json::from_slice(body).ok()?;
+    let error = v.get("error")?;
+    let kind = error.get("type").or_else(|| error.get("code"))?;
+    let kind = match kind {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    // an error *type* is a short identifier; anything longer may be prose that echoes the prompt
+    (kind.len() <= 64
+        && kind
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c)))
+    .then_some(kind)
+}
+
+/// The start of a raw body, for the log.
+pub fn shorten(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&body[..body.len().min(300)]).into_owned();
+    if body.len() > 300 {
+        format!("{text}…")
+    } else {
+        text
+    }
+}
+
+/// Parses a 2xx body, or keeps its start for the log.
+pub fn parse<T: serde::de::DeserializeOwned>(
+    status: u16,
+    body: &[u8],
+    key: Option<&SecretString>,
+) -> Result<T, ModelError> {
+    serde_json::from_slice(body).map_err(|_| {
+        let raw = redact(&shorten(body), key);
+        tracing::warn!(status, body = %raw, "model answer is not the wire format's JSON");
+        ModelError::Unreadable { status, raw }
+    })
+}
+
+/// A provider may echo what it was sent; the key never reaches a log line or an error, even then.
+pub fn redact(text: &str, key: Option<&SecretString>) -> String {
+    match key.map(|k| k.expose_secret()).filter(|k| k.len() >= 4) {
+        Some(k) => text.replace(k, "[REDACTED]"),
+        None => text.to_string(),
+    }
+}
+
+/// `{endpoint}/{path}` without doubled slashes.
+pub fn join(endpoint: &reqwest::Url, path: &str) -> String {
+    format!(
+        "{}/{}",
+        endpoint.as_str().trim_end_matches('/'),
+        path.trim_start_matches('/')
+    )
+}

@@ -1,0 +1,159 @@
+//! A minimal HashiCorp Vault / OpenBao client: read one field of a KV version 2 secret.
+//!
+//! `GET {addr}/v1/{mount}/data/{path}` with `X-Vault-Token` (and `X-Vault-Namespace` when configured);
+//! the value is under `data.data.{field}`. The response body holds every field of that secret, so it is
+//! parsed straight into [`SecretString`]s and the buffer is zeroed afterwards.
+//!
+//! This module knows the vault's HTTP API and nothing of Workers or models.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use secrecy::{ExposeSecret, SecretString, zeroize::Zeroize};
+use serde::Deserialize;
+
+use crate::credentials::CredentialRef;
+
+/// Why a vault read failed. Never holds a secret.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VaultError {
+    /// No connection, DNS failure, timeout.
+    #[error("the vault at {addr} cannot be reached ({reason})")]
+    Unreachable {
+        /// The vault's address.
+        addr: String,
+        /// What the connection attempt said.
+        reason: String,
+    },
+    /// 401/403: the token is wrong, expired, or lacks the policy.
+    #[error("the vault refused formgen's token (HTTP {0}); check the token and its policy")]
+    Denied(u16),
+    /// 404: no secret at that path.
+    #[error("the vault has no secret at that path")]
+    NotFound,
+    /// The secret exists but has no such field (or it is not a text).
+    #[error("the secret has no text field \"{0}\"")]
+    NoField(String),
+    /// Any other answer.
+    #[error("the vault answered HTTP {0}")]
+    Status(u16),
+    /// The token reference itself could not be resolved.
+    #[error("the vault token could not be resolved: {0}")]
+    Token(String),
+    /// The body was not a KV v2 answer.
+    #[error("the vault's answer is not a KV version 2 secret")]
+    Malformed,
+}
+
+/// A configured vault.
+#[derive(Clone)]
+pub struct Vault {
+    addr: reqwest::Url,
+    token: CredentialRef,
+    namespace: Option<String>,
+    client: reqwest::Client,
+}
+
+impl std::fmt::Debug for Vault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Vault")
+            .field("addr", &self.addr.as_str())
+            .field("token", &self.token)
+            .field("namespace", &self.namespace)
+            .finish()
+    }
+}
+
+#[derive(Deserialize)]
+struct KvAnswer {
+    data: KvData,
+}
+
+#[derive(Deserialize)]
+struct KvData {
+    data: HashMap<String, serde_json::Value>,
+}
+
+impl Vault {
+    /// A vault at `addr`, authenticating with the token `token` refers to.
+    pub fn new(addr: reqwest::Url, token: CredentialRef, namespace: Option<String>) -> Self {
+        let client = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(5))
+            .timeout(Duration::from_secs(15))
+            .build()
+            .expect("a TLS-capable HTTP client");
+        Vault {
+            addr,
+            token,
+            namespace,
+            client,
+        }
+    }
+
+    /// The reference of the vault token.
+    pub fn token(&self) -> &CredentialRef {
+        &self.token
+    }
+
+    /// The vault's address.
+    pub fn addr(&self) -> &reqwest::Url {
+        &self.addr
+    }
+
+    /// Reads `field` of the KV v2 secret at `mount`/`path`.
+    pub async fn read_field(
+        &self,
+        mount: &str,
+        path: &str,
+        field: &str,
+        token: Option<&SecretString>,
+    ) -> Result<SecretString, VaultError> {
+        let base = self.addr.as_str().trim_end_matches('/');
+        let url = format!("{base}/v1/{mount}/data/{path}");
+        let mut request = self.client.get(&url);
+        if let Some(token) = token {
+            let mut value = reqwest::header::HeaderValue::from_str(token.expose_secret())
+                .map_err(|_| VaultError::Token("it is not a valid header value".into()))?;
+            value.set_sensitive(true);
+            request = request.header("X-Vault-Token", value);
+        }
+        if let Some(ns) = &self.namespace {
+            request = request.header("X-Vault-Namespace", ns);
+        }
+        let response = request.send().await.map_err(|e| VaultError::Unreachable {
+            addr: base.to_string(),
+            reason: if e.is_timeout() {
+                "timed out".into()
+            } else {
+                "no connection".into()
+            },
+        })?;
+        match response.status().as_u16() {
+            200 => {}
+            401 | 403 => return Err(VaultError::Denied(response.status().as_u16())),
+            404 => return Err(VaultError::NotFound),
+            other => return Err(VaultError::Status(other)),
+        }
+        let mut body = response
+            .bytes()
+            .await
+            .map_err(|_| VaultError::Unreachable {
+                addr: base.to_string(),
+                reason: "the answer broke off".into(),
+            })?
+            .to_vec();
+        let parsed: Result<KvAnswer, _> = serde_json::from_slice(&body);
+        body.zeroize();
+        let mut answer = parsed.map_err(|_| VaultError::Malformed)?;
+        let found = match answer.data.data.remove(field) {
+            Some(serde_json::Value::String(s)) => Some(SecretString::from(s)),
+            _ => None,
+        };
+        for value in answer.data.data.values_mut() {
+            if let serde_json::Value::String(s) = value {
+                s.zeroize();
+            }
+        }
+        found.ok_or_else(|| VaultError::NoField(field.to_string()))
+    }
+}

@@ -1,0 +1,264 @@
+//! Workers: the operator's one record of a model.
+//!
+//! A Worker names a wire format, an endpoint, a model and a *reference* to its API key; nothing else in
+//! formgen configures a model. The browser only ever sees a Worker's public view `{name, model,
+//! provider}` — never its endpoint and never anything about its key. Which principals may see and name
+//! a Worker is its `allow` list.
+//!
+//! This module owns the record, the allow rule and the choice of Worker for a request; it knows nothing
+//! of HTTP, credentials' values or wire formats.
+
+use serde::Serialize;
+
+use crate::credentials::CredentialRef;
+
+/// A model wire format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Provider {
+    /// Anthropic's Messages API.
+    Messages,
+    /// OpenAI-compatible chat completions (OpenAI, gateways, vLLM, llama.cpp, Ollama).
+    ChatCompletions,
+    /// No model: formgen drafts from the process outline itself.
+    Builtin,
+}
+
+impl Provider {
+    /// Parses a `provider` value.
+    pub fn parse(s: &str) -> Option<Provider> {
+        match s {
+            "messages" => Some(Provider::Messages),
+            "chat-completions" => Some(Provider::ChatCompletions),
+            "builtin" => Some(Provider::Builtin),
+            _ => None,
+        }
+    }
+
+    /// The configuration spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Provider::Messages => "messages",
+            Provider::ChatCompletions => "chat-completions",
+            Provider::Builtin => "builtin",
+        }
+    }
+}
+
+/// Who may see and name a Worker: a principal by name, or a group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Allow {
+    /// `ana`
+    Principal(String),
+    /// `group:designers`
+    Group(String),
+}
+
+impl Allow {
+    /// Parses an `allow` entry.
+    pub fn parse(s: &str) -> Option<Allow> {
+        let s = s.trim();
+        match s.strip_prefix("group:") {
+            Some(g) if !g.is_empty() => Some(Allow::Group(g.to_string())),
+            Some(_) => None,
+            None if !s.is_empty() => Some(Allow::Principal(s.to_string())),
+            None => None,
+        }
+    }
+}
+
+/// Who is asking: a name and the groups it belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Principal {
+    /// The principal's name (`anonymous` when auth is off).
+    pub name: String,
+    /// Its groups.
+    pub groups: Vec<String>,
+}
+
+/// One Worker.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Worker {
+    /// The name requests use.
+    pub name: String,
+    /// The wire format.
+    pub provider: Provider,
+    /// The base URL (`https://api.anthropic.com`, `http://127.0.0.1:8000/v1`); none for `builtin`.
+    pub endpoint: Option<reqwest::Url>,
+    /// The model asked unless a request overrides it.
+    pub model: String,
+    /// Where its API key comes from.
+    pub credential: CredentialRef,
+    /// Who may use it; empty: everyone.
+    pub allow: Vec<Allow>,
+    /// Seconds a call may take (0: the installation's limit).
+    pub timeout_s: u64,
+    /// Ask for structured output (a forced tool, or `response_format: json_schema`).
+    pub structured_output: bool,
+    /// Output tokens per answer (0: the installation's limit).
+    pub max_output_tokens: u32,
+    /// Generations in flight on this Worker (0: the installation's per-Worker limit).
+    pub max_concurrent: usize,
+}
+
+/// The public view of a Worker: what the browser may know.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct WorkerView {
+    /// The name to send as `worker`.
+    pub name: String,
+    /// The model it asks.
+    pub model: String,
+    /// Its wire format.
+    pub provider: Provider,
+}
+
+impl Worker {
+    /// Whether `principal` may see and name this Worker.
+    pub fn allows(&self, principal: &Principal) -> bool {
+        self.allow.is_empty()
+            || self.allow.iter().any(|a| match a {
+                Allow::Principal(name) => *name == principal.name,
+                Allow::Group(group) => principal.groups.iter().any(|g| g == group),
+            })
+    }
+
+    /// What the browser may know of it.
+    pub fn view(&self) -> WorkerView {
+        WorkerView {
+            name: self.name.clone(),
+            model: self.model.clone(),
+            provider: self.provider,
+        }
+    }
+}
+
+/// Why no Worker could be chosen.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ChoiceError {
+    /// No Worker is in reach of this principal at all.
+    #[error("no AI Worker is configured for you; ask the operator to add one to formgen.toml")]
+    NoneInReach,
+    /// Several are, and the request named none.
+    #[error("several Workers are available ({}); name one in \"worker\"", .0.join(", "))]
+    Ambiguous(Vec<String>),
+    /// The named Worker does not exist (or is hidden from this principal, which looks the same).
+    #[error("there is no Worker named \"{0}\"")]
+    Unknown(String),
+    /// The named Worker exists but this principal may not use it.
+    #[error("you may not use the Worker \"{0}\"")]
+    NotAllowed(String),
+}
+
+/// The configured Workers.
+#[derive(Debug, Clone, Default)]
+pub struct Registry {
+    workers: Vec<Worker>,
+}
+
+impl Registry {
+    /// A registry of these Workers (names are unique: the config checked).
+    pub fn new(workers: Vec<Worker>) -> Self {
+        Registry { workers }
+    }
+
+    /// Every Worker.
+    pub fn all(&self) -> &[Worker] {
+        &self.workers
+    }
+
+    /// The Workers this principal may see and name, in configuration order.
+    pub fn in_reach<'a>(
+        &'a self,
+        principal: &'a Principal,
+    ) -> impl Iterator<Item = &'a Worker> + 'a {
+        self.workers.iter().filter(move |w| w.allows(principal))
+    }
+
+    /// The Worker for a request: the named one, or the only one in reach when `name` is empty.
+    pub fn choose(&self, principal: &Principal, name: &str) -> Result<&Worker, ChoiceError> {
+        if name.trim().is_empty() {
+            let reach: Vec<&Worker> = self
+                .workers
+                .iter()
+                .filter(|w| w.allows(principal))
+                .collect();
+            return match reach.as_slice() {
+                [] => Err(ChoiceError::NoneInReach),
+                [only] => Ok(only),
+                many => Err(ChoiceError::Ambiguous(
+                    many.iter().map(|w| w.name.clone()).collect(),
+                )),
+            };
+        }
+        let worker = self
+            .workers
+            .iter()
+            .find(|w| w.name == name)
+            .ok_or_else(|| ChoiceError::Unknown(name.into()))?;
+        if worker.allows(principal) {
+            Ok(worker)
+        } else {
+            Err(ChoiceError::NotAllowed(name.into()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn worker(name: &str, allow: &[&str]) -> Worker {
+        Worker {
+            name: name.into(),
+            provider: Provider::Builtin,
+            endpoint: None,
+            model: "m".into(),
+            credential: CredentialRef::None,
+            allow: allow.iter().map(|a| Allow::parse(a).unwrap()).collect(),
+            timeout_s: 0,
+            structured_output: true,
+            max_output_tokens: 0,
+            max_concurrent: 0,
+        }
+    }
+
+    #[test]
+    fn choosing() {
+        let ana = Principal {
+            name: "ana".into(),
+            groups: vec!["designers".into()],
+        };
+        let bob = Principal {
+            name: "bob".into(),
+            groups: vec![],
+        };
+        let r = Registry::new(vec![
+            worker("claude", &["group:designers"]),
+            worker("local", &[]),
+        ]);
+        assert_eq!(r.choose(&bob, "").unwrap().name, "local");
+        assert_eq!(
+            r.choose(&ana, ""),
+            Err(ChoiceError::Ambiguous(vec![
+                "claude".into(),
+                "local".into()
+            ]))
+        );
+        assert_eq!(
+            r.choose(&bob, "claude"),
+            Err(ChoiceError::NotAllowed("claude".into()))
+        );
+        assert_eq!(
+            r.choose(&ana, "gpt"),
+            Err(ChoiceError::Unknown("gpt".into()))
+        );
+        assert_eq!(r.choose(&ana, "claude").unwrap().name, "claude");
+        assert_eq!(
+            Registry::default().choose(&ana, ""),
+            Err(ChoiceError::NoneInReach)
+        );
+        let only_ana = Registry::new(vec![worker("w", &["ana"])]);
+        assert!(only_ana.choose(&ana, "").is_ok());
+        assert_eq!(only_ana.choose(&bob, ""), Err(ChoiceError::NoneInReach));
+    }
+}

@@ -1,0 +1,105 @@
+//! A hand-rolled HTTP peer for what wiremock cannot do: stream an endless body, never answer, and
+//! record when the client closes the connection.
+#![allow(dead_code)]
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpListener;
+
+/// What the peer does after reading a request.
+#[derive(Clone, Copy)]
+pub enum Behaviour {
+    /// Answers 200 with a chunked body that never ends.
+    EndlessBody,
+    /// Reads the request and never answers.
+    Silent,
+}
+
+/// A running peer.
+pub struct RawServer {
+    /// `http://127.0.0.1:PORT`
+    pub url: String,
+    /// Connections accepted.
+    pub accepted: Arc<AtomicUsize>,
+    /// Connections the client closed (read returned 0 or a write failed).
+    pub closed: Arc<AtomicUsize>,
+    /// Body bytes written before the client went away.
+    pub bytes_sent: Arc<AtomicUsize>,
+}
+
+impl RawServer {
+    /// Starts a peer on a free loopback port.
+    pub async fn start(behaviour: Behaviour) -> RawServer {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let accepted = Arc::new(AtomicUsize::new(0));
+        let closed = Arc::new(AtomicUsize::new(0));
+        let bytes_sent = Arc::new(AtomicUsize::new(0));
+        let (a, c, b) = (accepted.clone(), closed.clone(), bytes_sent.clone());
+        tokio::spawn(async move {
+            loop {
+                let Ok((mut socket, _)) = listener.accept().await else {
+                    return;
+                };
+                a.fetch_add(1, Ordering::SeqCst);
+                let (c, b) = (c.clone(), b.clone());
+                tokio::spawn(async move {
+                    // read the request head (and whatever body came with it)
+                    let mut buf = vec![0u8; 64 * 1024];
+                    let mut seen = Vec::new();
+                    loop {
+                        match socket.read(&mut buf).await {
+                            Ok(0) | Err(_) => {
+                                c.fetch_add(1, Ordering::SeqCst);
+                                return;
+                            }
+                            Ok(n) => {
+                                seen.extend_from_slice(&buf[..n]);
+                                if seen.windows(4).any(|w| w == b"\r\n\r\n") {
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                    match behaviour {
+                        Behaviour::EndlessBody => {
+                            let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+                            if socket.write_all(head.as_bytes()).await.is_err() {
+                                c.fetch_add(1, Ordering::SeqCst);
+                                return;
+                            }
+                            let chunk = format!("{:x}\r\n{}\r\n", 16 * 1024, "x".repeat(16 * 1024));
+                            loop {
+                                if socket.write_all(chunk.as_bytes()).await.is_err() {
+                                    c.fetch_add(1, Ordering::SeqCst);
+                                    return;
+                                }
+                                b.fetch_add(16 * 1024, Ordering::SeqCst);
+                            }
+                        }
+                        Behaviour::Silent => {
+                            // wait for the client to give up
+                            loop {
+                                match socket.read(&mut buf).await {
+                                    Ok(0) | Err(_) => {
+                                        c.fetch_add(1, Ordering::SeqCst);
+                                        return;
+                                    }
+                                    Ok(_) => {}
+                                }
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        RawServer {
+            url,
+            accepted,
+            closed,
+            bytes_sent,
+        }
+    }
+}
