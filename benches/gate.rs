@@ -56,14 +56,10 @@ fn main() {
         "Here is the form you asked for:\n```json\n{}\n```\n",
         serde_json::to_string_pretty(&form).unwrap()
     );
-    let bpmn = std::fs::read(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/fixtures/bpmn/vacation.bpmn"
-    ))
-    .unwrap();
+    let bpmn = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/bpmn/vacation.bpmn")).unwrap();
     let process = formgen::bpmn::read(&bpmn).processes.remove(0);
-    let proposal = formgen::gate::schema_from(&answer, Some("bench"), Some(&process))
-        .expect("the bench form passes");
+    let proposal =
+        formgen::gate::schema_from(&answer, Some("bench"), Some(&process)).expect("the bench form passes");
     println!(
         "form: {count} components, {} KB answer, {} warnings",
         answer.len() / 1024,
@@ -81,9 +77,7 @@ fn main() {
         );
         parse.push(t.elapsed());
         let t = Instant::now();
-        black_box(
-            formgen::gate::schema_from(black_box(&answer), Some("bench"), Some(&process)).unwrap(),
-        );
+        black_box(formgen::gate::schema_from(black_box(&answer), Some("bench"), Some(&process)).unwrap());
         gate.push(t.elapsed());
     }
     let (parse, gate) = (median(parse), median(gate));

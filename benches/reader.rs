@@ -36,8 +36,7 @@ unsafe impl GlobalAlloc for Counting {
         let p = unsafe { System.realloc(ptr, layout, new_size) };
         if !p.is_null() {
             if new_size > layout.size() {
-                let live =
-                    LIVE.fetch_add(new_size - layout.size(), Relaxed) + new_size - layout.size();
+                let live = LIVE.fetch_add(new_size - layout.size(), Relaxed) + new_size - layout.size();
                 PEAK.fetch_max(live, Relaxed);
             } else {
                 LIVE.fetch_sub(layout.size() - new_size, Relaxed);
@@ -102,11 +101,7 @@ fn report(name: &str, inputs: &[Vec<u8>], runs: usize) {
     let ratio = read.as_secs_f64() / scan.as_secs_f64();
     // Small files are dominated by fixed costs (a few hundred bytes of bookkeeping on a 1 KB file), so
     // the memory ratio is taken over inputs of 64 KB and more.
-    let peak = inputs
-        .iter()
-        .filter(|b| b.len() >= 64 * 1024)
-        .map(|b| peak_ratio(b))
-        .fold(0.0, f64::max);
+    let peak = inputs.iter().filter(|b| b.len() >= 64 * 1024).map(|b| peak_ratio(b)).fold(0.0, f64::max);
     println!(
         "{name}: {:.1} MB; bare quick-xml scan {:.1} ms, formgen read {:.1} ms: {ratio:.2}x the scan \
          (goal <= 1.5x); peak heap {peak:.2}x the input for inputs of 64 KB+ (goal <= 3x)",
@@ -138,11 +133,7 @@ fn main() {
                 .filter_map(|e| std::fs::read(e.ok()?.path()).ok())
                 .filter(|b| std::str::from_utf8(b).is_ok())
                 .collect();
-            report(
-                &format!("corpus ({} UTF-8 files)", inputs.len()),
-                &inputs,
-                31,
-            );
+            report(&format!("corpus ({} UTF-8 files)", inputs.len()), &inputs, 31);
         }
         Err(_) => println!("corpus: skipped, {} not found", corpus.display()),
     }

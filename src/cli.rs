@@ -1,4 +1,4 @@
-//! The `formgen` command line: `outline`, and later `check`, `generate` and `serve`.
+//! The `formgen` command line: `generate`, `serve`, `check` and `outline`.
 //!
 //! The CLI parses arguments, reads files and prints; every decision is made by the library function it
 //! calls, so the CLI and the HTTP API can never disagree. Exit codes: 0 done, 1 a refusal the input
@@ -11,6 +11,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use crate::bpmn;
+use crate::config::Config;
 use crate::gate;
 use crate::limits::Limits;
 
@@ -28,6 +29,51 @@ enum Command {
     Outline(OutlineArgs),
     /// Run the schema gate on forms: saved `.form` files or raw model answers (fenced, chatty).
     Check(CheckArgs),
+    /// Write a form for a process step, once: schema on stdout, warnings on stderr.
+    Generate(GenerateArgs),
+    /// Run the HTTP service for editors.
+    Serve(ServeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct GenerateArgs {
+    /// The BPMN file the form belongs to.
+    #[arg(long, value_name = "FILE.bpmn")]
+    process: Option<PathBuf>,
+    /// Which process of the file (by id); default: the one holding --element, else the first.
+    #[arg(long)]
+    process_id: Option<String>,
+    /// The step the form is for; default: the start form.
+    #[arg(long)]
+    element: Option<String>,
+    /// The brief, in the author's own language.
+    #[arg(long, short = 'd')]
+    description: Option<String>,
+    /// The Worker to ask; default: the only one configured.
+    #[arg(long)]
+    worker: Option<String>,
+    /// Overrides the Worker's model.
+    #[arg(long)]
+    model: Option<String>,
+    /// The form as it stands: refine it instead of drafting a new one.
+    #[arg(long, value_name = "CURRENT.form")]
+    schema: Option<PathBuf>,
+    /// The id the editor holds the form under.
+    #[arg(long)]
+    form_id: Option<String>,
+    /// formgen.toml (default: FORMGEN_CONFIG, else the embedded default with the builtin Worker).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Write the schema here instead of stdout.
+    #[arg(long, short = 'o', value_name = "OUT")]
+    output: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+struct ServeArgs {
+    /// formgen.toml (default: FORMGEN_CONFIG, else the embedded default: loopback, no auth, builtin Worker).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -81,6 +127,8 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Outline(args) => outline(args, &limits),
         Command::Check(args) => check(args, &limits),
+        Command::Generate(args) => generate(args),
+        Command::Serve(args) => serve(args),
     };
     match result {
         Ok(code) => code,
@@ -91,6 +139,121 @@ pub fn main() -> ExitCode {
 fn usage(e: UsageError) -> ExitCode {
     eprintln!("formgen: {e}");
     ExitCode::from(2)
+}
+
+fn load_config(path: Option<&std::path::Path>) -> Result<Config, UsageError> {
+    Config::load(path, &|k| std::env::var(k).ok()).map_err(|e| UsageError(e.to_string()))
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime")
+}
+
+fn serve(args: ServeArgs) -> Result<ExitCode, UsageError> {
+    let config = load_config(args.config.as_deref())?;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    match runtime().block_on(crate::http::serve(config)) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) => {
+            eprintln!("formgen: {e}");
+            Ok(ExitCode::from(1))
+        }
+    }
+}
+
+fn generate(args: GenerateArgs) -> Result<ExitCode, UsageError> {
+    let config = load_config(args.config.as_deref())?;
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error"));
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    let process_xml = match &args.process {
+        Some(path) => {
+            let file = std::fs::File::open(path)
+                .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+            let bytes = bpmn::read_capped(file, config.limits.bpmn_bytes)
+                .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+            bpmn::decode_text(&bytes).into_owned()
+        }
+        None => String::new(),
+    };
+    let schema = match &args.schema {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+            let form = gate::schema_from(&text, None, None)
+                .map_err(|e| UsageError(format!("{} is not a form the gate accepts: {e}", path.display())))?;
+            Some(form.schema)
+        }
+        None => None,
+    };
+    let request = crate::service::GenerateRequest {
+        description: args.description.unwrap_or_default(),
+        worker: args.worker.unwrap_or_default(),
+        model: args.model.unwrap_or_default(),
+        process_id: args.process_id.unwrap_or_default(),
+        process_xml,
+        element_id: args.element.unwrap_or_default(),
+        form_id: args.form_id.unwrap_or_default(),
+        schema,
+    };
+    let service = crate::service::Service::new(&config).map_err(|e| UsageError(e.to_string()))?;
+    let worker_label = request.worker.clone();
+    let rt = runtime();
+    let result = rt.block_on(async {
+        let progress = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
+            tokio::spawn(async move {
+                let started = std::time::Instant::now();
+                loop {
+                    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                    let who =
+                        if worker_label.is_empty() { "the model".to_string() } else { worker_label.clone() };
+                    eprint!("\r  asking {who}… {:>4.1} s", started.elapsed().as_secs_f64());
+                }
+            })
+        });
+        let result = service.generate(&crate::workers::Principal::operator(), request).await;
+        if let Some(p) = progress {
+            p.abort();
+            eprint!("\r\x1b[2K");
+        }
+        result
+    });
+    let response = match result {
+        Ok(r) => r,
+        Err(e) => {
+            let api = crate::http::error::ApiError::from(e);
+            eprintln!("formgen: {} ({})", api.message, api.code);
+            for p in api.problems.unwrap_or_default() {
+                eprintln!("  - {p}");
+            }
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let json = serde_json::to_string_pretty(&response.schema).expect("schema serialises");
+    match &args.output {
+        Some(path) => std::fs::write(path, json + "\n")
+            .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?,
+        None => {
+            let _ = writeln!(std::io::stdout().lock(), "{json}");
+        }
+    }
+    let mut stderr = std::io::stderr().lock();
+    let _ = writeln!(
+        stderr,
+        "formgen: {} ({}) wrote the form{} in {} attempt(s), {} tokens in, {} out",
+        response.worker,
+        response.model,
+        if response.element_id.is_empty() { String::new() } else { format!(" for {}", response.element_id) },
+        response.attempts,
+        response.usage.input_tokens,
+        response.usage.output_tokens
+    );
+    for w in &response.warnings {
+        let _ = writeln!(stderr, "warning: {w}");
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn limits_from_env() -> Result<Limits, UsageError> {
@@ -113,30 +276,18 @@ fn outline(args: OutlineArgs, limits: &Limits) -> Result<ExitCode, UsageError> {
     let mut stdout = std::io::stdout().lock();
     for path in &args.files {
         let defs = read_bpmn(path, limits)?;
-        let processes: Vec<&bpmn::Process> = defs
-            .processes
-            .iter()
-            .filter(|p| args.process.as_deref().is_none_or(|id| p.id == id))
-            .collect();
+        let processes: Vec<&bpmn::Process> =
+            defs.processes.iter().filter(|p| args.process.as_deref().is_none_or(|id| p.id == id)).collect();
         if let Some(id) = &args.process
             && processes.is_empty()
         {
-            return Err(UsageError(format!(
-                "{} has no process \"{id}\"",
-                path.display()
-            )));
+            return Err(UsageError(format!("{} has no process \"{id}\"", path.display())));
         }
         if args.json {
-            let name = path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let file = bpmn::OutlineFile {
                 file: name,
-                processes: processes
-                    .iter()
-                    .map(|p| bpmn::OutlineProcess::from(*p))
-                    .collect(),
+                processes: processes.iter().map(|p| bpmn::OutlineProcess::from(*p)).collect(),
             };
             let line = serde_json::to_string(&file).expect("outline serialises");
             let _ = writeln!(stdout, "{line}");
@@ -153,10 +304,7 @@ fn outline(args: OutlineArgs, limits: &Limits) -> Result<ExitCode, UsageError> {
             let _ = writeln!(stdout, "{text}");
         }
         if !found {
-            return Err(UsageError(format!(
-                "{} has no element \"{element}\"",
-                path.display()
-            )));
+            return Err(UsageError(format!("{} has no element \"{element}\"", path.display())));
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -169,10 +317,7 @@ fn check(args: CheckArgs, limits: &Limits) -> Result<ExitCode, UsageError> {
             match defs.processes.into_iter().next() {
                 Some(p) => Some(p),
                 None => {
-                    return Err(UsageError(format!(
-                        "{} holds no BPMN process",
-                        path.display()
-                    )));
+                    return Err(UsageError(format!("{} holds no BPMN process", path.display())));
                 }
             }
         }
@@ -200,8 +345,7 @@ fn check(args: CheckArgs, limits: &Limits) -> Result<ExitCode, UsageError> {
         match gate::schema_from(text, args.form_id.as_deref(), process.as_ref()) {
             Ok(proposal) => {
                 if single {
-                    let json =
-                        serde_json::to_string_pretty(&proposal.schema).expect("schema serialises");
+                    let json = serde_json::to_string_pretty(&proposal.schema).expect("schema serialises");
                     let _ = writeln!(std::io::stdout().lock(), "{json}");
                 } else {
                     let _ = writeln!(stderr, "{name}: accepted");
@@ -218,9 +362,5 @@ fn check(args: CheckArgs, limits: &Limits) -> Result<ExitCode, UsageError> {
             }
         }
     }
-    Ok(if refused {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(if refused { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -106,28 +106,16 @@ pub struct Config {
 
 /// Every environment variable that overrides a setting.
 pub const ENV_VARS: &[(&str, &str)] = &[
-    (
-        "FORMGEN_CONFIG",
-        "path of formgen.toml (instead of --config)",
-    ),
+    ("FORMGEN_CONFIG", "path of formgen.toml (instead of --config)"),
     ("FORMGEN_LISTEN", "server.listen"),
-    (
-        "FORMGEN_CORS_ORIGINS",
-        "server.cors_origins, comma-separated",
-    ),
+    ("FORMGEN_CORS_ORIGINS", "server.cors_origins, comma-separated"),
     ("FORMGEN_WEB_DIR", "server.web_dir"),
     ("FORMGEN_SHUTDOWN_GRACE_S", "server.shutdown_grace_s"),
     ("FORMGEN_AUTH_MODE", "auth.mode"),
-    (
-        "FORMGEN_TRUSTED_PROXIES",
-        "auth.trusted_proxies, comma-separated",
-    ),
+    ("FORMGEN_TRUSTED_PROXIES", "auth.trusted_proxies, comma-separated"),
     ("FORMGEN_PROCESSES_DIR", "processes.dir"),
     ("FORMGEN_VAULT_ADDR", "vault.addr"),
-    (
-        "FORMGEN_VAULT_TOKEN",
-        "vault.token (a reference such as env:VAULT_TOKEN)",
-    ),
+    ("FORMGEN_VAULT_TOKEN", "vault.token (a reference such as env:VAULT_TOKEN)"),
     ("FORMGEN_VAULT_NAMESPACE", "vault.namespace"),
     ("FORMGEN_CREDENTIAL_CACHE_S", "vault.cache_s"),
     ("FORMGEN_PROMPTS_DIR", "prompts.dir"),
@@ -135,10 +123,7 @@ pub const ENV_VARS: &[(&str, &str)] = &[
         "FORMGEN_WORKER_<NAME>_ENDPOINT / _MODEL / _CREDENTIAL / _TIMEOUT_S",
         "that Worker's field (NAME upper-cased, - as _)",
     ),
-    (
-        "FORMGEN_LIMIT_<NAME>",
-        "limits.<name>, e.g. FORMGEN_LIMIT_BPMN_BYTES",
-    ),
+    ("FORMGEN_LIMIT_<NAME>", "limits.<name>, e.g. FORMGEN_LIMIT_BPMN_BYTES"),
 ];
 
 /// Everything wrong with a configuration, one line each.
@@ -257,13 +242,8 @@ pub const BUILTIN_MODEL: &str = "outline";
 impl Config {
     /// Loads the configuration: `path` (or `FORMGEN_CONFIG`), else the embedded default; then the
     /// environment overrides; then checks everything. `env` is the process environment in production.
-    pub fn load(
-        path: Option<&Path>,
-        env: &dyn Fn(&str) -> Option<String>,
-    ) -> Result<Config, ConfigError> {
-        let path = path
-            .map(Path::to_path_buf)
-            .or_else(|| env("FORMGEN_CONFIG").map(PathBuf::from));
+    pub fn load(path: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+        let path = path.map(Path::to_path_buf).or_else(|| env("FORMGEN_CONFIG").map(PathBuf::from));
         let (text, source, base, embedded) = match &path {
             Some(p) => {
                 let text = std::fs::read_to_string(p).map_err(|e| ConfigError {
@@ -273,12 +253,7 @@ impl Config {
                 let base = p.parent().map(Path::to_path_buf).unwrap_or_default();
                 (text, p.display().to_string(), base, false)
             }
-            None => (
-                DEFAULT_TOML.to_string(),
-                "the embedded default".to_string(),
-                PathBuf::from("."),
-                true,
-            ),
+            None => (DEFAULT_TOML.to_string(), "the embedded default".to_string(), PathBuf::from("."), true),
         };
         Config::parse(&text, &source, &base, embedded, env)
     }
@@ -291,24 +266,19 @@ impl Config {
         embedded: bool,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Config, ConfigError> {
-        let fail = |problems: Vec<String>| ConfigError {
-            origin: source.to_string(),
-            problems,
-        };
+        let fail = |problems: Vec<String>| ConfigError { origin: source.to_string(), problems };
         let mut raw: RawConfig = toml::from_str(text).map_err(|e| fail(vec![toml_problem(&e)]))?;
         apply_env(&mut raw, env);
         let mut p = Problems::default();
 
         // [server]
-        let listen_text = raw
-            .server
-            .listen
-            .clone()
-            .unwrap_or_else(|| "127.0.0.1:8080".into());
+        let listen_text = raw.server.listen.clone().unwrap_or_else(|| "127.0.0.1:8080".into());
         let listen = match listen_text.parse::<SocketAddr>() {
             Ok(addr) => Some(addr),
             Err(_) => {
-                p.add(format!("server.listen: \"{listen_text}\" is not an address and port such as \"127.0.0.1:8080\""));
+                p.add(format!(
+                    "server.listen: \"{listen_text}\" is not an address and port such as \"127.0.0.1:8080\""
+                ));
                 None
             }
         };
@@ -330,7 +300,9 @@ impl Config {
             "tokens" => AuthMode::Tokens,
             "header" => AuthMode::Header,
             other => {
-                p.add(format!("auth.mode: \"{other}\" is not an auth mode; expected \"none\", \"tokens\" or \"header\""));
+                p.add(format!(
+                    "auth.mode: \"{other}\" is not an auth mode; expected \"none\", \"tokens\" or \"header\""
+                ));
                 AuthMode::None
             }
         };
@@ -370,19 +342,10 @@ impl Config {
             p.add("auth.mode: \"tokens\" needs at least one [[auth.principals]]".to_string());
         }
         let mut trusted_proxies = Vec::new();
-        for (i, proxy) in raw
-            .auth
-            .trusted_proxies
-            .clone()
-            .unwrap_or_default()
-            .iter()
-            .enumerate()
-        {
+        for (i, proxy) in raw.auth.trusted_proxies.clone().unwrap_or_default().iter().enumerate() {
             match proxy.trim().parse::<IpAddr>() {
                 Ok(ip) => trusted_proxies.push(ip),
-                Err(_) => p.add(format!(
-                    "auth.trusted_proxies[{i}]: \"{proxy}\" is not an IP address"
-                )),
+                Err(_) => p.add(format!("auth.trusted_proxies[{i}]: \"{proxy}\" is not an IP address")),
             }
         }
         if mode == AuthMode::Header && trusted_proxies.is_empty() {
@@ -423,24 +386,18 @@ impl Config {
             };
             Some(VaultConfig { addr: addr?, token: token?, namespace: v.namespace.clone().filter(|n| !n.is_empty()) })
         });
-        let credential_cache =
-            Duration::from_secs(raw.vault.as_ref().and_then(|v| v.cache_s).unwrap_or(30));
+        let credential_cache = Duration::from_secs(raw.vault.as_ref().and_then(|v| v.cache_s).unwrap_or(30));
 
         // [[workers]]
         let mut workers: Vec<Worker> = Vec::new();
         for (i, rw) in raw.workers.iter().enumerate() {
             let place = format!("workers[{i}]");
             let name = match rw.name.as_deref().map(str::trim) {
-                Some(n)
-                    if !n.is_empty()
-                        && n.chars().all(|c| c.is_alphanumeric() || "-_.".contains(c)) =>
-                {
+                Some(n) if !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || "-_.".contains(c)) => {
                     n.to_string()
                 }
                 Some(n) if !n.is_empty() => {
-                    p.add(format!(
-                        "{place}.name: \"{n}\" may only hold letters, digits, -, _ and ."
-                    ));
+                    p.add(format!("{place}.name: \"{n}\" may only hold letters, digits, -, _ and ."));
                     n.to_string()
                 }
                 _ => {
@@ -449,9 +406,7 @@ impl Config {
                 }
             };
             if let Some(first) = workers.iter().position(|w| w.name == name) {
-                p.add(format!(
-                    "{place}.name: \"{name}\" is already the name of workers[{first}]"
-                ));
+                p.add(format!("{place}.name: \"{name}\" is already the name of workers[{first}]"));
             }
             // An unknown provider is reported and the other fields are checked as for a model Worker.
             let provider = match rw.provider.as_deref() {
@@ -469,21 +424,15 @@ impl Config {
             let endpoint = match (provider, rw.endpoint.as_deref()) {
                 (Provider::Builtin, None) => None,
                 (Provider::Builtin, Some(_)) => {
-                    p.add(format!(
-                        "{place}.endpoint: the builtin Worker calls no endpoint; remove it"
-                    ));
+                    p.add(format!("{place}.endpoint: the builtin Worker calls no endpoint; remove it"));
                     None
                 }
                 (_, None) => {
-                    p.add(format!(
-                        "{place}.endpoint: missing; give the model server's base URL"
-                    ));
+                    p.add(format!("{place}.endpoint: missing; give the model server's base URL"));
                     None
                 }
                 (_, Some(e)) => match reqwest::Url::parse(e) {
-                    Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => {
-                        Some(u)
-                    }
+                    Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => Some(u),
                     _ => {
                         p.add(format!("{place}.endpoint: \"{e}\" is not an http(s) URL"));
                         None
@@ -491,15 +440,10 @@ impl Config {
                 },
             };
             let model = match (provider, rw.model.as_deref().map(str::trim)) {
-                (Provider::Builtin, m) => m
-                    .filter(|m| !m.is_empty())
-                    .unwrap_or(BUILTIN_MODEL)
-                    .to_string(),
+                (Provider::Builtin, m) => m.filter(|m| !m.is_empty()).unwrap_or(BUILTIN_MODEL).to_string(),
                 (_, Some(m)) if !m.is_empty() => m.to_string(),
                 _ => {
-                    p.add(format!(
-                        "{place}.model: missing; name the model this Worker asks"
-                    ));
+                    p.add(format!("{place}.model: missing; name the model this Worker asks"));
                     String::new()
                 }
             };
@@ -514,12 +458,12 @@ impl Config {
                 },
             };
             if credential.needs_vault() && raw.vault.is_none() {
-                p.add(format!("{place}.credential: \"{credential}\" is in a vault, but there is no [vault] section"));
+                p.add(format!(
+                    "{place}.credential: \"{credential}\" is in a vault, but there is no [vault] section"
+                ));
             }
             if provider == Provider::Builtin && credential != CredentialRef::None {
-                p.add(format!(
-                    "{place}.credential: the builtin Worker needs no credential; remove it"
-                ));
+                p.add(format!("{place}.credential: the builtin Worker needs no credential; remove it"));
             }
             let mut allow = Vec::new();
             for (j, a) in rw.allow.iter().enumerate() {
@@ -562,8 +506,7 @@ impl Config {
             p.add(format!("limits.{zero}: 0 would refuse every request"));
         }
 
-        let resolve =
-            |dir: Option<PathBuf>| dir.map(|d| if d.is_relative() { base.join(d) } else { d });
+        let resolve = |dir: Option<PathBuf>| dir.map(|d| if d.is_relative() { base.join(d) } else { d });
         let processes_dir = match resolve(raw.processes.dir.clone()) {
             Some(d) => Some(d),
             None if embedded => Some(PathBuf::from("processes")).filter(|d| d.is_dir()),
@@ -590,16 +533,8 @@ impl Config {
             auth: Auth {
                 mode,
                 principals,
-                user_header: raw
-                    .auth
-                    .user_header
-                    .clone()
-                    .unwrap_or_else(|| "X-Forwarded-User".into()),
-                groups_header: raw
-                    .auth
-                    .groups_header
-                    .clone()
-                    .unwrap_or_else(|| "X-Forwarded-Groups".into()),
+                user_header: raw.auth.user_header.clone().unwrap_or_else(|| "X-Forwarded-User".into()),
+                groups_header: raw.auth.groups_header.clone().unwrap_or_else(|| "X-Forwarded-Groups".into()),
                 trusted_proxies,
             },
             processes_dir,
@@ -634,11 +569,7 @@ fn toml_problem(e: &toml::de::Error) -> String {
 /// Environment overrides, applied to the file as written (so they are checked like it).
 fn apply_env(raw: &mut RawConfig, env: &dyn Fn(&str) -> Option<String>) {
     let list = |s: String| {
-        s.split(',')
-            .map(str::trim)
-            .filter(|x| !x.is_empty())
-            .map(str::to_string)
-            .collect::<Vec<_>>()
+        s.split(',').map(str::trim).filter(|x| !x.is_empty()).map(str::to_string).collect::<Vec<_>>()
     };
     if let Some(v) = env("FORMGEN_LISTEN") {
         raw.server.listen = Some(v);
@@ -687,10 +618,7 @@ fn apply_env(raw: &mut RawConfig, env: &dyn Fn(&str) -> Option<String>) {
     }
     for w in &mut raw.workers {
         let Some(name) = &w.name else { continue };
-        let prefix = format!(
-            "FORMGEN_WORKER_{}_",
-            name.to_uppercase().replace(['-', '.'], "_")
-        );
+        let prefix = format!("FORMGEN_WORKER_{}_", name.to_uppercase().replace(['-', '.'], "_"));
         if let Some(v) = env(&format!("{prefix}ENDPOINT")) {
             w.endpoint = Some(v);
         }
@@ -724,10 +652,7 @@ mod tests {
         assert_eq!(c.server.listen.to_string(), "127.0.0.1:8080");
         assert_eq!(c.auth.mode, AuthMode::None);
         assert_eq!(c.workers.len(), 1);
-        assert_eq!(
-            (c.workers[0].name.as_str(), c.workers[0].provider),
-            ("builtin", Provider::Builtin)
-        );
+        assert_eq!((c.workers[0].name.as_str(), c.workers[0].provider), ("builtin", Provider::Builtin));
         assert_eq!(c.source, "the embedded default");
     }
 
@@ -794,10 +719,7 @@ mod tests {
         .unwrap();
         assert_eq!(c.workers[0].model, "other-model");
         assert_eq!(c.server.listen.to_string(), "127.0.0.1:9999");
-        assert_eq!(
-            c.vault.as_ref().unwrap().token,
-            CredentialRef::Env("VAULT_TOKEN".into())
-        );
+        assert_eq!(c.vault.as_ref().unwrap().token, CredentialRef::Env("VAULT_TOKEN".into()));
         assert_eq!(c.limits.prompt_chars, 1000);
     }
 

@@ -67,8 +67,7 @@ impl CredentialRef {
             return Ok(CredentialRef::None);
         }
         if let Some(name) = s.strip_prefix("env:") {
-            let valid =
-                !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+            let valid = !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
             return if valid {
                 Ok(CredentialRef::Env(name.into()))
             } else {
@@ -85,10 +84,7 @@ impl CredentialRef {
         if let Some(rest) = s.strip_prefix("vault:") {
             let parsed = rest.split_once('#').and_then(|(location, field)| {
                 let (mount, path) = location.trim_matches('/').split_once('/')?;
-                let ok = !mount.is_empty()
-                    && !path.is_empty()
-                    && !field.is_empty()
-                    && !path.contains("..");
+                let ok = !mount.is_empty() && !path.is_empty() && !field.is_empty() && !path.contains("..");
                 ok.then(|| CredentialRef::Vault {
                     mount: mount.into(),
                     path: path.trim_matches('/').into(),
@@ -150,13 +146,7 @@ pub enum CredentialError {
 impl CredentialError {
     /// Whether the vault could not be reached at all (as opposed to refusing or lacking the secret).
     pub fn vault_unreachable(&self) -> bool {
-        matches!(
-            self,
-            CredentialError::Vault {
-                reason: VaultError::Unreachable { .. },
-                ..
-            }
-        )
+        matches!(self, CredentialError::Vault { reason: VaultError::Unreachable { .. }, .. })
     }
 }
 
@@ -179,18 +169,11 @@ impl fmt::Debug for Credentials {
 impl Credentials {
     /// A resolver using `vault` (if configured), caching each value for `ttl`.
     pub fn new(vault: Option<Vault>, ttl: Duration) -> Self {
-        Credentials {
-            vault,
-            ttl,
-            cache: Mutex::new(HashMap::new()),
-        }
+        Credentials { vault, ttl, cache: Mutex::new(HashMap::new()) }
     }
 
     /// The credential a reference names; `None` for `none`.
-    pub async fn resolve(
-        &self,
-        reference: &CredentialRef,
-    ) -> Result<Option<SecretString>, CredentialError> {
+    pub async fn resolve(&self, reference: &CredentialRef) -> Result<Option<SecretString>, CredentialError> {
         if *reference == CredentialRef::None {
             return Ok(None);
         }
@@ -205,10 +188,7 @@ impl Credentials {
         }
         let value = self.fetch(reference).await?;
         if !self.ttl.is_zero() {
-            self.cache
-                .lock()
-                .await
-                .insert(key, (Instant::now(), value.clone()));
+            self.cache.lock().await.insert(key, (Instant::now(), value.clone()));
         }
         Ok(Some(value))
     }
@@ -222,13 +202,10 @@ impl Credentials {
                 _ => Err(CredentialError::EnvMissing { reference: named }),
             },
             CredentialRef::File(path) => {
-                let text =
-                    tokio::fs::read_to_string(path)
-                        .await
-                        .map_err(|e| CredentialError::File {
-                            reference: named.clone(),
-                            reason: e.kind().to_string(),
-                        })?;
+                let text = tokio::fs::read_to_string(path).await.map_err(|e| CredentialError::File {
+                    reference: named.clone(),
+                    reason: e.kind().to_string(),
+                })?;
                 let value = SecretString::from(text.trim().to_string());
                 drop(text);
                 if value.expose_secret().is_empty() {
@@ -240,25 +217,21 @@ impl Credentials {
                 Ok(value)
             }
             CredentialRef::Vault { mount, path, field } => {
-                let vault = self.vault.as_ref().ok_or(CredentialError::NoVault {
-                    reference: named.clone(),
-                })?;
+                let vault =
+                    self.vault.as_ref().ok_or(CredentialError::NoVault { reference: named.clone() })?;
                 let token = match vault.token() {
                     CredentialRef::Vault { .. } => None,
-                    token_ref => Box::pin(self.resolve(token_ref)).await.map_err(|e| {
-                        CredentialError::Vault {
+                    token_ref => {
+                        Box::pin(self.resolve(token_ref)).await.map_err(|e| CredentialError::Vault {
                             reference: named.clone(),
                             reason: VaultError::Token(e.to_string()),
-                        }
-                    })?,
+                        })?
+                    }
                 };
                 vault
                     .read_field(mount, path, field, token.as_ref())
                     .await
-                    .map_err(|reason| CredentialError::Vault {
-                        reference: named,
-                        reason,
-                    })
+                    .map_err(|reason| CredentialError::Vault { reference: named, reason })
             }
         }
     }
@@ -295,16 +268,9 @@ mod tests {
                 field: "api_key".into()
             })
         );
-        for bad in [
-            "vault:secret",
-            "vault:secret#f",
-            "vault:/x#f",
-            "env:",
-            "env:A-B",
-            "sk-ant-123",
-            "file:",
-            "",
-        ] {
+        for bad in
+            ["vault:secret", "vault:secret#f", "vault:/x#f", "env:", "env:A-B", "sk-ant-123", "file:", ""]
+        {
             let e = CredentialRef::parse(bad).unwrap_err();
             assert!(e.contains("expected env:NAME"), "{bad}: {e}");
         }
@@ -317,41 +283,18 @@ mod tests {
         let creds = Credentials::new(None, Duration::ZERO);
         // SAFETY: this test owns this variable name; no other test reads or writes it.
         unsafe { std::env::set_var("FORMGEN_TEST_CRED_A", "  value-a \n") };
-        let v = creds
-            .resolve(&CredentialRef::Env("FORMGEN_TEST_CRED_A".into()))
-            .await
-            .unwrap()
-            .unwrap();
+        let v = creds.resolve(&CredentialRef::Env("FORMGEN_TEST_CRED_A".into())).await.unwrap().unwrap();
         assert_eq!(v.expose_secret(), "value-a");
         assert_eq!(format!("{v:?}"), "SecretBox<str>([REDACTED])");
-        let e = creds
-            .resolve(&CredentialRef::Env("FORMGEN_TEST_CRED_MISSING".into()))
-            .await
-            .unwrap_err();
+        let e = creds.resolve(&CredentialRef::Env("FORMGEN_TEST_CRED_MISSING".into())).await.unwrap_err();
         assert_eq!(
             e.to_string(),
             "the credential env:FORMGEN_TEST_CRED_MISSING is not set in formgen's environment"
         );
-        let e = creds
-            .resolve(&CredentialRef::File("/nonexistent/key".into()))
-            .await
-            .unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "the credential file:/nonexistent/key cannot be read: entity not found"
-        );
-        let e = creds
-            .resolve(&CredentialRef::parse("vault:secret/x#y").unwrap())
-            .await
-            .unwrap_err();
+        let e = creds.resolve(&CredentialRef::File("/nonexistent/key".into())).await.unwrap_err();
+        assert_eq!(e.to_string(), "the credential file:/nonexistent/key cannot be read: entity not found");
+        let e = creds.resolve(&CredentialRef::parse("vault:secret/x#y").unwrap()).await.unwrap_err();
         assert!(e.to_string().contains("vault:secret/x#y") && e.to_string().contains("no [vault]"));
-        assert_eq!(
-            creds
-                .resolve(&CredentialRef::None)
-                .await
-                .unwrap()
-                .map(|_| ()),
-            None
-        );
+        assert_eq!(creds.resolve(&CredentialRef::None).await.unwrap().map(|_| ()), None);
     }
 }

@@ -19,15 +19,26 @@
 //! - [`model`]: the provider-neutral model call, its two wire formats and the builtin drafter.
 //! - [`gate`]: the schema gate every form passes, generated or hand-written.
 //! - [`words`]: identifiers as words, shared by the gate and the drafter.
+//! - [`sources`]: the process a form belongs to: the request's BPMN, a draft, or the deployment.
+//! - [`prompt`]: the templates in `prompts/` and the answer schema.
+//! - [`auth`]: who is asking.
+//! - [`service`]: one function per API call, shared by HTTP and CLI; [`metrics`] counts them.
+//! - [`http`]: the axum router, thin handlers, errors mapped to statuses in one place.
 //! - [`cli`]: the `formgen` command line.
 
+pub mod auth;
 pub mod bpmn;
 pub mod cli;
 pub mod config;
 pub mod credentials;
 pub mod gate;
+pub mod http;
 pub mod limits;
+pub mod metrics;
 pub mod model;
+pub mod prompt;
+pub mod service;
+pub mod sources;
 pub mod vault;
 pub mod words;
 pub mod workers;

@@ -149,10 +149,7 @@ mod tests {
 
     #[test]
     fn worker_timeout_never_exceeds_the_installation() {
-        let limits = Limits {
-            model_timeout_s: 60,
-            ..Limits::default()
-        };
+        let limits = Limits { model_timeout_s: 60, ..Limits::default() };
         assert_eq!(limits.model_timeout(0).as_secs(), 60);
         assert_eq!(limits.model_timeout(10).as_secs(), 10);
         assert_eq!(limits.model_timeout(600).as_secs(), 60);

@@ -82,12 +82,7 @@ impl Vault {
             .timeout(Duration::from_secs(15))
             .build()
             .expect("a TLS-capable HTTP client");
-        Vault {
-            addr,
-            token,
-            namespace,
-            client,
-        }
+        Vault { addr, token, namespace, client }
     }
 
     /// The reference of the vault token.
@@ -122,11 +117,7 @@ impl Vault {
         }
         let response = request.send().await.map_err(|e| VaultError::Unreachable {
             addr: base.to_string(),
-            reason: if e.is_timeout() {
-                "timed out".into()
-            } else {
-                "no connection".into()
-            },
+            reason: if e.is_timeout() { "timed out".into() } else { "no connection".into() },
         })?;
         match response.status().as_u16() {
             200 => {}

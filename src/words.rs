@@ -19,9 +19,7 @@ pub fn split(s: &str) -> Vec<String> {
         if let Some(&prev) = i.checked_sub(1).and_then(|p| chars.get(p)) {
             let next = chars.get(i + 1).copied();
             let boundary = (prev.is_lowercase() && c.is_uppercase())
-                || (prev.is_uppercase()
-                    && c.is_uppercase()
-                    && next.is_some_and(char::is_lowercase))
+                || (prev.is_uppercase() && c.is_uppercase() && next.is_some_and(char::is_lowercase))
                 || (prev.is_alphabetic() && c.is_numeric())
                 || (prev.is_numeric() && c.is_alphabetic());
             if boundary {
@@ -115,18 +113,13 @@ mod tests {
 
     #[test]
     fn splits_every_spelling_alike() {
-        for s in [
-            "apiKey", "api_key", "API-Key", "APIKey", "api key", "Api.Key",
-        ] {
+        for s in ["apiKey", "api_key", "API-Key", "APIKey", "api key", "Api.Key"] {
             assert_eq!(split(s), ["api", "key"], "{s}");
         }
         assert_eq!(split("cvv2"), ["cvv", "2"]);
         assert_eq!(split("keyboard"), ["keyboard"]);
         assert_eq!(split("Urlaubstage"), ["urlaubstage"]);
-        assert_eq!(
-            split("customer.address.zipCode"),
-            ["customer", "address", "zip", "code"]
-        );
+        assert_eq!(split("customer.address.zipCode"), ["customer", "address", "zip", "code"]);
     }
 
     #[test]

@@ -74,6 +74,15 @@ pub struct Principal {
     pub name: String,
     /// Its groups.
     pub groups: Vec<String>,
+    /// The operator at the command line, who configured the Workers and may use every one.
+    pub operator: bool,
+}
+
+impl Principal {
+    /// The operator running `formgen generate`.
+    pub fn operator() -> Principal {
+        Principal { name: "operator".into(), groups: Vec::new(), operator: true }
+    }
 }
 
 /// One Worker.
@@ -115,7 +124,8 @@ pub struct WorkerView {
 impl Worker {
     /// Whether `principal` may see and name this Worker.
     pub fn allows(&self, principal: &Principal) -> bool {
-        self.allow.is_empty()
+        principal.operator
+            || self.allow.is_empty()
             || self.allow.iter().any(|a| match a {
                 Allow::Principal(name) => *name == principal.name,
                 Allow::Group(group) => principal.groups.iter().any(|g| g == group),
@@ -124,11 +134,7 @@ impl Worker {
 
     /// What the browser may know of it.
     pub fn view(&self) -> WorkerView {
-        WorkerView {
-            name: self.name.clone(),
-            model: self.model.clone(),
-            provider: self.provider,
-        }
+        WorkerView { name: self.name.clone(), model: self.model.clone(), provider: self.provider }
     }
 }
 
@@ -167,39 +173,23 @@ impl Registry {
     }
 
     /// The Workers this principal may see and name, in configuration order.
-    pub fn in_reach<'a>(
-        &'a self,
-        principal: &'a Principal,
-    ) -> impl Iterator<Item = &'a Worker> + 'a {
+    pub fn in_reach<'a>(&'a self, principal: &'a Principal) -> impl Iterator<Item = &'a Worker> + 'a {
         self.workers.iter().filter(move |w| w.allows(principal))
     }
 
     /// The Worker for a request: the named one, or the only one in reach when `name` is empty.
     pub fn choose(&self, principal: &Principal, name: &str) -> Result<&Worker, ChoiceError> {
         if name.trim().is_empty() {
-            let reach: Vec<&Worker> = self
-                .workers
-                .iter()
-                .filter(|w| w.allows(principal))
-                .collect();
+            let reach: Vec<&Worker> = self.workers.iter().filter(|w| w.allows(principal)).collect();
             return match reach.as_slice() {
                 [] => Err(ChoiceError::NoneInReach),
                 [only] => Ok(only),
-                many => Err(ChoiceError::Ambiguous(
-                    many.iter().map(|w| w.name.clone()).collect(),
-                )),
+                many => Err(ChoiceError::Ambiguous(many.iter().map(|w| w.name.clone()).collect())),
             };
         }
-        let worker = self
-            .workers
-            .iter()
-            .find(|w| w.name == name)
-            .ok_or_else(|| ChoiceError::Unknown(name.into()))?;
-        if worker.allows(principal) {
-            Ok(worker)
-        } else {
-            Err(ChoiceError::NotAllowed(name.into()))
-        }
+        let worker =
+            self.workers.iter().find(|w| w.name == name).ok_or_else(|| ChoiceError::Unknown(name.into()))?;
+        if worker.allows(principal) { Ok(worker) } else { Err(ChoiceError::NotAllowed(name.into())) }
     }
 }
 
@@ -224,41 +214,18 @@ mod tests {
 
     #[test]
     fn choosing() {
-        let ana = Principal {
-            name: "ana".into(),
-            groups: vec!["designers".into()],
-        };
-        let bob = Principal {
-            name: "bob".into(),
-            groups: vec![],
-        };
-        let r = Registry::new(vec![
-            worker("claude", &["group:designers"]),
-            worker("local", &[]),
-        ]);
+        let ana = Principal { name: "ana".into(), groups: vec!["designers".into()], operator: false };
+        let bob = Principal { name: "bob".into(), groups: vec![], operator: false };
+        let r = Registry::new(vec![worker("claude", &["group:designers"]), worker("local", &[])]);
         assert_eq!(r.choose(&bob, "").unwrap().name, "local");
-        assert_eq!(
-            r.choose(&ana, ""),
-            Err(ChoiceError::Ambiguous(vec![
-                "claude".into(),
-                "local".into()
-            ]))
-        );
-        assert_eq!(
-            r.choose(&bob, "claude"),
-            Err(ChoiceError::NotAllowed("claude".into()))
-        );
-        assert_eq!(
-            r.choose(&ana, "gpt"),
-            Err(ChoiceError::Unknown("gpt".into()))
-        );
+        assert_eq!(r.choose(&ana, ""), Err(ChoiceError::Ambiguous(vec!["claude".into(), "local".into()])));
+        assert_eq!(r.choose(&bob, "claude"), Err(ChoiceError::NotAllowed("claude".into())));
+        assert_eq!(r.choose(&ana, "gpt"), Err(ChoiceError::Unknown("gpt".into())));
         assert_eq!(r.choose(&ana, "claude").unwrap().name, "claude");
-        assert_eq!(
-            Registry::default().choose(&ana, ""),
-            Err(ChoiceError::NoneInReach)
-        );
+        assert_eq!(Registry::default().choose(&ana, ""), Err(ChoiceError::NoneInReach));
         let only_ana = Registry::new(vec![worker("w", &["ana"])]);
         assert!(only_ana.choose(&ana, "").is_ok());
         assert_eq!(only_ana.choose(&bob, ""), Err(ChoiceError::NoneInReach));
+        assert!(only_ana.choose(&Principal::operator(), "w").is_ok(), "the operator may use every Worker");
     }
 }

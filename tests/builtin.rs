@@ -18,9 +18,7 @@ fn components(schema: &Value) -> Vec<Value> {
 }
 
 fn by_key<'a>(cs: &'a [Value], key: &str) -> &'a Value {
-    cs.iter()
-        .find(|c| c["key"] == key)
-        .unwrap_or_else(|| panic!("no field {key} in {cs:#?}"))
+    cs.iter().find(|c| c["key"] == key).unwrap_or_else(|| panic!("no field {key} in {cs:#?}"))
 }
 
 /// The names a process uses: its declared variables and those its conditions read.
@@ -37,18 +35,10 @@ fn the_approval_step_reads_and_decides() {
     let p = process("vacation.bpmn");
     let draft = builtin::draft(Some(&p), "Task_approve", "", None);
     let proposal = gate::schema_from_value(draft, Some("approve-vacation"), Some(&p)).unwrap();
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&proposal.schema).unwrap()
-    );
+    println!("{}", serde_json::to_string_pretty(&proposal.schema).unwrap());
     let cs = components(&proposal.schema);
     assert_eq!(cs[0]["type"], "text");
-    assert!(
-        cs[0]["text"]
-            .as_str()
-            .unwrap()
-            .starts_with("# Antrag prüfen\n\nDie Teamleitung prüft")
-    );
+    assert!(cs[0]["text"].as_str().unwrap().starts_with("# Antrag prüfen\n\nDie Teamleitung prüft"));
     let days = by_key(&cs, "urlaubstage");
     assert_eq!(
         (&days["type"], &days["label"], &days["readonly"]),
@@ -58,29 +48,16 @@ fn the_approval_step_reads_and_decides() {
     assert_eq!(by_key(&cs, "startDate")["type"], "datetime");
     assert_eq!(by_key(&cs, "startDate")["dateLabel"], "Start date");
     let approved = by_key(&cs, "approved");
-    assert_eq!(
-        (&approved["type"], approved.get("readonly")),
-        (&json!("checkbox"), None)
-    );
+    assert_eq!((&approved["type"], approved.get("readonly")), (&json!("checkbox"), None));
     assert_eq!(by_key(&cs, "comment")["type"], "textarea");
-    assert_eq!(
-        proposal.bound,
-        [
-            "employeeName",
-            "urlaubstage",
-            "startDate",
-            "approved",
-            "comment"
-        ]
-    );
+    assert_eq!(proposal.bound, ["employeeName", "urlaubstage", "startDate", "approved", "comment"]);
     assert!(proposal.warnings.is_empty(), "{:?}", proposal.warnings);
 }
 
 #[test]
 fn the_start_form_captures_what_the_start_writes() {
     let p = process("vacation.bpmn");
-    let proposal =
-        gate::schema_from_value(builtin::draft(Some(&p), "", "", None), None, Some(&p)).unwrap();
+    let proposal = gate::schema_from_value(builtin::draft(Some(&p), "", "", None), None, Some(&p)).unwrap();
     let cs = components(&proposal.schema);
     let keys: Vec<&str> = cs.iter().filter_map(|c| c["key"].as_str()).collect();
     assert_eq!(
@@ -88,19 +65,14 @@ fn the_start_form_captures_what_the_start_writes() {
         ["urlaubstage", "startDate", "vertretung"],
         "approved is the approver's, not the start form's"
     );
-    assert_eq!(
-        by_key(&cs, "urlaubstage")["validate"]["required"],
-        true,
-        "a decision depends on it"
-    );
+    assert_eq!(by_key(&cs, "urlaubstage")["validate"]["required"], true, "a decision depends on it");
     assert_eq!(proposal.schema["id"], "vacation-request-form");
 }
 
 #[test]
 fn conditions_type_the_fields() {
     let p = process("expense-c7.bpmn");
-    let proposal =
-        gate::schema_from_value(builtin::draft(Some(&p), "", "", None), None, Some(&p)).unwrap();
+    let proposal = gate::schema_from_value(builtin::draft(Some(&p), "", "", None), None, Some(&p)).unwrap();
     let cs = components(&proposal.schema);
     let category = by_key(&cs, "category");
     assert_eq!(category["type"], "select");
@@ -112,12 +84,8 @@ fn conditions_type_the_fields() {
     assert_eq!(by_key(&cs, "amount")["type"], "number");
 
     let order = process("order.bpmn");
-    let proposal = gate::schema_from_value(
-        builtin::draft(Some(&order), "check", "", None),
-        None,
-        Some(&order),
-    )
-    .unwrap();
+    let proposal =
+        gate::schema_from_value(builtin::draft(Some(&order), "check", "", None), None, Some(&order)).unwrap();
     let cs = components(&proposal.schema);
     let shipping = by_key(&cs, "shipping");
     assert_eq!(shipping["type"], "select");
@@ -141,10 +109,7 @@ fn refinement_keeps_the_form_and_adds_what_is_missing() {
 fn without_a_process_the_brief_is_the_heading() {
     let draft = builtin::draft(None, "", "Reisekostenabrechnung\nmit Belegen", None);
     let proposal = gate::schema_from_value(draft, Some("f"), None).unwrap();
-    assert_eq!(
-        proposal.schema["components"][0]["text"],
-        "# Reisekostenabrechnung"
-    );
+    assert_eq!(proposal.schema["components"][0]["text"], "# Reisekostenabrechnung");
 }
 
 #[test]
@@ -153,12 +118,8 @@ fn every_fixture_process_and_step_drafts_a_form_the_gate_accepts() {
         let defs = bpmn::read(&std::fs::read(&path).unwrap());
         for p in &defs.processes {
             let names = names_used(p);
-            let targets = std::iter::once("").chain(
-                p.elements
-                    .iter()
-                    .filter(|e| !e.is_flow())
-                    .map(|e| e.id.as_str()),
-            );
+            let targets =
+                std::iter::once("").chain(p.elements.iter().filter(|e| !e.is_flow()).map(|e| e.id.as_str()));
             for target in targets {
                 let draft = builtin::draft(Some(p), target, "", None);
                 let proposal = gate::schema_from_value(draft, None, Some(p))

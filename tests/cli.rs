@@ -5,10 +5,7 @@ mod common;
 use std::process::Command;
 
 fn formgen(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_formgen"))
-        .args(args)
-        .output()
-        .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_formgen")).args(args).output().unwrap();
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8(out.stdout).unwrap(),
@@ -17,57 +14,28 @@ fn formgen(args: &[&str]) -> (i32, String, String) {
 }
 
 fn fixture(name: &str) -> String {
-    common::fixtures()
-        .join("bpmn")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
+    common::fixtures().join("bpmn").join(name).to_string_lossy().into_owned()
 }
 
 #[test]
 fn outline_json_is_one_line_per_file_in_the_contract_format() {
-    let (code, out, _) = formgen(&[
-        "outline",
-        "--json",
-        &fixture("vacation.bpmn"),
-        &fixture("not-bpmn.bpmn"),
-    ]);
+    let (code, out, _) =
+        formgen(&["outline", "--json", &fixture("vacation.bpmn"), &fixture("not-bpmn.bpmn")]);
     assert_eq!(code, 0);
-    let lines: Vec<serde_json::Value> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 2);
     assert_eq!(lines[0]["file"], "vacation.bpmn");
-    let keys: Vec<&str> = lines[0]
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(|k| k.as_str())
-        .collect();
+    let keys: Vec<&str> = lines[0].as_object().unwrap().keys().map(|k| k.as_str()).collect();
     assert_eq!(keys, ["file", "processes"]);
     let element = &lines[0]["processes"][0]["elements"][0];
-    let keys: Vec<&str> = element
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(|k| k.as_str())
-        .collect();
-    assert_eq!(
-        keys,
-        ["id", "kind", "name", "documentation", "condition", "formId"]
-    );
+    let keys: Vec<&str> = element.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    assert_eq!(keys, ["id", "kind", "name", "documentation", "condition", "formId"]);
     assert_eq!(lines[1]["processes"], serde_json::json!([]));
 }
 
 #[test]
 fn broken_files_still_exit_zero() {
-    for f in [
-        "truncated.bpmn",
-        "mismatched.bpmn",
-        "billion-laughs.bpmn",
-        "not-bpmn.bpmn",
-    ] {
+    for f in ["truncated.bpmn", "mismatched.bpmn", "billion-laughs.bpmn", "not-bpmn.bpmn"] {
         let (code, _, err) = formgen(&["outline", &fixture(f)]);
         assert_eq!(code, 0, "{f}: {err}");
         let (code, _, _) = formgen(&["outline", "--json", &fixture(f)]);
@@ -77,17 +45,9 @@ fn broken_files_still_exit_zero() {
 
 #[test]
 fn describe_text_for_an_element() {
-    let (code, out, _) = formgen(&[
-        "outline",
-        "--element",
-        "Task_approve",
-        &fixture("vacation.bpmn"),
-    ]);
+    let (code, out, _) = formgen(&["outline", "--element", "Task_approve", &fixture("vacation.bpmn")]);
     assert_eq!(code, 0);
-    assert!(
-        out.contains("The form is for the step \"Antrag prüfen\" (userTask Task_approve)."),
-        "{out}"
-    );
+    assert!(out.contains("The form is for the step \"Antrag prüfen\" (userTask Task_approve)."), "{out}");
 }
 
 #[test]
@@ -120,10 +80,7 @@ fn over_the_size_limit_is_refused() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(
-        err.contains("over this installation's limit of 100 bytes"),
-        "{err}"
-    );
+    assert!(err.contains("over this installation's limit of 100 bytes"), "{err}");
 }
 
 fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
@@ -140,33 +97,21 @@ fn check_prints_the_schema_of_one_accepted_file_and_warnings_on_stderr() {
         "answer.txt",
         "Here is the form:\n```json\n{\"components\":[{\"type\":\"number\",\"key\":\"vacationDays\",\"label\":\"Vacation days\"}]}\n```",
     );
-    let (code, out, err) = formgen(&[
-        "check",
-        "--form-id",
-        "approve-vacation",
-        "--process",
-        &fixture("vacation.bpmn"),
-        &answer,
-    ]);
+    let (code, out, err) =
+        formgen(&["check", "--form-id", "approve-vacation", "--process", &fixture("vacation.bpmn"), &answer]);
     assert_eq!(code, 0, "{err}");
     let schema: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(schema["id"], "approve-vacation");
     assert_eq!(schema["schemaVersion"], 19);
-    assert!(
-        err.contains("warning: The field \"Vacation days\" binds `vacationDays`"),
-        "{err}"
-    );
+    assert!(err.contains("warning: The field \"Vacation days\" binds `vacationDays`"), "{err}");
     assert!(err.contains("the process has `urlaubstage`"), "{err}");
 }
 
 #[test]
 fn check_refusals_exit_one_with_a_sentence_each() {
     let dir = tempfile::tempdir().unwrap();
-    let good = write(
-        dir.path(),
-        "good.form",
-        r#"{"components":[{"type":"textfield","key":"a","label":"A"}]}"#,
-    );
+    let good =
+        write(dir.path(), "good.form", r#"{"components":[{"type":"textfield","key":"a","label":"A"}]}"#);
     let bad = write(
         dir.path(),
         "bad.form",

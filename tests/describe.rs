@@ -40,20 +40,14 @@ fn unknown_element_is_a_typed_error() {
     let err = bpmn::describe(&process("vacation.bpmn"), "Nope", BUDGET).unwrap_err();
     assert_eq!(
         err,
-        DescribeError::UnknownElement {
-            process_id: "vacation-request".into(),
-            element_id: "Nope".into()
-        }
+        DescribeError::UnknownElement { process_id: "vacation-request".into(), element_id: "Nope".into() }
     );
     assert!(err.to_string().contains("has no element \"Nope\""));
 }
 
 #[test]
 fn nothing_to_say_is_empty() {
-    assert_eq!(
-        bpmn::describe(&bpmn::Process::default(), "", BUDGET).unwrap(),
-        ""
-    );
+    assert_eq!(bpmn::describe(&bpmn::Process::default(), "", BUDGET).unwrap(), "");
 }
 
 #[test]
@@ -66,24 +60,15 @@ fn a_huge_process_stays_within_budget_and_keeps_every_variable_and_the_neighbour
         let text = bpmn::describe(p, target, budget).unwrap();
         assert!(text.len() <= budget, "{} > {budget}", text.len());
         for v in p.variables() {
-            assert!(
-                text.contains(v),
-                "variable {v} missing for target {target:?}"
-            );
+            assert!(text.contains(v), "variable {v} missing for target {target:?}");
         }
-        assert!(
-            text.contains("Left out to stay within the prompt budget"),
-            "{target:?}"
-        );
+        assert!(text.contains("Left out to stay within the prompt budget"), "{target:?}");
     }
     let text = bpmn::describe(p, "t10005", BUDGET).unwrap();
     assert!(text.contains("The form is for the step \"Review item 10005 of the order\""));
     assert!(text.contains("- from \"Review item 10004 of the order\""));
     assert!(text.contains("- to \"Review item 10006 of the order\""));
-    assert!(
-        text.contains("\"Amount over 10009?\""),
-        "the next gateway downstream is shown"
-    );
+    assert!(text.contains("\"Amount over 10009?\""), "the next gateway downstream is shown");
     assert!(text.contains("amount9 > 10009"), "its condition is shown");
 }
 
@@ -92,10 +77,6 @@ fn a_tiny_budget_is_still_respected() {
     let p = process("vacation.bpmn");
     for budget in [0, 50, 300, 1_000] {
         let text = bpmn::describe(&p, "Task_approve", budget).unwrap();
-        assert!(
-            text.len() <= budget.max(60) + 60,
-            "{budget}: {}",
-            text.len()
-        );
+        assert!(text.len() <= budget.max(60) + 60, "{budget}: {}", text.len());
     }
 }

@@ -53,10 +53,7 @@ fn leaf() -> impl Strategy<Value = Value> {
         prop::option::of(label()),
         prop::option::of(prop::sample::select(vec!["Field_1", "Field_2", "x"])),
         prop::option::of((any::<i8>(), any::<i8>())),
-        prop::option::of(prop::collection::vec(
-            prop::sample::select(vec!["a", "b", "a"]),
-            0..3,
-        )),
+        prop::option::of(prop::collection::vec(prop::sample::select(vec!["a", "b", "a"]), 0..3)),
         prop::option::of(prop::sample::select(vec!["=x", "x = 1", "true"])),
     )
         .prop_map(|(kind, key, label, id, minmax, values, hide)| {
@@ -77,11 +74,7 @@ fn leaf() -> impl Strategy<Value = Value> {
             if let Some(v) = values {
                 c.insert(
                     "values".into(),
-                    json!(
-                        v.iter()
-                            .map(|s| json!({"label": s, "value": s}))
-                            .collect::<Vec<_>>()
-                    ),
+                    json!(v.iter().map(|s| json!({"label": s, "value": s})).collect::<Vec<_>>()),
                 );
             }
             if let Some(h) = hide {
@@ -109,8 +102,7 @@ fn component() -> impl Strategy<Value = Value> {
 }
 
 fn form() -> impl Strategy<Value = Value> {
-    prop::collection::vec(component(), 0..8)
-        .prop_map(|components| json!({"components": components}))
+    prop::collection::vec(component(), 0..8).prop_map(|components| json!({"components": components}))
 }
 
 /// form-js's import rules, checked on an accepted schema.
@@ -144,15 +136,9 @@ fn check_invariants(schema: &Value) -> Result<(), String> {
                 if !KEY.is_match(key) || !key.is_ascii() {
                     return Err(format!("bad key {key}"));
                 }
-                let full = if prefix.is_empty() {
-                    key.to_string()
-                } else {
-                    format!("{prefix}.{key}")
-                };
+                let full = if prefix.is_empty() { key.to_string() } else { format!("{prefix}.{key}") };
                 for p in paths.iter() {
-                    if *p == full
-                        || p.starts_with(&format!("{full}."))
-                        || full.starts_with(&format!("{p}."))
+                    if *p == full || p.starts_with(&format!("{full}.")) || full.starts_with(&format!("{p}."))
                     {
                         return Err(format!("overlapping {p} and {full}"));
                     }
@@ -180,12 +166,7 @@ fn check_invariants(schema: &Value) -> Result<(), String> {
         }
         Ok(())
     }
-    walk(
-        schema["components"].as_array().ok_or("no components")?,
-        "",
-        &mut ids,
-        &mut Vec::new(),
-    )
+    walk(schema["components"].as_array().ok_or("no components")?, "", &mut ids, &mut Vec::new())
 }
 
 proptest! {

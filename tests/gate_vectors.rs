@@ -16,11 +16,7 @@ pub fn outcome(case: &Value) -> Value {
     let form_id = case.get("formId").and_then(Value::as_str);
     let process = case.get("process").and_then(Value::as_str).map(|name| {
         let bytes = std::fs::read(common::fixtures().join("bpmn").join(name)).unwrap();
-        bpmn::read(&bytes)
-            .processes
-            .into_iter()
-            .next()
-            .expect("a process")
+        bpmn::read(&bytes).processes.into_iter().next().expect("a process")
     });
     let result = match (case.get("answer"), case.get("schema")) {
         (Some(Value::String(answer)), None) => gate::schema_from(answer, form_id, process.as_ref()),
@@ -38,17 +34,10 @@ pub fn outcome(case: &Value) -> Value {
 #[test]
 fn gate_vectors() {
     let dir = common::fixtures().join("gate");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     paths.retain(|p| p.extension().is_some_and(|e| e == "json"));
     paths.sort();
-    assert!(
-        paths.len() >= 80,
-        "the gate needs at least 80 vectors, found {}",
-        paths.len()
-    );
+    assert!(paths.len() >= 80, "the gate needs at least 80 vectors, found {}", paths.len());
     let bless = std::env::var_os("FORMGEN_BLESS").is_some();
     let (mut accepted, mut refused, mut failures) = (0, 0, Vec::new());
     for path in &paths {
@@ -68,23 +57,13 @@ fn gate_vectors() {
             failures.push(format!(
                 "{}:\n  expected {}\n  actual   {}",
                 path.file_name().unwrap().to_string_lossy(),
-                case.get("expect")
-                    .map(Value::to_string)
-                    .unwrap_or_else(|| "nothing".into()),
+                case.get("expect").map(Value::to_string).unwrap_or_else(|| "nothing".into()),
                 actual
             ));
         }
     }
-    println!(
-        "gate vectors: {} cases, {accepted} accepted, {refused} refused",
-        paths.len()
-    );
-    assert!(
-        failures.is_empty(),
-        "{} vectors differ:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    println!("gate vectors: {} cases, {accepted} accepted, {refused} refused", paths.len());
+    assert!(failures.is_empty(), "{} vectors differ:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]

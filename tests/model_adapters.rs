@@ -40,10 +40,7 @@ fn request(schema: Option<Value>) -> ModelRequest {
 }
 
 fn bounds() -> Bounds {
-    Bounds {
-        timeout: Duration::from_secs(5),
-        answer_bytes: 64 * 1024,
-    }
+    Bounds { timeout: Duration::from_secs(5), answer_bytes: 64 * 1024 }
 }
 
 fn key() -> SecretString {
@@ -61,14 +58,7 @@ async fn call(
     b: Bounds,
 ) -> Result<model::ModelAnswer, ModelError> {
     let k = key();
-    model::call(
-        &reqwest::Client::new(),
-        &worker(provider, server),
-        Some(&k),
-        &request(schema),
-        b,
-    )
-    .await
+    model::call(&reqwest::Client::new(), &worker(provider, server), Some(&k), &request(schema), b).await
 }
 
 // ---- messages ------------------------------------------------------------------------------------
@@ -98,14 +88,9 @@ async fn messages_sends_the_exact_request_with_a_forced_tool() {
         .expect(1)
         .mount(&server)
         .await;
-    let answer = call(Provider::Messages, &server.uri(), Some(schema()), bounds())
-        .await
-        .unwrap();
+    let answer = call(Provider::Messages, &server.uri(), Some(schema()), bounds()).await.unwrap();
     assert_eq!(answer.text, r#"{"components":[]}"#);
-    assert_eq!(
-        (answer.usage.input_tokens, answer.usage.output_tokens),
-        (120, 30)
-    );
+    assert_eq!((answer.usage.input_tokens, answer.usage.output_tokens), (120, 30));
     assert_eq!(answer.stop, StopReason::Complete);
 }
 
@@ -127,9 +112,7 @@ async fn messages_plain_text_without_structured_output() {
         .expect(1)
         .mount(&server)
         .await;
-    let answer = call(Provider::Messages, &server.uri(), None, bounds())
-        .await
-        .unwrap();
+    let answer = call(Provider::Messages, &server.uri(), None, bounds()).await.unwrap();
     assert!(answer.text.contains("components"));
 }
 
@@ -158,19 +141,11 @@ async fn chat_sends_the_exact_request_with_json_schema() {
         .expect(1)
         .mount(&server)
         .await;
-    let answer = call(
-        Provider::ChatCompletions,
-        &format!("{}/v1", server.uri()),
-        Some(schema()),
-        bounds(),
-    )
-    .await
-    .unwrap();
+    let answer = call(Provider::ChatCompletions, &format!("{}/v1", server.uri()), Some(schema()), bounds())
+        .await
+        .unwrap();
     assert_eq!(answer.text, r#"{"components":[]}"#);
-    assert_eq!(
-        (answer.usage.input_tokens, answer.usage.output_tokens),
-        (50, 7)
-    );
+    assert_eq!((answer.usage.input_tokens, answer.usage.output_tokens), (50, 7));
 }
 
 #[tokio::test]
@@ -184,9 +159,7 @@ async fn chat_without_a_credential_sends_no_authorization() {
         .mount(&server)
         .await;
     let w = worker(Provider::ChatCompletions, &server.uri());
-    model::call(&reqwest::Client::new(), &w, None, &request(None), bounds())
-        .await
-        .unwrap();
+    model::call(&reqwest::Client::new(), &w, None, &request(None), bounds()).await.unwrap();
     let received = server.received_requests().await.unwrap();
     assert!(received[0].headers.get("authorization").is_none());
 }
@@ -195,10 +168,7 @@ async fn chat_without_a_credential_sends_no_authorization() {
 
 async fn error_for(provider: Provider, response: ResponseTemplate) -> ModelError {
     let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(response)
-        .mount(&server)
-        .await;
+    Mock::given(method("POST")).respond_with(response).mount(&server).await;
     let endpoint = match provider {
         Provider::ChatCompletions => format!("{}/v1", server.uri()),
         _ => server.uri(),
@@ -209,55 +179,26 @@ async fn error_for(provider: Provider, response: ResponseTemplate) -> ModelError
 #[tokio::test]
 async fn failures_map_to_errors() {
     for provider in [Provider::Messages, Provider::ChatCompletions] {
-        let e = error_for(
-            provider,
-            ResponseTemplate::new(401).set_body_string("invalid x-api-key"),
-        )
-        .await;
+        let e = error_for(provider, ResponseTemplate::new(401).set_body_string("invalid x-api-key")).await;
         assert_eq!(e, ModelError::CredentialRefused { status: 401 });
         let e = error_for(provider, ResponseTemplate::new(403)).await;
         assert_eq!(e, ModelError::CredentialRefused { status: 403 });
-        let e = error_for(
-            provider,
-            ResponseTemplate::new(429).insert_header("retry-after", "17"),
-        )
-        .await;
-        assert_eq!(
-            e,
-            ModelError::RateLimited {
-                retry_after_s: Some(17)
-            }
-        );
-        assert_eq!(
-            e.to_string(),
-            "the model endpoint is rate-limiting this Worker; try again in 17 s"
-        );
+        let e = error_for(provider, ResponseTemplate::new(429).insert_header("retry-after", "17")).await;
+        assert_eq!(e, ModelError::RateLimited { retry_after_s: Some(17) });
+        assert_eq!(e.to_string(), "the model endpoint is rate-limiting this Worker; try again in 17 s");
         let e = error_for(provider, ResponseTemplate::new(529)).await;
         assert_eq!(e, ModelError::Unavailable { status: 529 });
         let e = error_for(provider, ResponseTemplate::new(503)).await;
         assert_eq!(e, ModelError::Unavailable { status: 503 });
         let body = json!({"type": "error", "error": {"type": "not_found_error", "message": "model: override-model"}});
         let e = error_for(provider, ResponseTemplate::new(404).set_body_json(body)).await;
-        assert_eq!(
-            e,
-            ModelError::Rejected {
-                status: 404,
-                kind: Some("not_found_error".into())
-            }
-        );
-        let e = error_for(
-            provider,
-            ResponseTemplate::new(200).set_body_string("<html>gateway</html>"),
-        )
-        .await;
+        assert_eq!(e, ModelError::Rejected { status: 404, kind: Some("not_found_error".into()) });
+        let e = error_for(provider, ResponseTemplate::new(200).set_body_string("<html>gateway</html>")).await;
         assert!(
             matches!(&e, ModelError::Unreadable { status: 200, raw } if raw.contains("gateway")),
             "{e:?}"
         );
-        assert!(
-            !e.to_string().contains("gateway"),
-            "the raw body is for the log only"
-        );
+        assert!(!e.to_string().contains("gateway"), "the raw body is for the log only");
     }
 }
 
@@ -289,9 +230,8 @@ async fn an_answer_cut_at_the_token_limit_is_an_error() {
 async fn an_empty_answer_is_an_error() {
     let e = error_for(
         Provider::ChatCompletions,
-        ResponseTemplate::new(200).set_body_json(
-            json!({"choices": [{"message": {"content": "  "}, "finish_reason": "stop"}]}),
-        ),
+        ResponseTemplate::new(200)
+            .set_body_json(json!({"choices": [{"message": {"content": "  "}, "finish_reason": "stop"}]})),
     )
     .await;
     assert_eq!(e, ModelError::Empty);
@@ -300,11 +240,7 @@ async fn an_empty_answer_is_an_error() {
 #[tokio::test]
 async fn a_body_over_the_cap_is_refused_by_its_length() {
     let big = "x".repeat(200 * 1024);
-    let e = error_for(
-        Provider::ChatCompletions,
-        ResponseTemplate::new(200).set_body_string(big),
-    )
-    .await;
+    let e = error_for(Provider::ChatCompletions, ResponseTemplate::new(200).set_body_string(big)).await;
     assert_eq!(e, ModelError::TooLarge { limit: 64 * 1024 });
 }
 
@@ -312,35 +248,21 @@ async fn a_body_over_the_cap_is_refused_by_its_length() {
 async fn an_endless_body_costs_nothing_past_the_cap() {
     let peer = RawServer::start(Behaviour::EndlessBody).await;
     let started = Instant::now();
-    let e = call(Provider::ChatCompletions, &peer.url, None, bounds())
-        .await
-        .unwrap_err();
+    let e = call(Provider::ChatCompletions, &peer.url, None, bounds()).await.unwrap_err();
     assert_eq!(e, ModelError::TooLarge { limit: 64 * 1024 });
     assert!(started.elapsed() < Duration::from_secs(5));
     tokio::time::sleep(Duration::from_millis(200)).await;
-    assert_eq!(
-        peer.closed.load(std::sync::atomic::Ordering::SeqCst),
-        1,
-        "the connection is dropped"
-    );
+    assert_eq!(peer.closed.load(std::sync::atomic::Ordering::SeqCst), 1, "the connection is dropped");
     let sent = peer.bytes_sent.load(std::sync::atomic::Ordering::SeqCst);
-    assert!(
-        sent < 8 * 1024 * 1024,
-        "{sent} bytes sent: the peer was stopped by the closed connection"
-    );
+    assert!(sent < 8 * 1024 * 1024, "{sent} bytes sent: the peer was stopped by the closed connection");
 }
 
 #[tokio::test]
 async fn a_server_that_never_answers_times_out() {
     let peer = RawServer::start(Behaviour::Silent).await;
     let started = Instant::now();
-    let short = Bounds {
-        timeout: Duration::from_millis(700),
-        answer_bytes: 1024,
-    };
-    let e = call(Provider::Messages, &peer.url, None, short)
-        .await
-        .unwrap_err();
+    let short = Bounds { timeout: Duration::from_millis(700), answer_bytes: 1024 };
+    let e = call(Provider::Messages, &peer.url, None, short).await.unwrap_err();
     assert!(matches!(e, ModelError::Timeout { .. }), "{e:?}");
     assert!(started.elapsed() < Duration::from_secs(3));
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -355,9 +277,7 @@ async fn a_server_that_never_answers_times_out() {
         .respond_with(ResponseTemplate::new(200).set_delay(Duration::from_secs(30)))
         .mount(&server)
         .await;
-    let e = call(Provider::ChatCompletions, &server.uri(), None, short)
-        .await
-        .unwrap_err();
+    let e = call(Provider::ChatCompletions, &server.uri(), None, short).await.unwrap_err();
     assert!(matches!(e, ModelError::Timeout { .. }), "{e:?}");
 }
 
@@ -365,8 +285,7 @@ async fn a_server_that_never_answers_times_out() {
 async fn dropping_the_call_closes_the_connection() {
     let peer = RawServer::start(Behaviour::Silent).await;
     let url = peer.url.clone();
-    let task =
-        tokio::spawn(async move { call(Provider::ChatCompletions, &url, None, bounds()).await });
+    let task = tokio::spawn(async move { call(Provider::ChatCompletions, &url, None, bounds()).await });
     for _ in 0..50 {
         if peer.accepted.load(std::sync::atomic::Ordering::SeqCst) == 1 {
             break;
@@ -389,8 +308,6 @@ async fn dropping_the_call_closes_the_connection() {
 
 #[tokio::test]
 async fn an_unreachable_endpoint() {
-    let e = call(Provider::Messages, "http://127.0.0.1:9", None, bounds())
-        .await
-        .unwrap_err();
+    let e = call(Provider::Messages, "http://127.0.0.1:9", None, bounds()).await.unwrap_err();
     assert_eq!(e, ModelError::Unreachable);
 }

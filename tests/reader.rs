@@ -42,28 +42,12 @@ fn reads_the_contract_fields() {
     let p = defs.process("vacation-request").unwrap();
     assert_eq!(p.name, "Urlaubsantrag");
     let approve = p.element("Task_approve").unwrap();
-    assert_eq!(
-        (approve.kind, approve.form_id.as_str()),
-        ("userTask", "approve-vacation")
-    );
-    assert_eq!(
-        approve.documentation,
-        "Die Teamleitung prüft Zeitraum & Vertretung und entscheidet."
-    );
-    assert_eq!(
-        p.element("Flow_long").unwrap().condition,
-        "= urlaubstage > 10"
-    );
+    assert_eq!((approve.kind, approve.form_id.as_str()), ("userTask", "approve-vacation"));
+    assert_eq!(approve.documentation, "Die Teamleitung prüft Zeitraum & Vertretung und entscheidet.");
+    assert_eq!(p.element("Flow_long").unwrap().condition, "= urlaubstage > 10");
     assert_eq!(
         p.variables(),
-        [
-            "urlaubstage",
-            "startDate",
-            "vertretung",
-            "employeeName",
-            "approved",
-            "comment"
-        ]
+        ["urlaubstage", "startDate", "vertretung", "employeeName", "approved", "comment"]
     );
 }
 
@@ -72,25 +56,13 @@ fn keeps_what_later_stages_need() {
     let defs = bpmn::read(&fixture("vacation.bpmn"));
     let p = &defs.processes[0];
     let approve = p.element_index("Task_approve").unwrap();
-    let written: Vec<&str> = p
-        .uses_of(approve)
-        .filter(|u| u.role.is_written())
-        .map(|u| u.name.as_str())
-        .collect();
+    let written: Vec<&str> =
+        p.uses_of(approve).filter(|u| u.role.is_written()).map(|u| u.name.as_str()).collect();
     assert_eq!(written, ["approved", "comment"]);
     let flow = p.element("Flow_2").unwrap();
-    assert_eq!(
-        (flow.source.as_str(), flow.target.as_str()),
-        ("Task_approve", "Gateway_approved")
-    );
-    assert_eq!(
-        p.element("Gateway_approved").unwrap().default_flow,
-        "Flow_no"
-    );
-    let lanes: Vec<&str> = p
-        .lanes_of("Task_approve")
-        .map(|l| l.name.as_str())
-        .collect();
+    assert_eq!((flow.source.as_str(), flow.target.as_str()), ("Task_approve", "Gateway_approved"));
+    assert_eq!(p.element("Gateway_approved").unwrap().default_flow, "Flow_no");
+    let lanes: Vec<&str> = p.lanes_of("Task_approve").map(|l| l.name.as_str()).collect();
     assert_eq!(lanes, ["Teamleitung"]);
 
     let order = bpmn::read(&fixture("order.bpmn"));
@@ -98,10 +70,7 @@ fn keeps_what_later_stages_need() {
     let check = p.element("check").unwrap();
     let linked = p.linked_form(check).expect("the linked zeebe:userTaskForm");
     assert!(linked.body.contains("\"key\":\"inStock\""));
-    assert_eq!(
-        p.element("packItem").unwrap().parent,
-        p.element_index("pack")
-    );
+    assert_eq!(p.element("packItem").unwrap().parent, p.element_index("pack"));
     assert_eq!(p.element("late").unwrap().attached_to, "pack");
 }
 
@@ -121,25 +90,10 @@ fn namespaces_are_matched_by_uri() {
     let defs = bpmn::read(&fixture("prefixes-bom.bpmn"));
     let p = &defs.processes[0];
     let ids: Vec<&str> = p.elements.iter().map(|e| e.id.as_str()).collect();
-    assert_eq!(
-        ids,
-        ["t1", "t2", "f"],
-        "vendor and unknown subtrees are skipped"
-    );
-    assert_eq!(
-        p.element("t1").unwrap().form_id,
-        "",
-        "x: re-bound to another URI is not Zeebe"
-    );
-    assert_eq!(
-        p.element("t2").unwrap().form_id,
-        "key-only",
-        "only the first formDefinition counts"
-    );
-    assert_eq!(
-        p.element("f").unwrap().condition,
-        "= a && b &undefined;  < 3"
-    );
+    assert_eq!(ids, ["t1", "t2", "f"], "vendor and unknown subtrees are skipped");
+    assert_eq!(p.element("t1").unwrap().form_id, "", "x: re-bound to another URI is not Zeebe");
+    assert_eq!(p.element("t2").unwrap().form_id, "key-only", "only the first formDefinition counts");
+    assert_eq!(p.element("f").unwrap().condition, "= a && b &undefined;  < 3");
     assert_eq!(p.variables(), ["spaced"]);
 }
 
@@ -173,18 +127,11 @@ fn broken_drafts_yield_what_came_before_the_break() {
     assert_eq!((p.id.as_str(), ids), ("cut", vec!["s", "f", "t"]));
 
     let broken = bpmn::read(&fixture("mismatched.bpmn"));
-    let ids: Vec<&str> = broken.processes[0]
-        .elements
-        .iter()
-        .map(|e| e.id.as_str())
-        .collect();
+    let ids: Vec<&str> = broken.processes[0].elements.iter().map(|e| e.id.as_str()).collect();
     assert_eq!(ids, ["before"], "reading stops at the mismatched end tag");
 
     let dup = bpmn::read(&fixture("duplicate-attributes.bpmn"));
-    assert_eq!(
-        (dup.processes[0].id.as_str(), dup.processes[0].name.as_str()),
-        ("first", "a")
-    );
+    assert_eq!((dup.processes[0].id.as_str(), dup.processes[0].name.as_str()), ("first", "a"));
     assert_eq!(dup.processes[0].elements[0].name, "one");
 
     assert!(bpmn::read(&fixture("not-bpmn.bpmn")).processes.is_empty());
@@ -195,20 +142,15 @@ fn broken_drafts_yield_what_came_before_the_break() {
 fn garbage_in_the_middle_stops_reading_there() {
     let xml = br#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"><process id="p"><task id="a"/> <<<>>> <task id="b"/></process></definitions>"#;
     let defs = bpmn::read(xml);
-    let ids: Vec<&str> = defs.processes[0]
-        .elements
-        .iter()
-        .map(|e| e.id.as_str())
-        .collect();
+    let ids: Vec<&str> = defs.processes[0].elements.iter().map(|e| e.id.as_str()).collect();
     assert_eq!(ids, ["a"]);
 }
 
 #[test]
 fn deep_nesting_costs_nothing() {
     let depth = 100_000;
-    let mut xml = String::from(
-        r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"><process id="p">"#,
-    );
+    let mut xml =
+        String::from(r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"><process id="p">"#);
     for i in 0..depth {
         xml.push_str(&format!(r#"<subProcess id="s{i}">"#));
     }
@@ -220,25 +162,15 @@ fn deep_nesting_costs_nothing() {
     let defs = bpmn::read(xml.as_bytes());
     assert!(started.elapsed() < Duration::from_secs(10));
     let p = &defs.processes[0];
-    assert_eq!(
-        p.elements.last().unwrap().id,
-        "after",
-        "reading goes on after the deep part"
-    );
-    assert!(
-        p.elements.len() < 1_000,
-        "the part past the depth limit is skipped"
-    );
+    assert_eq!(p.elements.last().unwrap().id, "after", "reading goes on after the deep part");
+    assert!(p.elements.len() < 1_000, "the part past the depth limit is skipped");
 
     // unclosed, 100,000 deep: what was read stands
     let unclosed = format!(
         r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"><process id="p"><task id="t"/>{}"#,
         "<x>".repeat(depth)
     );
-    assert_eq!(
-        bpmn::read(unclosed.as_bytes()).processes[0].elements.len(),
-        1
-    );
+    assert_eq!(bpmn::read(unclosed.as_bytes()).processes[0].elements.len(), 1);
 }
 
 #[test]
@@ -247,11 +179,7 @@ fn size_limits_refuse_before_reading() {
     assert!(bpmn::read_bounded(&xml, xml.len()).is_ok());
     let err = bpmn::read_bounded(&xml, 100).unwrap_err();
     assert!(matches!(err, ReadError::TooLarge { limit: 100, .. }));
-    assert!(
-        err.to_string()
-            .contains("over this installation's limit of 100 bytes"),
-        "{err}"
-    );
+    assert!(err.to_string().contains("over this installation's limit of 100 bytes"), "{err}");
 }
 
 #[test]
@@ -268,17 +196,10 @@ fn a_two_gigabyte_stream_is_refused_after_the_limit() {
             Ok(n)
         }
     }
-    let mut stream = Counting {
-        inner: std::io::repeat(b'<').take(2 << 30),
-        read: 0,
-    };
+    let mut stream = Counting { inner: std::io::repeat(b'<').take(2 << 30), read: 0 };
     let err = bpmn::read_stream(&mut stream, 1 << 20).unwrap_err();
     assert!(matches!(err, ReadError::TooLarge { .. }));
-    assert!(
-        stream.read <= (1 << 20) + 8192,
-        "read {} bytes",
-        stream.read
-    );
+    assert!(stream.read <= (1 << 20) + 8192, "read {} bytes", stream.read);
 }
 
 #[test]
@@ -295,15 +216,7 @@ fn a_two_gigabyte_file_is_refused_by_its_size() {
 fn skeleton(defs: &bpmn::Definitions) -> Vec<(String, Vec<(String, String)>)> {
     defs.processes
         .iter()
-        .map(|p| {
-            (
-                p.id.clone(),
-                p.elements
-                    .iter()
-                    .map(|e| (e.id.clone(), e.kind.to_string()))
-                    .collect(),
-            )
-        })
+        .map(|p| (p.id.clone(), p.elements.iter().map(|e| (e.id.clone(), e.kind.to_string())).collect()))
         .collect()
 }
 
@@ -314,10 +227,7 @@ pub fn is_in_order_subset(
     full: &[(String, Vec<(String, String)>)],
 ) -> bool {
     part.len() <= full.len()
-        && part
-            .iter()
-            .zip(full)
-            .all(|((pid, pel), (fid, fel))| pid == fid && fel.starts_with(pel))
+        && part.iter().zip(full).all(|((pid, pel), (fid, fel))| pid == fid && fel.starts_with(pel))
 }
 
 proptest! {

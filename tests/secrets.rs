@@ -65,9 +65,7 @@ async fn the_secret_appears_only_in_the_auth_header() {
         .await;
     Mock::given(method("POST"))
         .and(path("/v1/messages"))
-        .respond_with(
-            ResponseTemplate::new(200).set_body_string(format!("not json, echo: {SECRET}")),
-        )
+        .respond_with(ResponseTemplate::new(200).set_body_string(format!("not json, echo: {SECRET}")))
         .up_to_n_times(1)
         .mount(&model_server)
         .await;
@@ -87,10 +85,7 @@ async fn the_secret_appears_only_in_the_auth_header() {
         max_tokens: 10,
         json_schema: None,
     };
-    let bounds = Bounds {
-        timeout: Duration::from_secs(5),
-        answer_bytes: 1 << 20,
-    };
+    let bounds = Bounds { timeout: Duration::from_secs(5), answer_bytes: 1 << 20 };
     let client = reqwest::Client::new();
     let mut seen = Vec::new();
     for _ in 0..3 {
@@ -108,9 +103,7 @@ async fn the_secret_appears_only_in_the_auth_header() {
         .mount(&chat_server)
         .await;
     let chat = worker(Provider::ChatCompletions, &chat_server.uri());
-    let e = model::call(&client, &chat, Some(&key), &request, bounds)
-        .await
-        .unwrap_err();
+    let e = model::call(&client, &chat, Some(&key), &request, bounds).await.unwrap_err();
     seen.push(format!("{e} {e:?}"));
 
     // a vault that is down: the error names the reference, not a value
@@ -119,40 +112,19 @@ async fn the_secret_appears_only_in_the_auth_header() {
         CredentialRef::Env("FORMGEN_TEST_SECRETS_VAULT_TOKEN".into()),
         None,
     );
-    let e = Credentials::new(Some(down), Duration::ZERO)
-        .resolve(&w.credential)
-        .await
-        .unwrap_err();
-    assert!(
-        e.to_string().contains("vault:secret/formgen#anthropic"),
-        "{e}"
-    );
+    let e = Credentials::new(Some(down), Duration::ZERO).resolve(&w.credential).await.unwrap_err();
+    assert!(e.to_string().contains("vault:secret/formgen#anthropic"), "{e}");
     seen.push(format!("{e} {e:?}"));
 
     for text in &seen {
-        assert!(
-            !text.contains(SECRET),
-            "secret in an error or Debug: {text}"
-        );
-        assert!(
-            !text.contains(VAULT_TOKEN),
-            "vault token in an error or Debug: {text}"
-        );
+        assert!(!text.contains(SECRET), "secret in an error or Debug: {text}");
+        assert!(!text.contains(VAULT_TOKEN), "vault token in an error or Debug: {text}");
     }
     let log = logs.text();
-    assert!(
-        log.contains("model endpoint rejected the request"),
-        "the capture works: {log}"
-    );
-    assert!(
-        log.contains("[REDACTED]"),
-        "the echoed key was redacted: {log}"
-    );
+    assert!(log.contains("model endpoint rejected the request"), "the capture works: {log}");
+    assert!(log.contains("[REDACTED]"), "the echoed key was redacted: {log}");
     assert!(!log.contains(SECRET), "secret in the logs:\n{log}");
-    assert!(
-        !log.contains(VAULT_TOKEN),
-        "vault token in the logs:\n{log}"
-    );
+    assert!(!log.contains(VAULT_TOKEN), "vault token in the logs:\n{log}");
 
     // the model endpoints saw the key exactly where it belongs
     for server in [&model_server, &chat_server] {
@@ -164,25 +136,13 @@ async fn the_secret_appears_only_in_the_auth_header() {
                 .map(|(n, _)| n.as_str().to_string())
                 .collect();
             assert_eq!(auth.len(), 1, "the key is in exactly one header: {auth:?}");
-            assert!(
-                auth[0] == "x-api-key" || auth[0] == "authorization",
-                "{auth:?}"
-            );
-            assert!(
-                !String::from_utf8_lossy(&r.body).contains(SECRET),
-                "the key is not in the body"
-            );
-            assert!(
-                !r.url.as_str().contains(SECRET),
-                "the key is not in the URL"
-            );
+            assert!(auth[0] == "x-api-key" || auth[0] == "authorization", "{auth:?}");
+            assert!(!String::from_utf8_lossy(&r.body).contains(SECRET), "the key is not in the body");
+            assert!(!r.url.as_str().contains(SECRET), "the key is not in the URL");
         }
     }
     // the vault saw its token as X-Vault-Token only
     let vault_requests = vault_server.received_requests().await.unwrap();
     assert_eq!(vault_requests.len(), 1, "the credential is cached");
-    assert_eq!(
-        vault_requests[0].headers.get("x-vault-token").unwrap(),
-        VAULT_TOKEN
-    );
+    assert_eq!(vault_requests[0].headers.get("x-vault-token").unwrap(), VAULT_TOKEN);
 }

@@ -115,13 +115,7 @@ pub struct Comparison {
 
 impl fmt::Display for Comparison {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} {} {}",
-            self.variable,
-            self.operator.symbol(),
-            self.literal
-        )
+        write!(f, "{} {} {}", self.variable, self.operator.symbol(), self.literal)
     }
 }
 
@@ -140,11 +134,7 @@ pub fn read_condition(condition: &str) -> Reading {
     let Some(tokens) = tokenize(body) else {
         return Reading::default();
     };
-    let mut parser = Parser {
-        tokens,
-        pos: 0,
-        reading: Reading::default(),
-    };
+    let mut parser = Parser { tokens, pos: 0, reading: Reading::default() };
     // Trailing tokens the grammar does not cover are left unread: what came before them stands.
     parser.reading.comparisons = parser.or();
     parser.reading
@@ -215,8 +205,7 @@ fn tokenize(s: &str) -> Option<Vec<Token>> {
                 let start = i;
                 while i < chars.len()
                     && (chars[i].is_ascii_digit()
-                        || (chars[i] == '.'
-                            && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit())))
+                        || (chars[i] == '.' && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit())))
                 {
                     i += 1;
                 }
@@ -230,9 +219,7 @@ fn tokenize(s: &str) -> Option<Vec<Token>> {
                         || chars[i] == '_'
                         || chars[i] == '$'
                         || (chars[i] == '.'
-                            && chars
-                                .get(i + 1)
-                                .is_some_and(|n| n.is_alphabetic() || *n == '_')))
+                            && chars.get(i + 1).is_some_and(|n| n.is_alphabetic() || *n == '_')))
                 {
                     i += 1;
                 }
@@ -350,18 +337,10 @@ impl Parser {
                 let right = self.operand();
                 match (left, right) {
                     (Operand::Path(variable), Operand::Value(literal)) => {
-                        vec![Comparison {
-                            variable,
-                            operator: op,
-                            literal,
-                        }]
+                        vec![Comparison { variable, operator: op, literal }]
                     }
                     (Operand::Value(literal), Operand::Path(variable)) => {
-                        vec![Comparison {
-                            variable,
-                            operator: op.flipped(),
-                            literal,
-                        }]
+                        vec![Comparison { variable, operator: op.flipped(), literal }]
                     }
                     _ => Vec::new(),
                 }
@@ -383,11 +362,7 @@ impl Parser {
             }
             _ => match left {
                 Operand::Path(variable) => {
-                    vec![Comparison {
-                        variable,
-                        operator: Operator::Eq,
-                        literal: Literal::Bool(true),
-                    }]
+                    vec![Comparison { variable, operator: Operator::Eq, literal: Literal::Bool(true) }]
                 }
                 _ => Vec::new(),
             },
@@ -424,11 +399,7 @@ impl Parser {
         if range && items.len() == 2 {
             let (low, high) = (items[0].clone(), items[1].clone());
             let closed_low = open == Some(Token::ListOpen);
-            let low_op = if closed_low {
-                Operator::Ge
-            } else {
-                Operator::Gt
-            };
+            let low_op = if closed_low { Operator::Ge } else { Operator::Gt };
             return Some(vec![(low_op, low), (Operator::Le, high)]);
         }
         (!range).then(|| vec![(Operator::In, Literal::List(items))])
@@ -481,8 +452,7 @@ impl Parser {
                     }
                 }
                 Token::Ident(name)
-                    if self.peek() != Some(&Token::Open)
-                        && !self.reading.variables.contains(&name) =>
+                    if self.peek() != Some(&Token::Open) && !self.reading.variables.contains(&name) =>
                 {
                     self.reading.variables.push(name);
                 }
@@ -494,15 +464,8 @@ impl Parser {
 
 fn negate(c: Comparison) -> Comparison {
     match (c.operator, c.literal) {
-        (Operator::Eq, Literal::Bool(b)) => Comparison {
-            literal: Literal::Bool(!b),
-            ..c
-        },
-        (op, literal) => Comparison {
-            operator: op.negated(),
-            literal,
-            ..c
-        },
+        (Operator::Eq, Literal::Bool(b)) => Comparison { literal: Literal::Bool(!b), ..c },
+        (op, literal) => Comparison { operator: op.negated(), literal, ..c },
     }
 }
 
@@ -511,11 +474,7 @@ mod tests {
     use super::*;
 
     fn read(s: &str) -> Vec<String> {
-        read_condition(s)
-            .comparisons
-            .iter()
-            .map(|c| c.to_string())
-            .collect()
+        read_condition(s).comparisons.iter().map(|c| c.to_string()).collect()
     }
 
     #[test]
@@ -526,25 +485,16 @@ mod tests {
         assert_eq!(read("=category = \"travel\""), ["category = \"travel\""]);
         assert_eq!(read("= x in [\"a\",\"b\"]"), ["x in [\"a\", \"b\"]"]);
         assert_eq!(read("= order.total >= 5"), ["order.total >= 5"]);
-        assert_eq!(
-            read("= 5 < days and days <= 30"),
-            ["days > 5", "days <= 30"]
-        );
+        assert_eq!(read("= 5 < days and days <= 30"), ["days > 5", "days <= 30"]);
         assert_eq!(read("= score in [1..10]"), ["score >= 1", "score <= 10"]);
         assert_eq!(read("= not(amount > 10)"), ["amount <= 10"]);
         assert_eq!(read("= status != null"), ["status != null"]);
-        assert_eq!(
-            read("= (a or b) and c = -2.5"),
-            ["a = true", "b = true", "c = -2.5"]
-        );
+        assert_eq!(read("= (a or b) and c = -2.5"), ["a = true", "b = true", "c = -2.5"]);
     }
 
     #[test]
     fn juel() {
-        assert_eq!(
-            read("${amount > 1000 && vip}"),
-            ["amount > 1000", "vip = true"]
-        );
+        assert_eq!(read("${amount > 1000 && vip}"), ["amount > 1000", "vip = true"]);
         assert_eq!(read("#{!approved}"), ["approved = false"]);
         assert_eq!(
             read("${category eq 'travel' || category == 'hotel'}"),
@@ -557,10 +507,7 @@ mod tests {
     fn unreadable_parts_yield_nothing() {
         assert_eq!(read("= count(items) > 3"), Vec::<String>::new());
         assert_eq!(read_condition("= count(items) > 3").variables, ["items"]);
-        assert_eq!(
-            read("${execution.getVariable(\"x\") > 5}"),
-            Vec::<String>::new()
-        );
+        assert_eq!(read("${execution.getVariable(\"x\") > 5}"), Vec::<String>::new());
         assert_eq!(read("= a > b"), Vec::<String>::new());
         assert_eq!(read("= \"unclosed"), Vec::<String>::new());
         assert_eq!(read(""), Vec::<String>::new());

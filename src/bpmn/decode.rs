@@ -80,9 +80,7 @@ fn declared_label(head: &[u8]) -> Option<&[u8]> {
         if quote != b'"' && quote != b'\'' {
             continue;
         }
-        let len = rest
-            .iter()
-            .position(|&b| !(b.is_ascii_alphanumeric() || b"._:-".contains(&b)))?;
+        let len = rest.iter().position(|&b| !(b.is_ascii_alphanumeric() || b"._:-".contains(&b)))?;
         if rest.get(len) != Some(&quote) || len == 0 {
             continue;
         }
@@ -101,7 +99,7 @@ fn skip_ws(b: &[u8]) -> &[u8] {
 }
 
 /// CRLF and lone CR become LF. Borrows when there is no CR.
-fn normalise_line_ends(text: Cow<'_, str>) -> Cow<'_, str> {
+pub(super) fn normalise_line_ends(text: Cow<'_, str>) -> Cow<'_, str> {
     if !text.contains('\r') {
         return text;
     }

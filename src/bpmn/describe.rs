@@ -41,22 +41,15 @@ const MAX_COMPARISONS: usize = 6;
 
 /// Renders `process` for a form at `element_id` (empty: the start form) within `budget` characters.
 /// Returns `""` when the process says nothing at all.
-pub fn describe(
-    process: &Process,
-    element_id: &str,
-    budget: usize,
-) -> Result<String, DescribeError> {
-    let target =
-        if element_id.is_empty() {
-            None
-        } else {
-            Some(process.element_index(element_id).ok_or_else(|| {
-                DescribeError::UnknownElement {
-                    process_id: process.id.clone(),
-                    element_id: element_id.to_string(),
-                }
-            })?)
-        };
+pub fn describe(process: &Process, element_id: &str, budget: usize) -> Result<String, DescribeError> {
+    let target = if element_id.is_empty() {
+        None
+    } else {
+        Some(process.element_index(element_id).ok_or_else(|| DescribeError::UnknownElement {
+            process_id: process.id.clone(),
+            element_id: element_id.to_string(),
+        })?)
+    };
     if target.is_none()
         && process.elements.is_empty()
         && process.variable_uses.is_empty()
@@ -118,15 +111,7 @@ impl<'p> Describer<'p> {
         for (i, u) in process.variable_uses.iter().enumerate() {
             uses_by_name.entry(u.name.as_str()).or_default().push(i);
         }
-        Describer {
-            process,
-            target,
-            budget,
-            compared,
-            condition_variables,
-            by_id,
-            uses_by_name,
-        }
+        Describer { process, target, budget, compared, condition_variables, by_id, uses_by_name }
     }
 
     fn element(&self, id: &str) -> Option<&'p Element> {
@@ -167,12 +152,7 @@ impl<'p> Describer<'p> {
         for section in [&mut decisions, &mut details, &mut others] {
             let mut heading_paid = section.heading.is_empty();
             for item in &section.items {
-                let cost = item.len()
-                    + if heading_paid {
-                        0
-                    } else {
-                        section.heading.len() + 1
-                    };
+                let cost = item.len() + if heading_paid { 0 } else { section.heading.len() + 1 };
                 if cost > room {
                     break;
                 }
@@ -189,9 +169,7 @@ impl<'p> Describer<'p> {
             if section.taken > 0 {
                 out.push('\n');
                 out.push_str(&section.heading);
-                section.items[..section.taken]
-                    .iter()
-                    .for_each(|i| out.push_str(i));
+                section.items[..section.taken].iter().for_each(|i| out.push_str(i));
             }
         }
         if !names.is_empty() {
@@ -202,18 +180,14 @@ impl<'p> Describer<'p> {
             } else {
                 out.push_str(&names_line);
                 if details.taken > 0 {
-                    details.items[..details.taken]
-                        .iter()
-                        .for_each(|i| out.push_str(i));
+                    details.items[..details.taken].iter().for_each(|i| out.push_str(i));
                 }
             }
         }
         if others.taken > 0 {
             out.push('\n');
             out.push_str(&others.heading);
-            others.items[..others.taken]
-                .iter()
-                .for_each(|i| out.push_str(i));
+            others.items[..others.taken].iter().for_each(|i| out.push_str(i));
         }
         let left: Vec<String> = [&decisions, &details, &others]
             .iter()
@@ -221,11 +195,7 @@ impl<'p> Describer<'p> {
             .map(|s| format!("{} {}", s.items.len() - s.taken, s.what))
             .collect();
         if !left.is_empty() {
-            let _ = write!(
-                out,
-                "\n(Left out to stay within the prompt budget: {}.)\n",
-                left.join(", ")
-            );
+            let _ = write!(out, "\n(Left out to stay within the prompt budget: {}.)\n", left.join(", "));
         }
         if out.len() > self.budget {
             // Only reachable when the required parts alone exceed a very small budget.
@@ -258,12 +228,8 @@ impl<'p> Describer<'p> {
             let _ = writeln!(out, "Its documentation: {}", clip(&p.documentation, share));
         }
         if !p.lanes.is_empty() {
-            let lanes: Vec<String> = p
-                .lanes
-                .iter()
-                .filter(|l| !l.name.is_empty())
-                .map(|l| quote(&l.name))
-                .collect();
+            let lanes: Vec<String> =
+                p.lanes.iter().filter(|l| !l.name.is_empty()).map(|l| quote(&l.name)).collect();
             if !lanes.is_empty() {
                 let _ = writeln!(out, "Lanes (roles): {}.", clip(&lanes.join(", "), share));
             }
@@ -276,12 +242,11 @@ impl<'p> Describer<'p> {
         let p = self.process;
         let mut out = String::from("\n");
         let Some(index) = self.target else {
-            out.push_str("The form is the start form: it starts the process, so the whole process is its context.\n");
-            let starts: Vec<&Element> = p
-                .elements
-                .iter()
-                .filter(|e| e.kind == "startEvent" && e.parent.is_none())
-                .collect();
+            out.push_str(
+                "The form is the start form: it starts the process, so the whole process is its context.\n",
+            );
+            let starts: Vec<&Element> =
+                p.elements.iter().filter(|e| e.kind == "startEvent" && e.parent.is_none()).collect();
             for start in starts.iter().take(MAX_NEIGHBOURS) {
                 let _ = writeln!(out, "Start event: {}.", self.element_phrase(start));
                 self.binding(&mut out, start);
@@ -292,17 +257,10 @@ impl<'p> Describer<'p> {
         let e = &p.elements[index];
         let _ = writeln!(out, "The form is for the step {}.", self.element_phrase(e));
         if let Some(parent) = e.parent {
-            let _ = writeln!(
-                out,
-                "It sits inside {}.",
-                self.element_phrase(&p.elements[parent])
-            );
+            let _ = writeln!(out, "It sits inside {}.", self.element_phrase(&p.elements[parent]));
         }
-        let lanes: Vec<String> = p
-            .lanes_of(&e.id)
-            .filter(|l| !l.name.is_empty())
-            .map(|l| quote(&l.name))
-            .collect();
+        let lanes: Vec<String> =
+            p.lanes_of(&e.id).filter(|l| !l.name.is_empty()).map(|l| quote(&l.name)).collect();
         if !lanes.is_empty() {
             let _ = writeln!(out, "Done by: {}.", lanes.join(", "));
         }
@@ -310,16 +268,10 @@ impl<'p> Describer<'p> {
             let _ = writeln!(out, "Its documentation: {}", clip(&e.documentation, share));
         }
         self.binding(&mut out, e);
-        let uses: Vec<String> = p
-            .uses_of(index)
-            .map(|u| format!("{} ({})", u.name, role_word(u.role.is_written())))
-            .collect();
+        let uses: Vec<String> =
+            p.uses_of(index).map(|u| format!("{} ({})", u.name, role_word(u.role.is_written()))).collect();
         if !uses.is_empty() {
-            let _ = writeln!(
-                out,
-                "Variables this step maps: {}.",
-                clip(&uses.join(", "), share)
-            );
+            let _ = writeln!(out, "Variables this step maps: {}.", clip(&uses.join(", "), share));
         }
         self.neighbours(&mut out, e, share);
         out
@@ -332,11 +284,7 @@ impl<'p> Describer<'p> {
             }
             return;
         }
-        let _ = write!(
-            out,
-            "It currently binds the form \"{}\", so this form replaces it",
-            e.form_id
-        );
+        let _ = write!(out, "It currently binds the form \"{}\", so this form replaces it", e.form_id);
         if let Some(linked) = self.process.linked_form(e) {
             let keys = form_keys(&linked.body);
             if !keys.is_empty() {
@@ -366,26 +314,13 @@ impl<'p> Describer<'p> {
                 let to = self
                     .element(&flow.target)
                     .map_or_else(|| flow.target.clone(), |t| self.element_phrase(t));
-                let default = if e.default_flow == flow.id {
-                    " (the default)"
-                } else {
-                    ""
-                };
-                let _ = writeln!(
-                    out,
-                    "- to {}{}{}",
-                    to,
-                    self.flow_suffix(flow, share),
-                    default
-                );
+                let default = if e.default_flow == flow.id { " (the default)" } else { "" };
+                let _ = writeln!(out, "- to {}{}{}", to, self.flow_suffix(flow, share), default);
             }
             more(out, outgoing.len());
         }
-        let boundary: Vec<&Element> = p
-            .elements
-            .iter()
-            .filter(|b| b.kind == "boundaryEvent" && b.attached_to == e.id)
-            .collect();
+        let boundary: Vec<&Element> =
+            p.elements.iter().filter(|b| b.kind == "boundaryEvent" && b.attached_to == e.id).collect();
         for b in boundary.iter().take(MAX_NEIGHBOURS) {
             let _ = writeln!(out, "Attached event: {}.", self.element_phrase(b));
         }
@@ -412,16 +347,11 @@ impl<'p> Describer<'p> {
                     "- {}, {} after this {}:\n",
                     self.element_phrase(node),
                     steps(distance),
-                    if self.target.is_some() {
-                        "step"
-                    } else {
-                        "start"
-                    }
+                    if self.target.is_some() { "step" } else { "start" }
                 );
                 for f in flows {
-                    let to = self
-                        .element(&f.target)
-                        .map_or_else(|| f.target.clone(), |t| self.element_phrase(t));
+                    let to =
+                        self.element(&f.target).map_or_else(|| f.target.clone(), |t| self.element_phrase(t));
                     let when = if !f.condition.is_empty() {
                         format!("when `{}`", clip(&f.condition, 400))
                     } else if node.default_flow == f.id {
@@ -429,11 +359,7 @@ impl<'p> Describer<'p> {
                     } else {
                         "unconditionally".to_string()
                     };
-                    let name = if f.name.is_empty() {
-                        String::new()
-                    } else {
-                        format!("\"{}\" ", f.name)
-                    };
+                    let name = if f.name.is_empty() { String::new() } else { format!("\"{}\" ", f.name) };
                     let _ = writeln!(item, "  - {name}{when} -> {to}");
                 }
                 items.push(item);
@@ -444,12 +370,7 @@ impl<'p> Describer<'p> {
 
     /// Every variable name: the process's own, then those only its conditions mention.
     fn variable_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self
-            .process
-            .variables()
-            .into_iter()
-            .map(str::to_string)
-            .collect();
+        let mut names: Vec<String> = self.process.variables().into_iter().map(str::to_string).collect();
         for v in &self.condition_variables {
             if !names.contains(v) {
                 names.push(v.clone());
@@ -461,19 +382,11 @@ impl<'p> Describer<'p> {
     fn variable_detail(&self, name: &str) -> String {
         let p = self.process;
         let mut places: Vec<String> = Vec::new();
-        let uses = self
-            .uses_by_name
-            .get(name)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
+        let uses = self.uses_by_name.get(name).map(Vec::as_slice).unwrap_or_default();
         for u in uses.iter().map(|&i| &p.variable_uses[i]) {
             let place = match u.element {
                 Some(i) if u.role != super::VariableRole::DataObject => {
-                    format!(
-                        "{} {}",
-                        u.role.describe(),
-                        self.element_phrase(&p.elements[i])
-                    )
+                    format!("{} {}", u.role.describe(), self.element_phrase(&p.elements[i]))
                 }
                 _ => u.role.describe().to_string(),
             };
@@ -494,11 +407,7 @@ impl<'p> Describer<'p> {
         }
         let mut line = format!("- {name}: {}", places.join("; "));
         if let Some(cs) = self.compared.get(name) {
-            let shown: Vec<String> = cs
-                .iter()
-                .take(MAX_COMPARISONS)
-                .map(|c| c.to_string())
-                .collect();
+            let shown: Vec<String> = cs.iter().take(MAX_COMPARISONS).map(|c| c.to_string()).collect();
             let _ = write!(line, "; compared: {}", shown.join(", "));
         }
         line.push('\n');
@@ -540,11 +449,7 @@ fn role_word(written: bool) -> &'static str {
 }
 
 fn steps(n: usize) -> String {
-    if n == 1 {
-        "1 step".into()
-    } else {
-        format!("{n} steps")
-    }
+    if n == 1 { "1 step".into() } else { format!("{n} steps") }
 }
 
 fn more(out: &mut String, total: usize) {

@@ -27,8 +27,7 @@ pub use condition::{Comparison, Literal, Operator, Reading, read_condition};
 pub use decode::decode as decode_text;
 pub use describe::{DescribeError, describe};
 pub use model::{
-    Decision, Definitions, Element, LINKED_FORM_PREFIX, Lane, LinkedForm, Process, VariableRole,
-    VariableUse,
+    Decision, Definitions, Element, LINKED_FORM_PREFIX, Lane, LinkedForm, Process, VariableRole, VariableUse,
 };
 pub use outline::{OutlineElement, OutlineFile, OutlineProcess};
 pub(crate) use reader::trim;
@@ -37,6 +36,16 @@ pub use xml::unescape as xml_unescape;
 /// Reads a BPMN document of any size. Never fails and never panics.
 pub fn read(xml: &[u8]) -> Definitions {
     reader::read_text(&decode::decode(xml))
+}
+
+/// Reads BPMN that is already text (a JSON string from an editor): any `encoding` in its XML
+/// declaration describes bytes it no longer has, so only line ends are normalised.
+pub fn read_str(xml: &str) -> Definitions {
+    match decode::normalise_line_ends(std::borrow::Cow::Borrowed(xml.strip_prefix('\u{FEFF}').unwrap_or(xml)))
+    {
+        std::borrow::Cow::Borrowed(s) => reader::read_text(s),
+        std::borrow::Cow::Owned(s) => reader::read_text(&s),
+    }
 }
 
 /// A BPMN input refused before reading.
@@ -61,10 +70,7 @@ pub enum ReadError {
 /// Reads a BPMN document after checking it against `limit` bytes.
 pub fn read_bounded(xml: &[u8], limit: usize) -> Result<Definitions, ReadError> {
     if xml.len() > limit {
-        return Err(ReadError::TooLarge {
-            size: xml.len() as u64,
-            limit,
-        });
+        return Err(ReadError::TooLarge { size: xml.len() as u64, limit });
     }
     Ok(read(xml))
 }
@@ -92,10 +98,7 @@ pub fn read_capped(stream: impl Read, limit: usize) -> Result<Vec<u8>, ReadError
     let cap = (limit as u64).saturating_add(1);
     stream.take(cap).read_to_end(&mut bytes)?;
     if bytes.len() > limit {
-        return Err(ReadError::TooLarge {
-            size: bytes.len() as u64,
-            limit,
-        });
+        return Err(ReadError::TooLarge { size: bytes.len() as u64, limit });
     }
     Ok(bytes)
 }

@@ -82,11 +82,7 @@ impl Element {
 
     /// The name if there is one, else the id: how the element is called in a sentence.
     pub fn label(&self) -> &str {
-        if self.name.is_empty() {
-            &self.id
-        } else {
-            &self.name
-        }
+        if self.name.is_empty() { &self.id } else { &self.name }
     }
 }
 
@@ -195,11 +191,7 @@ impl Process {
     /// The variable names, deduplicated in order of first appearance (the contract's `variables`).
     pub fn variables(&self) -> Vec<&str> {
         let mut seen = std::collections::HashSet::new();
-        self.variable_uses
-            .iter()
-            .map(|u| u.name.as_str())
-            .filter(|n| seen.insert(*n))
-            .collect()
+        self.variable_uses.iter().map(|u| u.name.as_str()).filter(|n| seen.insert(*n)).collect()
     }
 
     /// The index of the element with this id. With duplicate ids (a broken draft), the first one.
@@ -214,23 +206,17 @@ impl Process {
 
     /// Sequence flows leaving the element with this id, in document order.
     pub fn outgoing<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a Element> + 'a {
-        self.elements
-            .iter()
-            .filter(move |e| e.is_flow() && e.source == id)
+        self.elements.iter().filter(move |e| e.is_flow() && e.source == id)
     }
 
     /// Sequence flows arriving at the element with this id, in document order.
     pub fn incoming<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a Element> + 'a {
-        self.elements
-            .iter()
-            .filter(move |e| e.is_flow() && e.target == id)
+        self.elements.iter().filter(move |e| e.is_flow() && e.target == id)
     }
 
     /// The lanes that list this element.
     pub fn lanes_of<'a>(&'a self, id: &'a str) -> impl Iterator<Item = &'a Lane> + 'a {
-        self.lanes
-            .iter()
-            .filter(move |l| l.flow_node_refs.iter().any(|r| r == id))
+        self.lanes.iter().filter(move |l| l.flow_node_refs.iter().any(|r| r == id))
     }
 
     /// The embedded form body a step's form key links to, if it links to one this process holds.
@@ -263,12 +249,7 @@ impl Process {
                     )
                     .collect()
             }
-            None => self
-                .elements
-                .iter()
-                .filter(|e| e.kind == "startEvent")
-                .map(|e| e.id.as_str())
-                .collect(),
+            None => self.elements.iter().filter(|e| e.kind == "startEvent").map(|e| e.id.as_str()).collect(),
         };
         let mut seen: HashSet<&str> = starts.iter().copied().collect();
         let mut queue: VecDeque<(&str, usize)> = starts.into_iter().map(|s| (s, 0)).collect();
@@ -278,15 +259,9 @@ impl Process {
             if let Some(node) = by_id.get(id)
                 && node.is_gateway()
                 && distance > 0
-                && flows
-                    .iter()
-                    .any(|f| !f.condition.is_empty() || node.default_flow == f.id)
+                && flows.iter().any(|f| !f.condition.is_empty() || node.default_flow == f.id)
             {
-                decisions.push(Decision {
-                    gateway: node,
-                    distance,
-                    flows: flows.clone(),
-                });
+                decisions.push(Decision { gateway: node, distance, flows: flows.clone() });
             }
             for f in flows {
                 if seen.insert(f.target.as_str()) {
@@ -299,8 +274,6 @@ impl Process {
 
     /// The variable uses that occur on the element with this index.
     pub fn uses_of(&self, index: usize) -> impl Iterator<Item = &VariableUse> + '_ {
-        self.variable_uses
-            .iter()
-            .filter(move |u| u.element == Some(index))
+        self.variable_uses.iter().filter(move |u| u.element == Some(index))
     }
 }

@@ -102,13 +102,8 @@ const PROPERTY_NAMES: &[&str] = &[
 ];
 
 /// Element kinds that carry Camunda 7's `camunda:resultVariable` (per camunda-bpmn-moddle).
-const CAMUNDA_RESULT_KINDS: &[&str] = &[
-    "scriptTask",
-    "serviceTask",
-    "businessRuleTask",
-    "sendTask",
-    "messageEventDefinition",
-];
+const CAMUNDA_RESULT_KINDS: &[&str] =
+    &["scriptTask", "serviceTask", "businessRuleTask", "sendTask", "messageEventDefinition"];
 
 /// Element kinds that carry Camunda 7's `camunda:formKey`.
 const CAMUNDA_FORM_KINDS: &[&str] = &["startEvent", "userTask"];
@@ -144,10 +139,7 @@ impl Frame {
     fn collects_text(self) -> bool {
         matches!(
             self,
-            Frame::Documentation(_)
-                | Frame::Condition(_)
-                | Frame::FlowNodeRef(_)
-                | Frame::LinkedForm(_)
+            Frame::Documentation(_) | Frame::Condition(_) | Frame::FlowNodeRef(_) | Frame::LinkedForm(_)
         )
     }
 }
@@ -277,10 +269,7 @@ impl Builder {
     /// The innermost sub-process around the current position.
     fn current_container(&self) -> Option<usize> {
         self.stack.iter().rev().find_map(|f| match f {
-            Frame::Flow {
-                index,
-                container: true,
-            } => Some(*index),
+            Frame::Flow { index, container: true } => Some(*index),
             _ => None,
         })
     }
@@ -323,15 +312,9 @@ impl Builder {
                     None
                 }
             }
-            (
-                Some(
-                    Frame::Process
-                    | Frame::Flow {
-                        container: true, ..
-                    },
-                ),
-                Ns::Bpmn,
-            ) if flow_kind(local).is_some() => {
+            (Some(Frame::Process | Frame::Flow { container: true, .. }), Ns::Bpmn)
+                if flow_kind(local).is_some() =>
+            {
                 Some(self.open_element(flow_kind(local).expect("checked"), attrs))
             }
             (Some(Frame::Process), Ns::Bpmn) => match local {
@@ -377,10 +360,7 @@ impl Builder {
             }
             (Some(Frame::Extensions(None)), Ns::Zeebe) if local == "userTaskForm" => {
                 let forms = &mut self.process().linked_forms;
-                forms.push(LinkedForm {
-                    id: attr_value(attrs, "id"),
-                    body: String::new(),
-                });
+                forms.push(LinkedForm { id: attr_value(attrs, "id"), body: String::new() });
                 Some(Frame::LinkedForm(forms.len() - 1))
             }
             (Some(Frame::Extensions(_) | Frame::Inner), Ns::Zeebe | Ns::Camunda) => {
@@ -400,9 +380,7 @@ impl Builder {
         for (name, value) in Attrs::new(attrs) {
             match name {
                 "id" if process.id.is_empty() => process.id = unescape(value).into_owned(),
-                "name" if process.name.is_empty() => {
-                    process.name = trim(&unescape(value)).to_string()
-                }
+                "name" if process.name.is_empty() => process.name = trim(&unescape(value)).to_string(),
                 _ => {}
             }
         }
@@ -412,11 +390,7 @@ impl Builder {
 
     fn open_element(&mut self, kind: &'static str, attrs: &str) -> Frame {
         let parent = self.current_container();
-        let mut element = Element {
-            kind,
-            parent,
-            ..Element::default()
-        };
+        let mut element = Element { kind, parent, ..Element::default() };
         let mut seen = Seen::default();
         let mut camunda_form_key = String::new();
         let mut result_variable = None;
@@ -443,8 +417,7 @@ impl Builder {
                     camunda_form_key = trim(&unescape(value)).to_string();
                 }
                 (Some(Ns::Camunda), "resultVariable")
-                    if CAMUNDA_RESULT_KINDS.contains(&kind)
-                        && seen.first("camunda:resultVariable") =>
+                    if CAMUNDA_RESULT_KINDS.contains(&kind) && seen.first("camunda:resultVariable") =>
                 {
                     result_variable = Some(unescape(value).into_owned());
                 }
@@ -495,11 +468,7 @@ impl Builder {
                 _ => {}
             }
         }
-        let chosen = [form_id, form_key]
-            .into_iter()
-            .flatten()
-            .map(unescape)
-            .find(|v| !trim(v).is_empty());
+        let chosen = [form_id, form_key].into_iter().flatten().map(unescape).find(|v| !trim(v).is_empty());
         if let Some(value) = chosen {
             self.process().elements[index].form_id = trim(&value).to_string();
         }
@@ -552,11 +521,7 @@ impl Builder {
             return false;
         }
         let name = name.to_string();
-        self.process().variable_uses.push(VariableUse {
-            name,
-            element,
-            role,
-        });
+        self.process().variable_uses.push(VariableUse { name, element, role });
         true
     }
 
@@ -585,9 +550,7 @@ impl Builder {
                 }
             }
             Frame::Condition(index) => process.elements[index].condition = body,
-            Frame::FlowNodeRef(lane) if !text.is_empty() => {
-                process.lanes[lane].flow_node_refs.push(body)
-            }
+            Frame::FlowNodeRef(lane) if !text.is_empty() => process.lanes[lane].flow_node_refs.push(body),
             Frame::LinkedForm(form) => process.linked_forms[form].body = body,
             _ => {}
         }
@@ -648,9 +611,7 @@ impl Seen {
 
 /// The first value of an unprefixed attribute, unescaped; `""` when absent.
 fn attr_value(attrs: &str, name: &str) -> String {
-    super::xml::attr(attrs, name)
-        .map(|v| unescape(v).into_owned())
-        .unwrap_or_default()
+    super::xml::attr(attrs, name).map(|v| unescape(v).into_owned()).unwrap_or_default()
 }
 
 /// JavaScript's `String.prototype.trim`: Unicode white space and U+FEFF.

@@ -109,8 +109,7 @@ impl<'a> Iterator for Attrs<'a> {
             };
             let value = &self.raw[value_start..value_start + len];
             self.pos = value_start + len + 1;
-            let followed_well =
-                self.pos >= bytes.len() || is_ws(bytes[self.pos]) || bytes[self.pos] == b'/';
+            let followed_well = self.pos >= bytes.len() || is_ws(bytes[self.pos]) || bytes[self.pos] == b'/';
             let nb = name.as_bytes();
             let valid_name =
                 !nb.is_empty() && is_name_start(nb[0]) && nb[1..].iter().all(|&b| is_name_char(b));
@@ -165,9 +164,7 @@ pub fn resolve_reference(name: &str) -> Option<char> {
                 u32::from_str_radix(hex, 16).ok()?
             }
             Some(_) => return None,
-            None if !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit()) => {
-                num.parse().ok()?
-            }
+            None if !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit()) => num.parse().ok()?,
             None => return None,
         };
         return char::from_u32(code);
@@ -215,11 +212,7 @@ impl Scopes {
             }
             let value = unescape(value);
             // `xmlns=""` undeclares the default namespace
-            let ns = if value.is_empty() {
-                Ns::Unbound
-            } else {
-                Ns::of(&value)
-            };
+            let ns = if value.is_empty() { Ns::Unbound } else { Ns::of(&value) };
             self.bindings.push((prefix.into(), ns));
         }
     }
@@ -253,12 +246,7 @@ impl Scopes {
     /// modellers mean by it: bpmn-moddle pre-binds its packages' own prefixes, and files written by hand
     /// (or cut from a bigger one) use them without declaring them.
     fn lookup(&self, prefix: &str) -> Option<Ns> {
-        let bound = self
-            .bindings
-            .iter()
-            .rev()
-            .find(|(p, _)| &**p == prefix)
-            .map(|(_, ns)| *ns);
+        let bound = self.bindings.iter().rev().find(|(p, _)| &**p == prefix).map(|(_, ns)| *ns);
         bound.or(match prefix {
             "bpmn" => Some(Ns::Bpmn),
             "zeebe" => Some(Ns::Zeebe),
@@ -280,12 +268,8 @@ mod tests {
 
     #[test]
     fn malformed_attributes_are_skipped_and_the_first_wins() {
-        let all: Vec<_> =
-            Attrs::new(r#" $a="b" id="P1" xx name='n' id="P2" bad="v"x ok="1""#).collect();
-        assert_eq!(
-            all,
-            vec![("id", "P1"), ("name", "n"), ("id", "P2"), ("ok", "1")]
-        );
+        let all: Vec<_> = Attrs::new(r#" $a="b" id="P1" xx name='n' id="P2" bad="v"x ok="1""#).collect();
+        assert_eq!(all, vec![("id", "P1"), ("name", "n"), ("id", "P2"), ("ok", "1")]);
         assert_eq!(attr(r#" id="P1" id="P2""#, "id"), Some("P1"));
     }
 
@@ -297,10 +281,7 @@ mod tests {
 
     #[test]
     fn references_decode_and_unknown_entities_stay() {
-        assert_eq!(
-            unescape("a&#10;b &foo; &lt;x&GT; &#x41;&amp"),
-            "a\nb &foo; <x> A&amp"
-        );
+        assert_eq!(unescape("a&#10;b &foo; &lt;x&GT; &#x41;&amp"), "a\nb &foo; <x> A&amp");
         assert_eq!(unescape("&#xD800;"), "&#xD800;");
         assert!(matches!(unescape("plain"), Cow::Borrowed(_)));
     }
@@ -308,22 +289,12 @@ mod tests {
     #[test]
     fn scopes_resolve_by_uri_and_the_first_declaration_wins() {
         let mut s = Scopes::default();
-        s.push(&format!(
-            r#" xmlns="{BPMN_URI}" xmlns="urn:other" xmlns:z="{ZEEBE_URI}""#
-        ));
+        s.push(&format!(r#" xmlns="{BPMN_URI}" xmlns="urn:other" xmlns:z="{ZEEBE_URI}""#));
         assert_eq!(s.element("process"), (Ns::Bpmn, "process"));
         assert_eq!(s.element("z:input"), (Ns::Zeebe, "input"));
         assert_eq!(s.element("q:input").0, Ns::Other);
-        assert_eq!(
-            s.element("camunda:in").0,
-            Ns::Camunda,
-            "well-known prefixes without a declaration"
-        );
-        assert_eq!(
-            s.element("camunda:in").0,
-            Ns::Camunda,
-            "well-known prefixes without a declaration"
-        );
+        assert_eq!(s.element("camunda:in").0, Ns::Camunda, "well-known prefixes without a declaration");
+        assert_eq!(s.element("camunda:in").0, Ns::Camunda, "well-known prefixes without a declaration");
         s.push(r#" xmlns="urn:vendor""#);
         assert_eq!(s.element("process").0, Ns::Other);
         assert_eq!(s.attribute("z:formKey"), (Some(Ns::Zeebe), "formKey"));

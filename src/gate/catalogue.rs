@@ -36,17 +36,8 @@ pub const INPUTS: &[&str] = &[
 pub const CONTAINERS: &[&str] = &["group", "dynamiclist"];
 
 /// form-js's presentational types.
-pub const PRESENTATIONAL: &[&str] = &[
-    "text",
-    "html",
-    "image",
-    "table",
-    "spacer",
-    "separator",
-    "iframe",
-    "button",
-    "documentPreview",
-];
+pub const PRESENTATIONAL: &[&str] =
+    &["text", "html", "image", "table", "spacer", "separator", "iframe", "button", "documentPreview"];
 
 /// Option fields: single-valued (radio, select) and multi-valued (checklist, taglist).
 pub const OPTION_FIELDS: &[&str] = &["radio", "select", "checklist", "taglist"];
@@ -77,18 +68,8 @@ pub struct Replacement {
 
 /// The form-js type a common synonym means, matched case- and separator-insensitively.
 pub fn synonym(kind: &str) -> Option<Replacement> {
-    let norm: String = kind
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect();
-    let r = |kind, subtype, validation_type| {
-        Some(Replacement {
-            kind,
-            subtype,
-            validation_type,
-        })
-    };
+    let norm: String = kind.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+    let r = |kind, subtype, validation_type| Some(Replacement { kind, subtype, validation_type });
     match norm.as_str() {
         "text" | "string" | "input" | "textinput" | "textbox" | "shorttext" | "url" | "link" => {
             r("textfield", None, None)
@@ -98,8 +79,8 @@ pub fn synonym(kind: &str) -> Option<Replacement> {
         "longtext" | "multiline" | "paragraphinput" | "textareafield" | "richtext" => {
             r("textarea", None, None)
         }
-        "integer" | "int" | "decimal" | "float" | "double" | "currency" | "money" | "amount"
-        | "numeric" | "long" | "range" | "slider" | "percent" | "rating" => r("number", None, None),
+        "integer" | "int" | "decimal" | "float" | "double" | "currency" | "money" | "amount" | "numeric"
+        | "long" | "range" | "slider" | "percent" | "rating" => r("number", None, None),
         "date" | "datepicker" | "birthday" => r("datetime", Some("date"), None),
         "time" | "timepicker" => r("datetime", Some("time"), None),
         "datetimelocal" | "timestamp" | "datetimepicker" => r("datetime", Some("datetime"), None),
@@ -108,15 +89,12 @@ pub fn synonym(kind: &str) -> Option<Replacement> {
             r("select", None, None)
         }
         "radiogroup" | "radiobutton" | "radiobuttons" | "options" => r("radio", None, None),
-        "multiselect" | "multiplechoice" | "checkboxes" | "checkboxgroup" => {
-            r("checklist", None, None)
-        }
+        "multiselect" | "multiplechoice" | "checkboxes" | "checkboxgroup" => r("checklist", None, None),
         "tags" | "tag" | "chips" => r("taglist", None, None),
-        "file" | "upload" | "fileupload" | "attachment" | "imageupload" => {
-            r("filepicker", None, None)
+        "file" | "upload" | "fileupload" | "attachment" | "imageupload" => r("filepicker", None, None),
+        "heading" | "header" | "title" | "paragraph" | "markdown" | "label" | "static" | "info" | "hint" => {
+            r("text", None, None)
         }
-        "heading" | "header" | "title" | "paragraph" | "markdown" | "label" | "static" | "info"
-        | "hint" => r("text", None, None),
         "divider" | "hr" | "line" => r("separator", None, None),
         "section" | "fieldset" | "panel" | "container" => r("group", None, None),
         "list" | "repeater" | "repeatable" | "array" => r("dynamiclist", None, None),
@@ -144,10 +122,7 @@ mod tests {
         assert_eq!(synonym("drop-down").unwrap().kind, "select");
         assert_eq!(synonym("email").unwrap().validation_type, Some("email"));
         assert_eq!(synonym("frobnicate"), None);
-        for (_, r) in ["date", "divider", "section", "tags"]
-            .iter()
-            .map(|k| (k, synonym(k).unwrap()))
-        {
+        for (_, r) in ["date", "divider", "section", "tags"].iter().map(|k| (k, synonym(k).unwrap())) {
             assert!(class_of(r.kind).is_some());
         }
     }

@@ -23,30 +23,21 @@ pub fn check(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Rep
     check_kind_specific(kind, c, who, report);
 }
 
-const VALIDATE_KEYS: &[&str] = &[
-    "required",
-    "min",
-    "max",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "patternErrorMessage",
-    "validationType",
-];
+const VALIDATE_KEYS: &[&str] =
+    &["required", "min", "max", "minLength", "maxLength", "pattern", "patternErrorMessage", "validationType"];
 
 fn check_validate(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
     let Some(validate) = c.get_mut("validate") else {
         return;
     };
     let Some(v) = validate.as_object_mut() else {
-        report.refuse(format!("{who} has \"validate\" set to {}; it must be an object such as {{\"required\": true}}.", brief(validate)));
+        report.refuse(format!(
+            "{who} has \"validate\" set to {}; it must be an object such as {{\"required\": true}}.",
+            brief(validate)
+        ));
         return;
     };
-    let unknown: Vec<String> = v
-        .keys()
-        .filter(|k| !VALIDATE_KEYS.contains(&k.as_str()))
-        .cloned()
-        .collect();
+    let unknown: Vec<String> = v.keys().filter(|k| !VALIDATE_KEYS.contains(&k.as_str())).cloned().collect();
     if !unknown.is_empty() {
         report.refuse(format!(
             "{who} has validation rules form-js does not enforce ({}); use only {}.",
@@ -59,14 +50,10 @@ fn check_validate(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mu
         Some(Value::String(s)) if s == "true" || s == "false" => {
             let b = s == "true";
             v.insert("required".into(), Value::Bool(b));
-            report.warn(format!(
-                "{who} had \"required\" as the text \"{b}\"; it is now {b}."
-            ));
+            report.warn(format!("{who} had \"required\" as the text \"{b}\"; it is now {b}."));
         }
-        Some(other) => report.refuse(format!(
-            "{who} has \"required\" set to {}; it must be true or false.",
-            brief(other)
-        )),
+        Some(other) => report
+            .refuse(format!("{who} has \"required\" set to {}; it must be true or false.", brief(other))),
     }
     // min / max: numbers, on number fields only
     let (min, max) = (v.get("min").cloned(), v.get("max").cloned());
@@ -116,7 +103,11 @@ fn check_validate(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mu
             Some(Value::String(p)) => {
                 if let Err(e) = regex::Regex::new(&format!("^(?:{p})$")) {
                     let reason = e.to_string();
-                    let reason = reason.lines().rev().find(|l| l.starts_with("error:")).unwrap_or("it does not compile");
+                    let reason = reason
+                        .lines()
+                        .rev()
+                        .find(|l| l.starts_with("error:"))
+                        .unwrap_or("it does not compile");
                     report.refuse(format!(
                         "{who} has the pattern {}, which cannot be checked ({}); use a regular expression without backreferences or look-around.",
                         short_quote(p),
@@ -124,7 +115,10 @@ fn check_validate(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mu
                     ));
                 }
             }
-            Some(other) => report.refuse(format!("{who} has a pattern that is {}, not a text; write the regular expression as a string.", brief(other))),
+            Some(other) => report.refuse(format!(
+                "{who} has a pattern that is {}, not a text; write the regular expression as a string.",
+                brief(other)
+            )),
         }
         match v.get("validationType") {
             None => {}
@@ -144,13 +138,14 @@ fn bound(v: &Option<Value>, name: &str, who: &str, report: &mut Report) -> Optio
         Some(Value::Number(n)) => n.as_f64(),
         Some(Value::String(s)) if s.starts_with('=') => None,
         Some(Value::String(s)) if s.trim().parse::<f64>().is_ok() => {
-            report.refuse(format!(
-                "{who} has {name} written as the text \"{s}\"; write it as a number."
-            ));
+            report.refuse(format!("{who} has {name} written as the text \"{s}\"; write it as a number."));
             None
         }
         Some(other) => {
-            report.refuse(format!("{who} has {name} {}; it must be a number or a FEEL expression starting with \"=\".", brief(other)));
+            report.refuse(format!(
+                "{who} has {name} {}; it must be a number or a FEEL expression starting with \"=\".",
+                brief(other)
+            ));
             None
         }
     }
@@ -172,10 +167,8 @@ fn length(v: &Option<Value>, name: &str, who: &str, report: &mut Report) -> Opti
 }
 
 fn check_options(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
-    let sources: Vec<&str> = ["values", "valuesKey", "valuesExpression"]
-        .into_iter()
-        .filter(|s| c.contains_key(*s))
-        .collect();
+    let sources: Vec<&str> =
+        ["values", "valuesKey", "valuesExpression"].into_iter().filter(|s| c.contains_key(*s)).collect();
     match sources.len() {
         0 => {
             report.refuse(format!(
@@ -213,7 +206,10 @@ fn check_options(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut
         return;
     };
     let Some(items) = values.as_array_mut() else {
-        report.refuse(format!("{who} has \"values\" set to {}; it must be a list of {{\"label\", \"value\"}} options.", brief(values)));
+        report.refuse(format!(
+            "{who} has \"values\" set to {}; it must be a list of {{\"label\", \"value\"}} options.",
+            brief(values)
+        ));
         return;
     };
     if items.is_empty() {
@@ -260,9 +256,7 @@ fn check_options(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut
                     label
                 }
                 None => {
-                    report.refuse(format!(
-                        "{who} has an option with neither a value nor a label."
-                    ));
+                    report.refuse(format!("{who} has an option with neither a value nor a label."));
                     continue;
                 }
             },
@@ -316,10 +310,7 @@ fn check_default(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut
         return;
     }
     let options: Option<Vec<String>> = c.get("values").and_then(Value::as_array).map(|items| {
-        items
-            .iter()
-            .filter_map(|i| i.get("value").and_then(Value::as_str).map(str::to_string))
-            .collect()
+        items.iter().filter_map(|i| i.get("value").and_then(Value::as_str).map(str::to_string)).collect()
     });
     if OPTION_FIELDS.contains(&kind) && c.contains_key("valuesKey") {
         report.refuse(format!("{who} has a defaultValue but takes its options from a valuesKey; form-js ignores it there, so remove it."));
@@ -336,27 +327,26 @@ fn check_default(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut
             Value::Bool(_) => {}
             Value::String(s) if s == "true" || s == "false" => {
                 c.insert("defaultValue".into(), Value::Bool(s == "true"));
-                report.warn(format!(
-                    "{who} had the defaultValue as the text \"{s}\"; it is now {s}."
-                ));
+                report.warn(format!("{who} had the defaultValue as the text \"{s}\"; it is now {s}."));
             }
             _ => wrong("true or false", report),
         },
         "textfield" | "textarea" | "datetime" if !default.is_string() => {
             wrong("a text", report);
         }
-        "radio" | "select" => {
-            match &default {
-                Value::String(s) => {
-                    if let Some(opts) = &options
-                        && !opts.contains(s)
-                    {
-                        report.refuse(format!("{who} has the defaultValue \"{s}\", which is not one of its options ({}).", quoted(opts)));
-                    }
+        "radio" | "select" => match &default {
+            Value::String(s) => {
+                if let Some(opts) = &options
+                    && !opts.contains(s)
+                {
+                    report.refuse(format!(
+                        "{who} has the defaultValue \"{s}\", which is not one of its options ({}).",
+                        quoted(opts)
+                    ));
                 }
-                _ => wrong("one option's value (a text)", report),
             }
-        }
+            _ => wrong("one option's value (a text)", report),
+        },
         "number" => match &default {
             Value::Number(_) => {}
             Value::String(s) if s.trim().parse::<f64>().is_ok() => {}
@@ -382,9 +372,7 @@ fn check_default(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut
             _ => wrong("a list of option values", report),
         },
         "expression" | "filepicker" => {
-            report.refuse(format!(
-                "{who} has a defaultValue, which a {kind} cannot hold; remove it."
-            ));
+            report.refuse(format!("{who} has a defaultValue, which a {kind} cannot hold; remove it."));
         }
         _ => {}
     }
@@ -458,44 +446,31 @@ fn check_layout(c: &mut Map<String, Value>, who: &str, report: &mut Report) {
     }
     match l.get("row") {
         None | Some(Value::Null) | Some(Value::String(_)) => {}
-        Some(other) => report.refuse(format!(
-            "{who} has the layout row {}; it must be a text naming the row.",
-            brief(other)
-        )),
+        Some(other) => report
+            .refuse(format!("{who} has the layout row {}; it must be a text naming the row.", brief(other))),
     }
 }
 
 fn check_kind_specific(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
-    let one_of = |prop: &str, allowed: &[&str], c: &Map<String, Value>, report: &mut Report| match c
-        .get(prop)
+    let one_of = |prop: &str, allowed: &[&str], c: &Map<String, Value>, report: &mut Report| match c.get(prop)
     {
         None => {}
         Some(Value::String(s)) if allowed.contains(&s.as_str()) => {}
         Some(other) => report.refuse(format!(
             "{who} has the {prop} {}; form-js knows {}.",
             brief(other),
-            either(
-                &allowed.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-                "or"
-            )
+            either(&allowed.iter().map(|s| s.to_string()).collect::<Vec<_>>(), "or")
         )),
     };
     match kind {
         "datetime" => {
             one_of("subtype", &["date", "time", "datetime"], c, report);
-            one_of(
-                "timeSerializingFormat",
-                &["utc_offset", "utc_normalized", "no_timezone"],
-                c,
-                report,
-            );
+            one_of("timeSerializingFormat", &["utc_offset", "utc_normalized", "no_timezone"], c, report);
             if let Some(t) = c.get("timeInterval")
                 && !t.as_u64().is_some_and(|n| (1..=60).contains(&n))
             {
-                report.refuse(format!(
-                    "{who} has the timeInterval {}; it must be 1 to 60 minutes.",
-                    brief(t)
-                ));
+                report
+                    .refuse(format!("{who} has the timeInterval {}; it must be 1 to 60 minutes.", brief(t)));
             }
         }
         "expression" => {
@@ -528,11 +503,7 @@ fn check_kind_specific(kind: &str, c: &mut Map<String, Value>, who: &str, report
 /// A short rendering of a JSON value for a sentence.
 pub fn brief(v: &Value) -> String {
     let s = v.to_string();
-    if s.chars().count() > 40 {
-        format!("{}…", s.chars().take(40).collect::<String>())
-    } else {
-        s
-    }
+    if s.chars().count() > 40 { format!("{}…", s.chars().take(40).collect::<String>()) } else { s }
 }
 
 fn short_quote(s: &str) -> String {
@@ -557,18 +528,10 @@ fn a_kind(kind: &str) -> String {
         "documentPreview" => "document preview",
         k => k,
     };
-    let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
-        "an"
-    } else {
-        "a"
-    };
+    let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
     format!("{article} {noun}")
 }
 
 fn quoted(items: &[String]) -> String {
-    items
-        .iter()
-        .map(|s| format!("\"{s}\""))
-        .collect::<Vec<_>>()
-        .join(", ")
+    items.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(", ")
 }

@@ -64,15 +64,10 @@ pub fn as_form(value: Value) -> Result<Map<String, Value>, Unreadable> {
                     kind_of(other)
                 ))),
                 None => {
-                    let keys: Vec<String> =
-                        map.keys().take(6).map(|k| format!("\"{k}\"")).collect();
+                    let keys: Vec<String> = map.keys().take(6).map(|k| format!("\"{k}\"")).collect();
                     Err(Unreadable::NotAForm(format!(
                         "it has no \"components\" list (its keys are {})",
-                        if keys.is_empty() {
-                            "none".to_string()
-                        } else {
-                            keys.join(", ")
-                        }
+                        if keys.is_empty() { "none".to_string() } else { keys.join(", ") }
                     )))
                 }
             }
@@ -115,8 +110,7 @@ pub fn json_in(answer: &str) -> Result<Value, Unreadable> {
             Some(Ok(v)) if v.is_object() || v.is_array() => {
                 // a lone `[` of prose (e.g. "[1]" footnote) is not the form; prefer objects and
                 // arrays of objects
-                let plausible =
-                    v.is_object() || v.as_array().is_some_and(|a| a.iter().any(Value::is_object));
+                let plausible = v.is_object() || v.as_array().is_some_and(|a| a.iter().any(Value::is_object));
                 if plausible {
                     return Ok(v);
                 }
@@ -168,11 +162,7 @@ pub fn quote_start(s: &str) -> String {
     if s.is_empty() {
         return "empty".to_string();
     }
-    let flat: String = s
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .take(QUOTE)
-        .collect();
+    let flat: String = s.chars().map(|c| if c.is_control() { ' ' } else { c }).take(QUOTE).collect();
     let ell = if s.chars().count() > QUOTE { "…" } else { "" };
     format!("\"{flat}{ell}\"")
 }
@@ -180,11 +170,8 @@ pub fn quote_start(s: &str) -> String {
 fn quote_end(s: &str) -> String {
     let s = s.trim_end();
     let n = s.chars().count();
-    let tail: String = s
-        .chars()
-        .skip(n.saturating_sub(QUOTE))
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
+    let tail: String =
+        s.chars().skip(n.saturating_sub(QUOTE)).map(|c| if c.is_control() { ' ' } else { c }).collect();
     let ell = if n > QUOTE { "…" } else { "" };
     format!("\"{ell}{tail}\"")
 }
@@ -194,11 +181,8 @@ fn quote_around(s: &str, offset: usize) -> String {
     while !s.is_char_boundary(start) {
         start -= 1;
     }
-    let window: String = s[start..]
-        .chars()
-        .take(QUOTE)
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
+    let window: String =
+        s[start..].chars().take(QUOTE).map(|c| if c.is_control() { ' ' } else { c }).collect();
     format!("\"{}{window}\"", if start > 0 { "…" } else { "" })
 }
 
@@ -250,10 +234,7 @@ mod tests {
     #[test]
     fn refusals_quote_what_was_wrong() {
         let e = form_in("I cannot help with that.").unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "the answer holds no JSON form; it begins \"I cannot help with that.\""
-        );
+        assert_eq!(e.to_string(), "the answer holds no JSON form; it begins \"I cannot help with that.\"");
         let e = form_in(r#"{"components":[{"type":"textfield","key":"a","lab"#).unwrap_err();
         assert!(matches!(e, Unreadable::Truncated(_)), "{e}");
         assert!(e.to_string().contains("\"key\":\"a\",\"lab\""), "{e}");

@@ -29,45 +29,14 @@ const LEXICON: &[&[&str]] = &[
         "vakantie",
         "verlof",
     ],
-    &[
-        "day", "days", "tag", "tage", "tagen", "jour", "jours", "dia", "dias", "dag", "dagen",
-    ],
+    &["day", "days", "tag", "tage", "tagen", "jour", "jours", "dia", "dias", "dag", "dagen"],
     &["date", "dates", "datum", "fecha"],
-    &[
-        "start",
-        "begin",
-        "beginning",
-        "beginn",
-        "anfang",
-        "debut",
-        "inicio",
-        "from",
-        "von",
-        "vanaf",
-    ],
+    &["start", "begin", "beginning", "beginn", "anfang", "debut", "inicio", "from", "von", "vanaf"],
     &["end", "ende", "fin", "eind", "until", "bis", "to"],
-    &[
-        "amount", "betrag", "summe", "sum", "montant", "importe", "bedrag", "total", "gesamt",
-        "totaal",
-    ],
+    &["amount", "betrag", "summe", "sum", "montant", "importe", "bedrag", "total", "gesamt", "totaal"],
     &["name", "names", "namen", "nom", "nombre", "naam"],
-    &[
-        "first",
-        "vorname",
-        "prenom",
-        "firstname",
-        "given",
-        "voornaam",
-    ],
-    &[
-        "last",
-        "nachname",
-        "surname",
-        "family",
-        "lastname",
-        "apellido",
-        "achternaam",
-    ],
+    &["first", "vorname", "prenom", "firstname", "given", "voornaam"],
+    &["last", "nachname", "surname", "family", "lastname", "apellido", "achternaam"],
     &[
         "comment",
         "comments",
@@ -97,48 +66,12 @@ const LEXICON: &[&[&str]] = &[
         "accepted",
         "akzeptiert",
     ],
-    &[
-        "rejected",
-        "reject",
-        "abgelehnt",
-        "ablehnung",
-        "refuse",
-        "rechazado",
-        "afgewezen",
-        "denied",
-    ],
-    &[
-        "reason",
-        "grund",
-        "begruendung",
-        "raison",
-        "motif",
-        "motivo",
-        "reden",
-        "justification",
-    ],
-    &[
-        "customer",
-        "customers",
-        "kunde",
-        "kunden",
-        "client",
-        "clients",
-        "cliente",
-        "klant",
-    ],
+    &["rejected", "reject", "abgelehnt", "ablehnung", "refuse", "rechazado", "afgewezen", "denied"],
+    &["reason", "grund", "begruendung", "raison", "motif", "motivo", "reden", "justification"],
+    &["customer", "customers", "kunde", "kunden", "client", "clients", "cliente", "klant"],
     &["address", "adresse", "anschrift", "direccion", "adres"],
     &["email", "mail", "courriel", "correo"],
-    &[
-        "phone",
-        "telefon",
-        "telephone",
-        "telefono",
-        "tel",
-        "telefoon",
-        "mobile",
-        "handy",
-    ],
+    &["phone", "telefon", "telephone", "telefono", "tel", "telefoon", "mobile", "handy"],
     &[
         "employee",
         "employees",
@@ -161,39 +94,12 @@ const LEXICON: &[&[&str]] = &[
         "supervisor",
         "leidinggevende",
     ],
-    &[
-        "order",
-        "orders",
-        "bestellung",
-        "auftrag",
-        "commande",
-        "pedido",
-        "bestelling",
-    ],
-    &[
-        "invoice", "invoices", "rechnung", "facture", "factura", "factuur", "bill",
-    ],
-    &[
-        "price", "preis", "prix", "precio", "prijs", "cost", "kosten", "costs",
-    ],
-    &[
-        "quantity", "menge", "anzahl", "quantite", "cantidad", "aantal", "count", "qty",
-    ],
-    &[
-        "category",
-        "kategorie",
-        "categorie",
-        "categoria",
-        "type",
-        "art",
-    ],
-    &[
-        "description",
-        "beschreibung",
-        "descripcion",
-        "omschrijving",
-        "details",
-    ],
+    &["order", "orders", "bestellung", "auftrag", "commande", "pedido", "bestelling"],
+    &["invoice", "invoices", "rechnung", "facture", "factura", "factuur", "bill"],
+    &["price", "preis", "prix", "precio", "prijs", "cost", "kosten", "costs"],
+    &["quantity", "menge", "anzahl", "quantite", "cantidad", "aantal", "count", "qty"],
+    &["category", "kategorie", "categorie", "categoria", "type", "art"],
+    &["description", "beschreibung", "descripcion", "omschrijving", "details"],
     &["number", "nummer", "numero", "nr", "no", "num"],
     &[
         "substitute",
@@ -211,62 +117,19 @@ const LEXICON: &[&[&str]] = &[
     &["country", "land", "pays", "pais"],
     &["zip", "postcode", "plz", "postleitzahl", "postal", "cp"],
     &["street", "strasse", "rue", "calle", "straat"],
-    &[
-        "birth",
-        "geburt",
-        "geburts",
-        "naissance",
-        "nacimiento",
-        "geboorte",
-    ],
-    &[
-        "company",
-        "firma",
-        "unternehmen",
-        "societe",
-        "empresa",
-        "bedrijf",
-    ],
-    &[
-        "department",
-        "abteilung",
-        "service",
-        "departamento",
-        "afdeling",
-    ],
+    &["birth", "geburt", "geburts", "naissance", "nacimiento", "geboorte"],
+    &["company", "firma", "unternehmen", "societe", "empresa", "bedrijf"],
+    &["department", "abteilung", "service", "departamento", "afdeling"],
     &["project", "projekt", "projet", "proyecto"],
     &["product", "produkt", "produit", "producto"],
     &["item", "items", "artikel", "position", "posten", "article"],
     &["currency", "waehrung", "devise", "moneda", "valuta"],
-    &[
-        "request",
-        "antrag",
-        "anfrage",
-        "demande",
-        "solicitud",
-        "aanvraag",
-    ],
-    &[
-        "requester",
-        "antragsteller",
-        "applicant",
-        "demandeur",
-        "solicitante",
-        "aanvrager",
-        "initiator",
-    ],
+    &["request", "antrag", "anfrage", "demande", "solicitud", "aanvraag"],
+    &["requester", "antragsteller", "applicant", "demandeur", "solicitante", "aanvrager", "initiator"],
     &["status", "zustand", "etat", "estado"],
-    &[
-        "priority",
-        "prioritaet",
-        "priorite",
-        "prioridad",
-        "prioriteit",
-    ],
+    &["priority", "prioritaet", "priorite", "prioridad", "prioriteit"],
     &["due", "faellig", "frist", "deadline", "echeance"],
-    &[
-        "hours", "hour", "stunden", "stunde", "heures", "horas", "uren",
-    ],
+    &["hours", "hour", "stunden", "stunde", "heures", "horas", "uren"],
     &["weight", "gewicht", "poids", "peso"],
     &["size", "groesse", "taille", "tamano", "grootte"],
     &["age", "alter", "edad", "leeftijd"],
@@ -274,29 +137,18 @@ const LEXICON: &[&[&str]] = &[
     &["signature", "unterschrift", "firma"],
     &["account", "konto", "compte", "cuenta", "rekening"],
     &["receipt", "beleg", "quittung", "recu", "recibo", "bon"],
-    &[
-        "shipping",
-        "versand",
-        "lieferung",
-        "livraison",
-        "envio",
-        "verzending",
-        "delivery",
-    ],
+    &["shipping", "versand", "lieferung", "livraison", "envio", "verzending", "delivery"],
 ];
 
 /// Words that carry no meaning of their own in an identifier.
 const STOPWORDS: &[&str] = &[
-    "of", "the", "a", "an", "for", "is", "has", "de", "del", "la", "le", "les", "du", "der", "die",
-    "das", "des", "dem", "den", "fuer", "van", "het", "een",
+    "of", "the", "a", "an", "for", "is", "has", "de", "del", "la", "le", "les", "du", "der", "die", "das",
+    "des", "dem", "den", "fuer", "van", "het", "een",
 ];
 
 /// The synonym group of a word (by its first word), or the word itself.
 fn concept(word: &str) -> &str {
-    LEXICON
-        .iter()
-        .find(|g| g.contains(&word))
-        .map_or(word, |g| g[0])
+    LEXICON.iter().find(|g| g.contains(&word)).map_or(word, |g| g[0])
 }
 
 /// Splits a word into lexicon words (German compounds: `urlaubstage` = urlaub + s + tage), or returns
@@ -326,11 +178,7 @@ fn decompose(word: &str) -> Vec<&str> {
         false
     }
     let mut out = Vec::new();
-    if word.len() > 4 && go(word, &mut out) && out.len() > 1 {
-        out
-    } else {
-        vec![word]
-    }
+    if word.len() > 4 && go(word, &mut out) && out.len() > 1 { out } else { vec![word] }
 }
 
 /// The concepts of an identifier, sorted: what it means regardless of language and word order.
@@ -338,12 +186,7 @@ fn meaning(identifier: &str) -> Vec<String> {
     let mut concepts: Vec<String> = words::split(identifier)
         .iter()
         .filter(|w| !STOPWORDS.contains(&w.as_str()))
-        .flat_map(|w| {
-            decompose(w)
-                .into_iter()
-                .map(|p| concept(p).to_string())
-                .collect::<Vec<_>>()
-        })
+        .flat_map(|w| decompose(w).into_iter().map(|p| concept(p).to_string()).collect::<Vec<_>>())
         .collect();
     concepts.sort();
     concepts.dedup();
@@ -352,10 +195,7 @@ fn meaning(identifier: &str) -> Vec<String> {
 
 /// Lower case without separators: `customer_Name` → `customername`.
 fn squashed(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
+    s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
 
 /// The process variable that `key` most likely means, when `key` itself is not one.
@@ -371,11 +211,7 @@ pub fn close_variable<'v>(key: &str, variables: &[&'v str]) -> Option<&'v str> {
             0.95
         } else {
             let s = strsim::normalized_damerau_levenshtein(&key_squashed, &var_squashed);
-            if s >= 0.8 && key_squashed.len() >= 4 {
-                s * 0.9
-            } else {
-                0.0
-            }
+            if s >= 0.8 && key_squashed.len() >= 4 { s * 0.9 } else { 0.0 }
         };
         if score > 0.0 && best.is_none_or(|(b, _)| score > b) {
             best = Some((score, var));
@@ -392,31 +228,18 @@ mod tests {
     fn meaning_across_languages() {
         let vars = ["urlaubstage", "startDate", "approved", "vertretung"];
         assert_eq!(close_variable("vacationDays", &vars), Some("urlaubstage"));
-        assert_eq!(
-            close_variable("days_of_vacation", &vars),
-            Some("urlaubstage")
-        );
+        assert_eq!(close_variable("days_of_vacation", &vars), Some("urlaubstage"));
         assert_eq!(close_variable("start_date", &vars), Some("startDate"));
         assert_eq!(close_variable("beginDatum", &vars), Some("startDate"));
-        assert_eq!(
-            close_variable("isApproved", &vars),
-            Some("approved"),
-            "by spelling"
-        );
+        assert_eq!(close_variable("isApproved", &vars), Some("approved"), "by spelling");
         assert_eq!(close_variable("substitute", &vars), Some("vertretung"));
         assert_eq!(close_variable("favouriteColour", &vars), None);
     }
 
     #[test]
     fn spelling() {
-        assert_eq!(
-            close_variable("adress", &["address", "city"]),
-            Some("address")
-        );
-        assert_eq!(
-            close_variable("customerName", &["customer_name"]),
-            Some("customer_name")
-        );
+        assert_eq!(close_variable("adress", &["address", "city"]), Some("address"));
+        assert_eq!(close_variable("customerName", &["customer_name"]), Some("customer_name"));
         assert_eq!(close_variable("id", &["ids"]), None, "too short to guess");
     }
 

@@ -113,11 +113,7 @@ pub fn schema_from_value(
 }
 
 /// Root properties form-js passes through untouched.
-const ROOT_PASSTHROUGH: &[&str] = &[
-    "executionPlatform",
-    "executionPlatformVersion",
-    "versionTag",
-];
+const ROOT_PASSTHROUGH: &[&str] = &["executionPlatform", "executionPlatformVersion", "versionTag"];
 
 fn gate(
     mut form: Map<String, Value>,
@@ -140,9 +136,7 @@ fn gate(
     let mut walker = normalise::Walker::new(&mut report, &id);
     walker.walk_root(&mut components);
     let bindings = std::mem::take(&mut walker.bindings);
-    let bound = process
-        .map(|p| fit_report(p, &bindings, &mut report))
-        .unwrap_or_default();
+    let bound = process.map(|p| fit_report(p, &bindings, &mut report)).unwrap_or_default();
     if !report.problems.is_empty() {
         return Err(GateError::Refused(report.problems));
     }
@@ -160,12 +154,7 @@ fn gate(
         serde_json::json!({"name": "formgen", "version": env!("CARGO_PKG_VERSION")}),
     );
     schema.insert("schemaVersion".into(), Value::from(SCHEMA_VERSION));
-    Ok(Proposal {
-        schema: Value::Object(schema),
-        warnings: report.warnings,
-        bound,
-        bindings,
-    })
+    Ok(Proposal { schema: Value::Object(schema), warnings: report.warnings, bound, bindings })
 }
 
 /// The form's id: the editor's (a generation can never rename a form a task binds), else the form's
@@ -176,16 +165,14 @@ fn stamp_id(
     process: Option<&Process>,
     report: &mut Report,
 ) -> String {
-    let own = form
-        .get("id")
-        .and_then(Value::as_str)
-        .map(str::trim)
-        .filter(|s| !s.is_empty());
+    let own = form.get("id").and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
     if let Some(stamped) = form_id.map(str::trim).filter(|s| !s.is_empty()) {
         if let Some(own) = own
             && own != stamped
         {
-            report.warn(format!("The form's id \"{own}\" was replaced by \"{stamped}\", the id the editor holds it under."));
+            report.warn(format!(
+                "The form's id \"{own}\" was replaced by \"{stamped}\", the id the editor holds it under."
+            ));
         }
         return stamped.to_string();
     }

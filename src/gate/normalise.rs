@@ -50,11 +50,7 @@ impl Claims {
             .closed
             .iter()
             .find(|(c, _)| *c == path || is_prefix(c, &path) || is_prefix(&path, c))
-            .or_else(|| {
-                self.open
-                    .iter()
-                    .find(|(o, _)| *o == path || is_prefix(&path, o))
-            })
+            .or_else(|| self.open.iter().find(|(o, _)| *o == path || is_prefix(&path, o)))
             .cloned();
         if clash.is_none() {
             self.closed.push((path, who.to_string()));
@@ -64,11 +60,7 @@ impl Claims {
 
     /// Claims `path` open; returns the claim it clashes with.
     fn claim_open(&mut self, path: Vec<String>, who: &str) -> Option<(Vec<String>, String)> {
-        let clash = self
-            .closed
-            .iter()
-            .find(|(c, _)| *c == path || is_prefix(c, &path))
-            .cloned();
+        let clash = self.closed.iter().find(|(c, _)| *c == path || is_prefix(c, &path)).cloned();
         if clash.is_none() {
             self.open.push((path, who.to_string()));
         }
@@ -79,9 +71,9 @@ impl Claims {
 /// form-js's key pattern (`^\w+(\.\w+)*$`, ASCII word characters).
 fn valid_key(key: &str) -> bool {
     !key.is_empty()
-        && key.split('.').all(|seg| {
-            !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-        })
+        && key
+            .split('.')
+            .all(|seg| !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
 }
 
 /// The path of a group (may be empty) or a dynamic list.
@@ -92,8 +84,7 @@ fn valid_path(path: &str) -> bool {
 /// Why a syntactically valid key still cannot bind: segments form-js's editor refuses.
 fn unsafe_segment(key: &str) -> Option<&str> {
     key.split('.').find(|seg| {
-        matches!(*seg, "__proto__" | "prototype" | "constructor")
-            || seg.bytes().all(|b| b.is_ascii_digit())
+        matches!(*seg, "__proto__" | "prototype" | "constructor") || seg.bytes().all(|b| b.is_ascii_digit())
     })
 }
 
@@ -111,12 +102,7 @@ const MAX_DEPTH: usize = 32;
 impl<'r> Walker<'r> {
     /// A walker recording into `report`; `seed` makes generated ids deterministic per form.
     pub fn new(report: &'r mut Report, seed: &str) -> Self {
-        Walker {
-            report,
-            ids: HashSet::new(),
-            seed: seed.to_string(),
-            bindings: Vec::new(),
-        }
+        Walker { report, ids: HashSet::new(), seed: seed.to_string(), bindings: Vec::new() }
     }
 
     /// Walks the root's components list.
@@ -135,17 +121,12 @@ impl<'r> Walker<'r> {
         depth: usize,
     ) {
         if depth > MAX_DEPTH {
-            self.report.refuse(format!(
-                "The form nests groups more than {MAX_DEPTH} levels deep; flatten it."
-            ));
+            self.report
+                .refuse(format!("The form nests groups more than {MAX_DEPTH} levels deep; flatten it."));
             return;
         }
         for (i, component) in components.iter_mut().enumerate() {
-            let at = if position.is_empty() {
-                format!("{}", i + 1)
-            } else {
-                format!("{position}.{}", i + 1)
-            };
+            let at = if position.is_empty() { format!("{}", i + 1) } else { format!("{position}.{}", i + 1) };
             let Some(c) = component.as_object_mut() else {
                 self.report.refuse(format!(
                     "Component {at} of the form is {}, not a component; every component is an object with a \"type\".",
@@ -176,21 +157,9 @@ impl<'r> Walker<'r> {
 
         // Secrets first: a field asking for one is refused whatever else is wrong with it.
         for (what, text) in [
-            (
-                "type",
-                original_type
-                    .as_ref()
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-            ),
-            (
-                "key",
-                c.get("key").and_then(Value::as_str).map(str::to_string),
-            ),
-            (
-                "label",
-                c.get("label").and_then(Value::as_str).map(str::to_string),
-            ),
+            ("type", original_type.as_ref().and_then(Value::as_str).map(str::to_string)),
+            ("key", c.get("key").and_then(Value::as_str).map(str::to_string)),
+            ("label", c.get("label").and_then(Value::as_str).map(str::to_string)),
         ] {
             if let Some(text) = text
                 && let Some(secret) = secrets::secret_in(&text)
@@ -230,25 +199,12 @@ impl<'r> Walker<'r> {
                             "{what}; form-js binds each path once (no key may equal, contain or extend another), so give one of them another key."
                         ));
                     }
-                    let id = c
-                        .get("id")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_string();
-                    self.bindings.push(Binding {
-                        path: path.join("."),
-                        id,
-                        who: who.clone(),
-                        in_list,
-                    });
+                    let id = c.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
+                    self.bindings.push(Binding { path: path.join("."), id, who: who.clone(), in_list });
                 }
             }
             Class::Container => {
-                let path = c
-                    .get("path")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string();
+                let path = c.get("path").and_then(Value::as_str).unwrap_or_default().to_string();
                 let mut full = prefix.to_vec();
                 if !path.is_empty() {
                     full.extend(path.split('.').map(str::to_string));
@@ -268,17 +224,8 @@ impl<'r> Walker<'r> {
                         ));
                     }
                     if repeated {
-                        let id = c
-                            .get("id")
-                            .and_then(Value::as_str)
-                            .unwrap_or_default()
-                            .to_string();
-                        self.bindings.push(Binding {
-                            path: full.join("."),
-                            id,
-                            who: who.clone(),
-                            in_list,
-                        });
+                        let id = c.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
+                        self.bindings.push(Binding { path: full.join("."), id, who: who.clone(), in_list });
                     }
                 }
                 match c.get_mut("components") {
@@ -296,8 +243,7 @@ impl<'r> Walker<'r> {
                     )),
                     None => {
                         c.insert("components".into(), Value::Array(Vec::new()));
-                        self.report
-                            .warn(format!("{who} held no components; it is empty."));
+                        self.report.warn(format!("{who} held no components; it is empty."));
                     }
                 }
             }
@@ -308,16 +254,9 @@ impl<'r> Walker<'r> {
 
     /// Makes `type` a form-js type. Returns `None` (after refusing) when that cannot be done.
     fn settle_type(&mut self, c: &mut Map<String, Value>, who: &str) -> Option<String> {
-        let bindsish = [
-            "key",
-            "name",
-            "values",
-            "options",
-            "validate",
-            "defaultValue",
-        ]
-        .iter()
-        .any(|k| c.contains_key(*k));
+        let bindsish = ["key", "name", "values", "options", "validate", "defaultValue"]
+            .iter()
+            .any(|k| c.contains_key(*k));
         let given = match c.get("type") {
             Some(Value::String(t)) => t.clone(),
             Some(other) => {
@@ -329,12 +268,13 @@ impl<'r> Walker<'r> {
             }
             None if bindsish || c.contains_key("label") => {
                 c.insert("type".into(), Value::String("textfield".into()));
-                self.report
-                    .warn(format!("{who} had no type; it is now a text field."));
+                self.report.warn(format!("{who} had no type; it is now a text field."));
                 return Some("textfield".into());
             }
             None => {
-                self.report.refuse(format!("{who} has no type; give it one of form-js's types, such as \"textfield\" or \"text\"."));
+                self.report.refuse(format!(
+                    "{who} has no type; give it one of form-js's types, such as \"textfield\" or \"text\"."
+                ));
                 return None;
             }
         };
@@ -351,12 +291,9 @@ impl<'r> Walker<'r> {
                 c.entry("subtype").or_insert(Value::String(sub.into()));
             }
             if let Some(vt) = r.validation_type {
-                let validate = c
-                    .entry("validate")
-                    .or_insert_with(|| Value::Object(Map::new()));
+                let validate = c.entry("validate").or_insert_with(|| Value::Object(Map::new()));
                 if let Some(v) = validate.as_object_mut() {
-                    v.entry("validationType")
-                        .or_insert(Value::String(vt.into()));
+                    v.entry("validationType").or_insert(Value::String(vt.into()));
                 }
             }
             self.report.warn(format!(
@@ -388,9 +325,7 @@ impl<'r> Walker<'r> {
             let name = name.clone();
             c.remove("name");
             c.insert("key".into(), Value::String(name.clone()));
-            self.report.warn(format!(
-                "{who} named its key in \"name\"; it is now the key \"{name}\"."
-            ));
+            self.report.warn(format!("{who} named its key in \"name\"; it is now the key \"{name}\"."));
         }
         if catalogue::OPTION_FIELDS.contains(&kind)
             && !c.contains_key("values")
@@ -399,9 +334,7 @@ impl<'r> Walker<'r> {
             c.insert("values".into(), options);
         }
         if let Some(required) = c.remove("required") {
-            let validate = c
-                .entry("validate")
-                .or_insert_with(|| Value::Object(Map::new()));
+            let validate = c.entry("validate").or_insert_with(|| Value::Object(Map::new()));
             if let Some(v) = validate.as_object_mut() {
                 v.entry("required").or_insert(required);
             }
@@ -419,24 +352,14 @@ impl<'r> Walker<'r> {
             Some(Value::Number(_) | Value::Bool(_)) => {
                 let text = c["label"].to_string();
                 c.insert("label".into(), Value::String(text.clone()));
-                self.report.warn(format!(
-                    "{who} had a label that was not a text; it is now \"{text}\"."
-                ));
+                self.report.warn(format!("{who} had a label that was not a text; it is now \"{text}\"."));
             }
             Some(other) => {
-                self.report.refuse(format!(
-                    "{who} has the label {}; a label is a text.",
-                    brief(other)
-                ));
+                self.report.refuse(format!("{who} has the label {}; a label is a text.", brief(other)));
                 c.remove("label");
             }
         }
-        let label = c
-            .get("label")
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .unwrap_or("")
-            .to_string();
+        let label = c.get("label").and_then(Value::as_str).map(str::trim).unwrap_or("").to_string();
         match c.get("key") {
             Some(Value::String(key)) => {
                 let key = key.clone();
@@ -461,7 +384,9 @@ impl<'r> Walker<'r> {
             None => match words::key_from_label(&label) {
                 Some(key) if !label.is_empty() => {
                     c.insert("key".into(), Value::String(key.clone()));
-                    self.report.warn(format!("{who} had no key; it now binds \"{key}\". Check that the process uses that name."));
+                    self.report.warn(format!(
+                        "{who} had no key; it now binds \"{key}\". Check that the process uses that name."
+                    ));
                 }
                 _ => {
                     self.report.refuse(format!(
@@ -493,8 +418,7 @@ impl<'r> Walker<'r> {
                     _ => "label",
                 };
                 c.insert(prop.into(), Value::String(made.clone()));
-                self.report
-                    .warn(format!("{who} had no label; it is now \"{made}\"."));
+                self.report.warn(format!("{who} had no label; it is now \"{made}\"."));
             }
         }
     }
@@ -509,11 +433,7 @@ impl<'r> Walker<'r> {
             };
             c.insert("label".into(), Value::String(text));
         }
-        let kind = c
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
+        let kind = c.get("type").and_then(Value::as_str).unwrap_or_default().to_string();
         match c.get("path") {
             None | Some(Value::String(_)) => {}
             Some(other) => {
@@ -525,11 +445,7 @@ impl<'r> Walker<'r> {
                 ));
             }
         }
-        let path = c
-            .get("path")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
+        let path = c.get("path").and_then(Value::as_str).unwrap_or_default().to_string();
         if !valid_path(&path) {
             self.report.refuse(format!(
                 "{} has the path \"{path}\", which form-js cannot bind; use letters, digits and _ with dots between segments.",
@@ -541,17 +457,10 @@ impl<'r> Walker<'r> {
                 .get("key")
                 .and_then(Value::as_str)
                 .map(str::to_string)
-                .or_else(|| {
-                    c.get("label")
-                        .and_then(Value::as_str)
-                        .and_then(words::key_from_label)
-                });
+                .or_else(|| c.get("label").and_then(Value::as_str).and_then(words::key_from_label));
             if let Some(p) = from.filter(|p| valid_key(p)) {
                 c.insert("path".into(), Value::String(p.clone()));
-                self.report.warn(format!(
-                    "{} had no path; its items now bind under \"{p}\".",
-                    naming(c, "")
-                ));
+                self.report.warn(format!("{} had no path; its items now bind under \"{p}\".", naming(c, "")));
             } else {
                 self.report.refuse(format!(
                     "{} has no path; a dynamic list binds a list variable, so give it the path of that variable.",
@@ -591,11 +500,7 @@ impl<'r> Walker<'r> {
 
     /// Keeps a unique string id; generates one in form-js's style where missing or clashing.
     fn settle_id(&mut self, c: &mut Map<String, Value>, at: &str) {
-        let given = c
-            .get("id")
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .filter(|s| !s.trim().is_empty());
+        let given = c.get("id").and_then(Value::as_str).map(str::to_string).filter(|s| !s.trim().is_empty());
         match given {
             Some(id) if !self.ids.contains(&id) => {
                 self.ids.insert(id);
@@ -617,11 +522,7 @@ impl<'r> Walker<'r> {
         const ALPHABET: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
         for attempt in 0u32.. {
             let digest = Sha256::digest(format!("{}\u{0}{at}\u{0}{attempt}", self.seed));
-            let tail: String = digest
-                .iter()
-                .take(7)
-                .map(|b| ALPHABET[(*b as usize) % 36] as char)
-                .collect();
+            let tail: String = digest.iter().take(7).map(|b| ALPHABET[(*b as usize) % 36] as char).collect();
             let id = format!("Field_{tail}");
             if self.ids.insert(id.clone()) {
                 return id;
@@ -637,11 +538,7 @@ fn datetime_labels(c: &mut Map<String, Value>) {
     let has_own = c.contains_key("dateLabel") || c.contains_key("timeLabel");
     if let (false, Some(Value::String(label))) = (has_own, c.get("label")) {
         let label = label.clone();
-        let subtype = c
-            .get("subtype")
-            .and_then(Value::as_str)
-            .unwrap_or("date")
-            .to_string();
+        let subtype = c.get("subtype").and_then(Value::as_str).unwrap_or("date").to_string();
         if subtype != "time" {
             c.insert("dateLabel".into(), Value::String(label.clone()));
         }
@@ -668,32 +565,16 @@ pub fn naming(c: &Map<String, Value>, at: &str) -> String {
     if let Some(label) = label {
         return format!("The {noun} \"{}\"", clip(label));
     }
-    if let Some(key) = c
-        .get("key")
-        .and_then(Value::as_str)
-        .filter(|k| !k.is_empty())
-    {
+    if let Some(key) = c.get("key").and_then(Value::as_str).filter(|k| !k.is_empty()) {
         return format!("The {noun} with key \"{}\"", clip(key));
     }
-    if let Some(path) = c
-        .get("path")
-        .and_then(Value::as_str)
-        .filter(|k| !k.is_empty())
-    {
+    if let Some(path) = c.get("path").and_then(Value::as_str).filter(|k| !k.is_empty()) {
         return format!("The {noun} with path \"{}\"", clip(path));
     }
-    if let Some(id) = c
-        .get("id")
-        .and_then(Value::as_str)
-        .filter(|k| !k.is_empty())
-    {
+    if let Some(id) = c.get("id").and_then(Value::as_str).filter(|k| !k.is_empty()) {
         return format!("The {noun} with id \"{}\"", clip(id));
     }
-    if at.is_empty() {
-        format!("A {noun}")
-    } else {
-        format!("The {noun} at position {at}")
-    }
+    if at.is_empty() { format!("A {noun}") } else { format!("The {noun} at position {at}") }
 }
 
 fn clip(s: &str) -> String {
@@ -742,20 +623,11 @@ mod tests {
         let p = |s: &str| s.split('.').map(str::to_string).collect::<Vec<_>>();
         let mut c = Claims::default();
         assert_eq!(c.claim_closed(p("a"), "A"), None);
-        assert_eq!(
-            c.claim_closed(p("a.b"), "B").map(|(_, w)| w).as_deref(),
-            Some("A")
-        );
+        assert_eq!(c.claim_closed(p("a.b"), "B").map(|(_, w)| w).as_deref(), Some("A"));
         assert_eq!(c.claim_closed(p("c.d"), "D"), None);
         assert_eq!(c.claim_closed(p("c.e"), "E"), None);
         assert_eq!(c.claim_open(p("c"), "G"), None, "a group over c.* is fine");
-        assert_eq!(
-            c.claim_closed(p("c"), "C").map(|(_, w)| w).as_deref(),
-            Some("D")
-        );
-        assert_eq!(
-            c.claim_open(p("a"), "G2").map(|(_, w)| w).as_deref(),
-            Some("A")
-        );
+        assert_eq!(c.claim_closed(p("c"), "C").map(|(_, w)| w).as_deref(), Some("D"));
+        assert_eq!(c.claim_open(p("a"), "G2").map(|(_, w)| w).as_deref(), Some("A"));
     }
 }

@@ -38,29 +38,20 @@ pub fn draft(
     let Some(process) = process else {
         return without_process(description, current);
     };
-    let target = (!element_id.is_empty())
-        .then(|| process.element_index(element_id))
-        .flatten();
+    let target = (!element_id.is_empty()).then(|| process.element_index(element_id)).flatten();
     let comparisons = comparisons_by_variable(process);
-    let mut components: Vec<Value> = match current
-        .and_then(|c| c.get("components"))
-        .and_then(Value::as_array)
+    let mut components: Vec<Value> = match current.and_then(|c| c.get("components")).and_then(Value::as_array)
     {
         Some(existing) => existing.clone(),
         None => vec![heading(process, target)],
     };
-    let bound: Vec<String> = components
-        .iter()
-        .filter_map(|c| c.get("key")?.as_str().map(str::to_string))
-        .collect();
+    let bound: Vec<String> =
+        components.iter().filter_map(|c| c.get("key")?.as_str().map(str::to_string)).collect();
     for (name, use_) in fields(process, target) {
         if bound.iter().any(|b| *b == name || overlaps(b, &name)) {
             continue;
         }
-        let cs = comparisons
-            .get(&name)
-            .map(Vec::as_slice)
-            .unwrap_or_default();
+        let cs = comparisons.get(&name).map(Vec::as_slice).unwrap_or_default();
         components.push(field(&name, use_, cs));
     }
     let mut form = Map::new();
@@ -77,11 +68,7 @@ fn without_process(description: &str, current: Option<&Value>) -> Value {
     if let Some(current) = current {
         return current.clone();
     }
-    let title = description
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("Form");
+    let title = description.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("Form");
     let title: String = title.chars().take(80).collect();
     json!({
         "type": "default",
@@ -114,19 +101,16 @@ fn fields(process: &Process, target: Option<usize>) -> Vec<(String, Use)> {
     };
     for &i in &own {
         for u in process.uses_of(i) {
-            let use_ = if target.is_none() || u.role.is_written() {
-                Use::Write
-            } else {
-                Use::Read
-            };
+            let use_ = if target.is_none() || u.role.is_written() { Use::Write } else { Use::Read };
             push(&u.name, use_);
         }
     }
     // Variables some other element writes are not this form's to capture.
     let written_elsewhere = |name: &str| {
-        process.variable_uses.iter().any(|u| {
-            u.name == name && u.role.is_written() && u.element.is_some_and(|e| !own.contains(&e))
-        })
+        process
+            .variable_uses
+            .iter()
+            .any(|u| u.name == name && u.role.is_written() && u.element.is_some_and(|e| !own.contains(&e)))
     };
     for decision in process.decisions_after(target) {
         for flow in &decision.flows {
@@ -140,10 +124,7 @@ fn fields(process: &Process, target: Option<usize>) -> Vec<(String, Use)> {
     // A variable the process reads by path (`order.total`) is an object: its fields are the paths, and a
     // field for the whole object would both clash with them and ask for something no one can type.
     let all: Vec<String> = out.iter().map(|(n, _)| n.clone()).collect();
-    out.retain(|(n, _)| {
-        !all.iter()
-            .any(|other| overlaps(n, other) && other.len() > n.len())
-    });
+    out.retain(|(n, _)| !all.iter().any(|other| overlaps(n, other) && other.len() > n.len()));
     out
 }
 
@@ -153,11 +134,8 @@ fn overlaps(a: &str, b: &str) -> bool {
     long.len() > short.len() && long.starts_with(short) && long.as_bytes()[short.len()] == b'.'
 }
 
-fn comparisons_by_variable(
-    process: &Process,
-) -> std::collections::HashMap<String, Vec<Comparison>> {
-    let mut map: std::collections::HashMap<String, Vec<Comparison>> =
-        std::collections::HashMap::new();
+fn comparisons_by_variable(process: &Process) -> std::collections::HashMap<String, Vec<Comparison>> {
+    let mut map: std::collections::HashMap<String, Vec<Comparison>> = std::collections::HashMap::new();
     for e in process.elements.iter().filter(|e| !e.condition.is_empty()) {
         for c in read_condition(&e.condition).comparisons {
             map.entry(c.variable.clone()).or_default().push(c);
@@ -169,20 +147,10 @@ fn comparisons_by_variable(
 /// One field for a variable, typed from the comparisons the process makes with it.
 fn field(name: &str, use_: Use, comparisons: &[Comparison]) -> Value {
     let label = words::humanise(name.rsplit('.').next().unwrap_or(name));
-    let label = if name.contains('.') {
-        words::humanise(name)
-    } else {
-        label
-    };
+    let label = if name.contains('.') { words::humanise(name) } else { label };
     let mut c = Map::new();
     let numbers: Vec<f64> = literals(comparisons)
-        .filter_map(|l| {
-            if let Literal::Number(n) = l {
-                Some(*n)
-            } else {
-                None
-            }
-        })
+        .filter_map(|l| if let Literal::Number(n) = l { Some(*n) } else { None })
         .collect();
     let mut texts: Vec<String> = Vec::new();
     for l in literals(comparisons) {
@@ -200,21 +168,13 @@ fn field(name: &str, use_: Use, comparisons: &[Comparison]) -> Value {
     } else if !numbers.is_empty() && texts.is_empty() {
         c.insert("type".into(), json!("number"));
         let mut validate = Map::new();
-        let range_low = comparisons
-            .iter()
-            .find(|c| c.operator == Operator::Ge && is_range_partner(c, comparisons));
-        let range_high = comparisons
-            .iter()
-            .find(|c| c.operator == Operator::Le && is_range_partner(c, comparisons));
+        let range_low =
+            comparisons.iter().find(|c| c.operator == Operator::Ge && is_range_partner(c, comparisons));
+        let range_high =
+            comparisons.iter().find(|c| c.operator == Operator::Le && is_range_partner(c, comparisons));
         if let (
-            Some(Comparison {
-                literal: Literal::Number(lo),
-                ..
-            }),
-            Some(Comparison {
-                literal: Literal::Number(hi),
-                ..
-            }),
+            Some(Comparison { literal: Literal::Number(lo), .. }),
+            Some(Comparison { literal: Literal::Number(hi), .. }),
         ) = (range_low, range_high)
             && lo <= hi
         {
@@ -228,15 +188,10 @@ fn field(name: &str, use_: Use, comparisons: &[Comparison]) -> Value {
         }
     } else if texts.len() >= 2 {
         c.insert("type".into(), json!("select"));
-        let values: Vec<Value> = texts
-            .iter()
-            .map(|t| json!({"label": option_label(t), "value": t}))
-            .collect();
+        let values: Vec<Value> =
+            texts.iter().map(|t| json!({"label": option_label(t), "value": t})).collect();
         c.insert("values".into(), Value::Array(values));
-    } else if matches!(
-        last,
-        "date" | "datum" | "fecha" | "deadline" | "birthday" | "geburtstag" | "dob"
-    ) {
+    } else if matches!(last, "date" | "datum" | "fecha" | "deadline" | "birthday" | "geburtstag" | "dob") {
         c.insert("type".into(), json!("datetime"));
         c.insert("subtype".into(), json!("date"));
         c.insert("dateLabel".into(), json!(label));
@@ -267,7 +222,15 @@ fn field(name: &str, use_: Use, comparisons: &[Comparison]) -> Value {
         }
         Use::Write => {}
     }
-    Value::Object(c)
+    // the order a person reads a field in: what it is, what it binds, how it is called, then the rest
+    let mut ordered = Map::new();
+    for k in ["type", "key", "label", "subtype", "dateLabel", "timeLabel", "values", "readonly", "validate"] {
+        if let Some(v) = c.remove(k) {
+            ordered.insert(k.to_string(), v);
+        }
+    }
+    ordered.extend(c);
+    Value::Object(ordered)
 }
 
 /// Names of free-text data, which get a text area.
@@ -301,13 +264,8 @@ fn literals(comparisons: &[Comparison]) -> impl Iterator<Item = &Literal> {
 
 /// Whether `c` is one end of an `in [a..b]` range (the reader turns it into `>= a` and `<= b`).
 fn is_range_partner(c: &Comparison, all: &[Comparison]) -> bool {
-    let other = if c.operator == Operator::Ge {
-        Operator::Le
-    } else {
-        Operator::Ge
-    };
-    all.iter()
-        .any(|o| o.operator == other && o.variable == c.variable)
+    let other = if c.operator == Operator::Ge { Operator::Le } else { Operator::Ge };
+    all.iter().any(|o| o.operator == other && o.variable == c.variable)
 }
 
 fn option_label(value: &str) -> String {
@@ -325,11 +283,7 @@ fn heading(process: &Process, target: Option<usize>) -> Value {
             (e.label().to_string(), e.documentation.clone())
         }
         None => {
-            let title = if process.name.is_empty() {
-                process.id.clone()
-            } else {
-                process.name.clone()
-            };
+            let title = if process.name.is_empty() { process.id.clone() } else { process.name.clone() };
             (title, process.documentation.clone())
         }
     };

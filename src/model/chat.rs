@@ -78,53 +78,29 @@ pub async fn call(
 ) -> Result<ModelAnswer, ModelError> {
     let mut messages = Vec::with_capacity(2);
     if !request.system.is_empty() {
-        messages.push(Message {
-            role: "system",
-            content: &request.system,
-        });
+        messages.push(Message { role: "system", content: &request.system });
     }
-    messages.push(Message {
-        role: "user",
-        content: &request.user,
-    });
+    messages.push(Message { role: "user", content: &request.user });
     let body = Request {
         model: &request.model,
         max_tokens: request.max_tokens,
         messages,
-        response_format: request
-            .json_schema
-            .as_ref()
-            .filter(|_| structured)
-            .map(|schema| ResponseFormat {
-                kind: "json_schema",
-                json_schema: JsonSchema {
-                    name: "form",
-                    schema,
-                    strict: false,
-                },
-            }),
+        response_format: request.json_schema.as_ref().filter(|_| structured).map(|schema| ResponseFormat {
+            kind: "json_schema",
+            json_schema: JsonSchema { name: "form", schema, strict: false },
+        }),
         stream: false,
     };
     let mut headers = HeaderMap::new();
     if let Some(key) = key {
         headers.insert(AUTHORIZATION, secret_header("Bearer ", key)?);
     }
-    let (status, bytes) = post_json(
-        client,
-        &join(endpoint, "chat/completions"),
-        headers,
-        &body,
-        bounds,
-        key,
-    )
-    .await?;
+    let (status, bytes) =
+        post_json(client, &join(endpoint, "chat/completions"), headers, &body, bounds, key).await?;
     let response: Response = parse(status, &bytes, key)?;
     let usage = response
         .usage
-        .map(|u| Usage {
-            input_tokens: u.prompt_tokens,
-            output_tokens: u.completion_tokens,
-        })
+        .map(|u| Usage { input_tokens: u.prompt_tokens, output_tokens: u.completion_tokens })
         .unwrap_or_default();
     let Some(choice) = response.choices.into_iter().next() else {
         return Err(ModelError::Unreadable {
@@ -138,9 +114,7 @@ pub async fn call(
         Some(other) => StopReason::Other(other.to_string()),
     };
     if stop == StopReason::MaxTokens {
-        return Err(ModelError::Truncated {
-            max_tokens: request.max_tokens,
-        });
+        return Err(ModelError::Truncated { max_tokens: request.max_tokens });
     }
     let text = choice.message.and_then(|m| m.content).unwrap_or_default();
     if text.trim().is_empty() {

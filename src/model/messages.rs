@@ -91,46 +91,23 @@ pub async fn call(
         model: &request.model,
         max_tokens: request.max_tokens,
         system: &request.system,
-        messages: [Message {
-            role: "user",
-            content: &request.user,
-        }],
+        messages: [Message { role: "user", content: &request.user }],
         tools: schema.map(|s| {
-            [Tool {
-                name: TOOL_NAME,
-                description: "Submit the complete form-js form.",
-                input_schema: s,
-            }]
+            [Tool { name: TOOL_NAME, description: "Submit the complete form-js form.", input_schema: s }]
         }),
-        tool_choice: schema.map(|_| ToolChoice {
-            kind: "tool",
-            name: TOOL_NAME,
-        }),
+        tool_choice: schema.map(|_| ToolChoice { kind: "tool", name: TOOL_NAME }),
     };
     let mut headers = HeaderMap::new();
-    headers.insert(
-        "anthropic-version",
-        HeaderValue::from_static(ANTHROPIC_VERSION),
-    );
+    headers.insert("anthropic-version", HeaderValue::from_static(ANTHROPIC_VERSION));
     if let Some(key) = key {
         headers.insert("x-api-key", secret_header("", key)?);
     }
-    let (status, bytes) = post_json(
-        client,
-        &join(endpoint, "v1/messages"),
-        headers,
-        &body,
-        bounds,
-        key,
-    )
-    .await?;
+    let (status, bytes) =
+        post_json(client, &join(endpoint, "v1/messages"), headers, &body, bounds, key).await?;
     let response: Response = parse(status, &bytes, key)?;
     let usage = response
         .usage
-        .map(|u| Usage {
-            input_tokens: u.input_tokens,
-            output_tokens: u.output_tokens,
-        })
+        .map(|u| Usage { input_tokens: u.input_tokens, output_tokens: u.output_tokens })
         .unwrap_or_default();
     let stop = match response.stop_reason.as_deref() {
         Some("max_tokens") => StopReason::MaxTokens,
@@ -138,9 +115,7 @@ pub async fn call(
         Some(other) => StopReason::Other(other.to_string()),
     };
     if stop == StopReason::MaxTokens {
-        return Err(ModelError::Truncated {
-            max_tokens: request.max_tokens,
-        });
+        return Err(ModelError::Truncated { max_tokens: request.max_tokens });
     }
     let tool_input = response.content.iter().find_map(|b| match b {
         Block::ToolUse { input } => Some(input.to_string()),

@@ -118,9 +118,7 @@ pub enum ModelError {
         after_s: u64,
     },
     /// The answer stopped at the output-token limit.
-    #[error(
-        "the model's answer was cut off at its {max_tokens}-token output limit before it was complete"
-    )]
+    #[error("the model's answer was cut off at its {max_tokens}-token output limit before it was complete")]
     Truncated {
         /// The limit.
         max_tokens: u32,
@@ -185,34 +183,16 @@ pub async fn call(
     let call = async {
         match worker.provider {
             Provider::Messages => {
-                messages::call(
-                    client,
-                    endpoint,
-                    key,
-                    request,
-                    worker.structured_output,
-                    bounds,
-                )
-                .await
+                messages::call(client, endpoint, key, request, worker.structured_output, bounds).await
             }
             Provider::ChatCompletions => {
-                chat::call(
-                    client,
-                    endpoint,
-                    key,
-                    request,
-                    worker.structured_output,
-                    bounds,
-                )
-                .await
+                chat::call(client, endpoint, key, request, worker.structured_output, bounds).await
             }
             Provider::Builtin => Err(ModelError::NotAModel),
         }
     };
     match tokio::time::timeout(bounds.timeout, call).await {
         Ok(result) => result,
-        Err(_) => Err(ModelError::Timeout {
-            after_s: bounds.timeout.as_secs(),
-        }),
+        Err(_) => Err(ModelError::Timeout { after_s: bounds.timeout.as_secs() }),
     }
 }

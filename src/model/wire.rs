@@ -31,25 +31,14 @@ pub async fn post_json(
         .timeout(bounds.timeout)
         .send()
         .await
-        .map_err(|e| {
-            if e.is_timeout() {
-                timeout(bounds)
-            } else {
-                ModelError::Unreachable
-            }
-        })?;
+        .map_err(|e| if e.is_timeout() { timeout(bounds) } else { ModelError::Unreachable })?;
     let status = response.status().as_u16();
-    let retry_after = response
-        .headers()
-        .get(RETRY_AFTER)
-        .and_then(parse_retry_after);
+    let retry_after = response.headers().get(RETRY_AFTER).and_then(parse_retry_after);
     let body = read_capped(response, bounds).await?;
     match status {
         200..=299 => Ok((status, body)),
         401 | 403 => Err(ModelError::CredentialRefused { status }),
-        429 => Err(ModelError::RateLimited {
-            retry_after_s: retry_after,
-        }),
+        429 => Err(ModelError::RateLimited { retry_after_s: retry_after }),
         408 | 504 => Err(timeout(bounds)),
         500..=599 => Err(ModelError::Unavailable { status }),
         _ => {
@@ -61,16 +50,11 @@ pub async fn post_json(
 }
 
 fn timeout(bounds: Bounds) -> ModelError {
-    ModelError::Timeout {
-        after_s: bounds.timeout.as_secs(),
-    }
+    ModelError::Timeout { after_s: bounds.timeout.as_secs() }
 }
 
 /// Reads the body up to the cap; past it the connection is dropped, so the rest is never downloaded.
-async fn read_capped(
-    mut response: reqwest::Response,
-    bounds: Bounds,
-) -> Result<Vec<u8>, ModelError> {
+async fn read_capped(mut response: reqwest::Response, bounds: Bounds) -> Result<Vec<u8>, ModelError> {
     let limit = bounds.answer_bytes;
     if response.content_length().is_some_and(|n| n > limit as u64) {
         return Err(ModelError::TooLarge { limit });
@@ -106,21 +90,13 @@ fn error_kind(body: &[u8]) -> Option<String> {
         other => other.to_string(),
     };
     // an error *type* is a short identifier; anything longer may be prose that echoes the prompt
-    (kind.len() <= 64
-        && kind
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c)))
-    .then_some(kind)
+    (kind.len() <= 64 && kind.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))).then_some(kind)
 }
 
 /// The start of a raw body, for the log.
 pub fn shorten(body: &[u8]) -> String {
     let text = String::from_utf8_lossy(&body[..body.len().min(300)]).into_owned();
-    if body.len() > 300 {
-        format!("{text}…")
-    } else {
-        text
-    }
+    if body.len() > 300 { format!("{text}…") } else { text }
 }
 
 /// Parses a 2xx body, or keeps its start for the log.
@@ -146,9 +122,5 @@ pub fn redact(text: &str, key: Option<&SecretString>) -> String {
 
 /// `{endpoint}/{path}` without doubled slashes.
 pub fn join(endpoint: &reqwest::Url, path: &str) -> String {
-    format!(
-        "{}/{}",
-        endpoint.as_str().trim_end_matches('/'),
-        path.trim_start_matches('/')
-    )
+    format!("{}/{}", endpoint.as_str().trim_end_matches('/'), path.trim_start_matches('/'))
 }

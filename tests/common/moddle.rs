@@ -33,8 +33,7 @@ pub fn valid_id(id: &str) -> bool {
 /// `(tag local name, id)` of every start tag with an `id` attribute, in document order.
 fn tagged_ids(text: &str) -> Vec<(String, String)> {
     let re =
-        regex::Regex::new(r#"<(?:[\w.-]+:)?([\w.-]+)\s[^>]*?\bid\s*=\s*(?:"([^"]*)"|'([^']*)')"#)
-            .unwrap();
+        regex::Regex::new(r#"<(?:[\w.-]+:)?([\w.-]+)\s[^>]*?\bid\s*=\s*(?:"([^"]*)"|'([^']*)')"#).unwrap();
     re.captures_iter(text)
         .map(|c| {
             let raw = c.get(2).or(c.get(3)).unwrap().as_str();
@@ -58,20 +57,12 @@ impl IdRule {
         if !valid_id(id) {
             return true;
         }
-        let n = self
-            .seen
-            .entry((kind.to_string(), id.to_string()))
-            .or_insert(0);
+        let n = self.seen.entry((kind.to_string(), id.to_string())).or_insert(0);
         let k = *n;
         *n += 1;
         // the k-th text occurrence of this tag with this id; a duplicate if the id occurred before it
-        let Some(pos) = self
-            .tagged
-            .iter()
-            .enumerate()
-            .filter(|(_, (t, i))| t == kind && i == id)
-            .nth(k)
-            .map(|(p, _)| p)
+        let Some(pos) =
+            self.tagged.iter().enumerate().filter(|(_, (t, i))| t == kind && i == id).nth(k).map(|(p, _)| p)
         else {
             return false;
         };
@@ -82,10 +73,7 @@ impl IdRule {
 /// formgen's outline with rule 1 applied: what moddle would have kept, and how many items that dropped.
 pub fn as_moddle_would(bytes: &[u8], defs: &Definitions) -> (Vec<OutlineProcess>, usize) {
     let text = bpmn::decode_text(bytes);
-    let mut rule = IdRule {
-        tagged: tagged_ids(&text),
-        seen: Default::default(),
-    };
+    let mut rule = IdRule { tagged: tagged_ids(&text), seen: Default::default() };
     let mut dropped_count = 0;
     let mut kept = Vec::new();
     for p in &defs.processes {
@@ -175,11 +163,7 @@ pub fn compare(bytes: &[u8], reference: &Reference) -> (Agreement, Vec<String>) 
     let theirs: Vec<OutlineProcess> = reference.processes.iter().map(reference_view).collect();
     let ids = |ps: &[OutlineProcess]| ps.iter().map(|p| p.id.clone()).collect::<Vec<_>>();
     if ids(&mine) != ids(&theirs) {
-        problems.push(format!(
-            "processes differ: formgen {:?}, moddle {:?}",
-            ids(&mine),
-            ids(&theirs)
-        ));
+        problems.push(format!("processes differ: formgen {:?}, moddle {:?}", ids(&mine), ids(&theirs)));
     }
     for t in &theirs {
         agreement.elements += t.elements.len();
@@ -188,47 +172,26 @@ pub fn compare(bytes: &[u8], reference: &Reference) -> (Agreement, Vec<String>) 
             continue;
         };
         for field in ["name", "documentation"] {
-            let (a, b) = if field == "name" {
-                (&m.name, &t.name)
-            } else {
-                (&m.documentation, &t.documentation)
-            };
+            let (a, b) =
+                if field == "name" { (&m.name, &t.name) } else { (&m.documentation, &t.documentation) };
             if a != b {
-                problems.push(format!(
-                    "process {} {field}: formgen {a:?}, moddle {b:?}",
-                    t.id
-                ));
+                problems.push(format!("process {} {field}: formgen {a:?}, moddle {b:?}", t.id));
             }
         }
         for (i, te) in t.elements.iter().enumerate() {
             match m.elements.get(i) {
                 Some(me) if me == te => agreement.elements_agreeing += 1,
-                Some(me) => problems.push(format!(
-                    "process {} element #{i}: formgen {me:?}, moddle {te:?}",
-                    t.id
-                )),
-                None => problems.push(format!(
-                    "process {} element #{i} {} missing in formgen",
-                    t.id, te.id
-                )),
+                Some(me) => {
+                    problems.push(format!("process {} element #{i}: formgen {me:?}, moddle {te:?}", t.id))
+                }
+                None => problems.push(format!("process {} element #{i} {} missing in formgen", t.id, te.id)),
             }
         }
         if m.elements.len() > t.elements.len() {
-            let extra: Vec<&str> = m.elements[t.elements.len()..]
-                .iter()
-                .map(|e| e.id.as_str())
-                .collect();
-            problems.push(format!(
-                "process {}: formgen has extra elements {extra:?}",
-                t.id
-            ));
+            let extra: Vec<&str> = m.elements[t.elements.len()..].iter().map(|e| e.id.as_str()).collect();
+            problems.push(format!("process {}: formgen has extra elements {extra:?}", t.id));
         }
-        agreement.variables_agreeing += t
-            .variables
-            .iter()
-            .zip(&m.variables)
-            .filter(|(a, b)| a == b)
-            .count();
+        agreement.variables_agreeing += t.variables.iter().zip(&m.variables).filter(|(a, b)| a == b).count();
         if m.variables != t.variables {
             problems.push(format!(
                 "process {} variables: formgen {:?}, moddle {:?}",

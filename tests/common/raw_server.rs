@@ -95,11 +95,6 @@ impl RawServer {
                 });
             }
         });
-        RawServer {
-            url,
-            accepted,
-            closed,
-            bytes_sent,
-        }
+        RawServer { url, accepted, closed, bytes_sent }
     }
 }

@@ -18,11 +18,7 @@ pub fn process(tasks: usize) -> String {
 "#);
     for i in 0..tasks {
         let v = i % 100;
-        let next = if i + 1 == tasks {
-            "end".to_string()
-        } else {
-            format!("t{}", i + 1)
-        };
+        let next = if i + 1 == tasks { "end".to_string() } else { format!("t{}", i + 1) };
         let _ = write!(
             x,
             r#"    <bpmn:userTask id="t{i}" name="Review item {i} of the order">

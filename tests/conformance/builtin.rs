@@ -50,9 +50,5 @@ fn the_builtin_drafter_on_every_corpus_process() {
         schemas.len(),
         failures.len()
     );
-    assert!(
-        failures.is_empty(),
-        "form-js rejects builtin drafts:\n{}",
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "form-js rejects builtin drafts:\n{}", failures.join("\n"));
 }

@@ -9,21 +9,15 @@ fn corpus_agrees_with_bpmn_moddle() {
     let shared = common::shared();
     let dir = shared.join("corpus/bpmn");
     let files = common::bpmn_files(&dir);
-    assert!(
-        files.len() >= 100,
-        "expected the corpus in {}, found {} files",
-        dir.display(),
-        files.len()
-    );
+    assert!(files.len() >= 100, "expected the corpus in {}, found {} files", dir.display(), files.len());
     let mut total = moddle::Agreement::default();
     let (mut agreeing_files, mut refused_by_moddle) = (0, 0);
     let mut failures = Vec::new();
     for path in &files {
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
         let reference_path = shared.join("corpus/reference").join(format!("{stem}.json"));
-        let reference: moddle::Reference =
-            serde_json::from_slice(&std::fs::read(&reference_path).unwrap())
-                .unwrap_or_else(|e| panic!("{}: {e}", reference_path.display()));
+        let reference: moddle::Reference = serde_json::from_slice(&std::fs::read(&reference_path).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", reference_path.display()));
         let bytes = std::fs::read(path).unwrap();
         let (agreement, problems) = moddle::compare(&bytes, &reference);
         if !reference.ok {
@@ -49,11 +43,7 @@ fn corpus_agrees_with_bpmn_moddle() {
         total.variables,
         total.explained,
     );
-    assert!(
-        failures.is_empty(),
-        "unexplained differences from bpmn-moddle:\n{}",
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "unexplained differences from bpmn-moddle:\n{}", failures.join("\n"));
 }
 
 #[test]
@@ -65,33 +55,19 @@ fn corpus_files_cut_anywhere_read_as_an_in_order_subset() {
     let skeleton = |defs: &bpmn::Definitions| -> Vec<(String, Vec<(String, String)>)> {
         defs.processes
             .iter()
-            .map(|p| {
-                (
-                    p.id.clone(),
-                    p.elements
-                        .iter()
-                        .map(|e| (e.id.clone(), e.kind.to_string()))
-                        .collect(),
-                )
-            })
+            .map(|p| (p.id.clone(), p.elements.iter().map(|e| (e.id.clone(), e.kind.to_string())).collect()))
             .collect()
     };
     let contents: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
     let fulls: Vec<_> = contents.iter().map(|b| skeleton(&bpmn::read(b))).collect();
-    let mut runner = TestRunner::new(Config {
-        cases: 2_000,
-        ..Config::default()
-    });
+    let mut runner = TestRunner::new(Config { cases: 2_000, ..Config::default() });
     runner
         .run(&(0..contents.len(), 0.0f64..1.0), |(i, cut)| {
             let at = (contents[i].len() as f64 * cut) as usize;
             let part = skeleton(&bpmn::read(&contents[i][..at]));
             let full = &fulls[i];
             let ok = part.len() <= full.len()
-                && part
-                    .iter()
-                    .zip(full)
-                    .all(|((pid, pel), (fid, fel))| pid == fid && fel.starts_with(pel));
+                && part.iter().zip(full).all(|((pid, pel), (fid, fel))| pid == fid && fel.starts_with(pel));
             prop_assert!(ok, "{} cut at {at}: {part:?}", files[i].display());
             Ok(())
         })

@@ -12,11 +12,7 @@ pub fn check_script() -> PathBuf {
         "FORMJS_CHECK is not set: run the conformance tier through `bash .ci/conformance`, which copies \
          ../shared/tools/formjs-check to a temporary folder, runs npm ci there and exports it",
     );
-    assert!(
-        path.is_file(),
-        "FORMJS_CHECK={} does not exist",
-        path.display()
-    );
+    assert!(path.is_file(), "FORMJS_CHECK={} does not exist", path.display());
     path
 }
 
@@ -38,10 +34,7 @@ pub fn failures(schemas: &[(String, Value)]) -> Vec<String> {
         .output()
         .expect("node runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let lines: Vec<Value> = stdout
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
+    let lines: Vec<Value> = stdout.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
     assert_eq!(
         lines.len(),
         files.len(),
@@ -70,35 +63,16 @@ fn every_accepted_gate_vector_imports_into_form_js() {
         let path = entry.unwrap().path();
         let case: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         if let Some(schema) = case["expect"]["accepted"].get("schema") {
-            schemas.push((
-                path.file_stem().unwrap().to_string_lossy().into_owned(),
-                schema.clone(),
-            ));
+            schemas.push((path.file_stem().unwrap().to_string_lossy().into_owned(), schema.clone()));
         }
     }
-    assert!(
-        schemas.len() >= 40,
-        "only {} accepted vectors",
-        schemas.len()
-    );
+    assert!(schemas.len() >= 40, "only {} accepted vectors", schemas.len());
     // The harness bites: a schema form-js rejects (one key bound twice) is reported.
     let bad = serde_json::json!({"type": "default", "id": "bad", "components": [
         {"type": "textfield", "key": "a", "label": "A", "id": "F1"},
         {"type": "textfield", "key": "a", "label": "A again", "id": "F2"}]});
-    assert_eq!(
-        failures(&[("bad".into(), bad)]).len(),
-        1,
-        "formjs-check must reject a duplicate key"
-    );
+    assert_eq!(failures(&[("bad".into(), bad)]).len(), 1, "formjs-check must reject a duplicate key");
     let failures = failures(&schemas);
-    println!(
-        "formjs-check: {} accepted gate vectors, {} rejected by form-js",
-        schemas.len(),
-        failures.len()
-    );
-    assert!(
-        failures.is_empty(),
-        "form-js rejects what the gate accepted:\n{}",
-        failures.join("\n")
-    );
+    println!("formjs-check: {} accepted gate vectors, {} rejected by form-js", schemas.len(), failures.len());
+    assert!(failures.is_empty(), "form-js rejects what the gate accepted:\n{}", failures.join("\n"));
 }

@@ -33,10 +33,7 @@ fn worker(provider: Provider) -> Worker {
 }
 
 fn bounds() -> Bounds {
-    Bounds {
-        timeout: Duration::from_secs(240),
-        answer_bytes: 1 << 20,
-    }
+    Bounds { timeout: Duration::from_secs(240), answer_bytes: 1 << 20 }
 }
 
 /// A deliberately small answer schema, so a grammar-constrained answer stays within a few dozen tokens.
@@ -71,50 +68,21 @@ async fn chat_completions_against_llama_cpp() {
     let client = reqwest::Client::new();
     let key = SecretString::from(env("FORMGEN_TEST_LLM_KEY"));
     let w = worker(Provider::ChatCompletions);
-    let answer = model::call(
-        &client,
-        &w,
-        Some(&key),
-        &request(120, Some(small_schema())),
-        bounds(),
-    )
-    .await
-    .unwrap();
+    let answer =
+        model::call(&client, &w, Some(&key), &request(120, Some(small_schema())), bounds()).await.unwrap();
     let parsed: serde_json::Value =
         serde_json::from_str(&answer.text).expect("a grammar-constrained answer parses");
-    assert!(
-        parsed["components"]
-            .as_array()
-            .is_some_and(|c| !c.is_empty()),
-        "{parsed}"
-    );
-    assert!(
-        answer.usage.input_tokens > 0 && answer.usage.output_tokens > 0,
-        "{:?}",
-        answer.usage
-    );
+    assert!(parsed["components"].as_array().is_some_and(|c| !c.is_empty()), "{parsed}");
+    assert!(answer.usage.input_tokens > 0 && answer.usage.output_tokens > 0, "{:?}", answer.usage);
     let proposal = formgen::gate::schema_from(&answer.text, Some("llm"), None);
-    println!(
-        "llama.cpp chat answer: {} -> gate: {:?}",
-        answer.text,
-        proposal.as_ref().map(|p| &p.warnings)
-    );
+    println!("llama.cpp chat answer: {} -> gate: {:?}", answer.text, proposal.as_ref().map(|p| &p.warnings));
 
     let wrong = SecretString::from("not-the-key");
-    let e = model::call(&client, &w, Some(&wrong), &request(8, None), bounds())
-        .await
-        .unwrap_err();
+    let e = model::call(&client, &w, Some(&wrong), &request(8, None), bounds()).await.unwrap_err();
     assert_eq!(e, ModelError::CredentialRefused { status: 401 });
 
-    let e = model::call(
-        &client,
-        &w,
-        Some(&key),
-        &request(4, Some(small_schema())),
-        bounds(),
-    )
-    .await
-    .unwrap_err();
+    let e =
+        model::call(&client, &w, Some(&key), &request(4, Some(small_schema())), bounds()).await.unwrap_err();
     assert_eq!(e, ModelError::Truncated { max_tokens: 4 });
 }
 
@@ -125,14 +93,8 @@ async fn messages_against_llama_cpp() {
     let key = SecretString::from(env("FORMGEN_TEST_LLM_KEY"));
     let mut w = worker(Provider::Messages);
     w.structured_output = false;
-    let e = model::call(&client, &w, Some(&key), &request(4, None), bounds())
-        .await
-        .unwrap_err();
-    assert_eq!(
-        e,
-        ModelError::Truncated { max_tokens: 4 },
-        "a small token limit cuts the answer"
-    );
+    let e = model::call(&client, &w, Some(&key), &request(4, None), bounds()).await.unwrap_err();
+    assert_eq!(e, ModelError::Truncated { max_tokens: 4 }, "a small token limit cuts the answer");
 
     let answer = model::call(&client, &w, Some(&key), &request(400, None), bounds()).await;
     // The base model rambles; what matters is a real Messages answer, read and counted.
@@ -144,23 +106,13 @@ async fn messages_against_llama_cpp() {
 
     // structured output as a forced tool: the server accepts the request
     w.structured_output = true;
-    match model::call(
-        &client,
-        &w,
-        Some(&key),
-        &request(60, Some(small_schema())),
-        bounds(),
-    )
-    .await
-    {
+    match model::call(&client, &w, Some(&key), &request(60, Some(small_schema())), bounds()).await {
         Ok(a) => assert!(!a.text.is_empty()),
         Err(ModelError::Truncated { .. }) => {}
         Err(other) => panic!("{other}"),
     }
 
     let wrong = SecretString::from("not-the-key");
-    let e = model::call(&client, &w, Some(&wrong), &request(8, None), bounds())
-        .await
-        .unwrap_err();
+    let e = model::call(&client, &w, Some(&wrong), &request(8, None), bounds()).await.unwrap_err();
     assert_eq!(e, ModelError::CredentialRefused { status: 401 });
 }

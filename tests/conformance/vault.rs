@@ -24,21 +24,12 @@ pub async fn write_secret(path: &str, data: serde_json::Value) {
         .send()
         .await
         .expect("OpenBao answers");
-    assert!(
-        response.status().is_success(),
-        "writing the secret: HTTP {}",
-        response.status()
-    );
+    assert!(response.status().is_success(), "writing the secret: HTTP {}", response.status());
 }
 
 fn vault() -> Vault {
     // SAFETY: the conformance tests run with one thread; this variable is only read by the resolver.
-    unsafe {
-        std::env::set_var(
-            "FORMGEN_TEST_VAULT_TOKEN_REF",
-            env("FORMGEN_TEST_VAULT_TOKEN"),
-        )
-    };
+    unsafe { std::env::set_var("FORMGEN_TEST_VAULT_TOKEN_REF", env("FORMGEN_TEST_VAULT_TOKEN")) };
     Vault::new(
         env("FORMGEN_TEST_VAULT_ADDR").parse().unwrap(),
         CredentialRef::Env("FORMGEN_TEST_VAULT_TOKEN_REF".into()),
@@ -49,41 +40,17 @@ fn vault() -> Vault {
 #[tokio::test]
 #[ignore = "conformance tier: run `bash .ci/conformance`"]
 async fn a_real_vault_resolves_rotates_and_fails_clearly() {
-    write_secret(
-        "formgen-conformance",
-        serde_json::json!({"api_key": "key-one", "other": "x"}),
-    )
-    .await;
+    write_secret("formgen-conformance", serde_json::json!({"api_key": "key-one", "other": "x"})).await;
     let credentials = Credentials::new(Some(vault()), Duration::from_secs(1));
     let reference = CredentialRef::parse("vault:secret/formgen-conformance#api_key").unwrap();
     let value = credentials.resolve(&reference).await.unwrap().unwrap();
     assert_eq!(value.expose_secret(), "key-one");
 
     // rotation: the cached value until the cache expires, then the new one, without a restart
-    write_secret(
-        "formgen-conformance",
-        serde_json::json!({"api_key": "key-two"}),
-    )
-    .await;
-    assert_eq!(
-        credentials
-            .resolve(&reference)
-            .await
-            .unwrap()
-            .unwrap()
-            .expose_secret(),
-        "key-one"
-    );
+    write_secret("formgen-conformance", serde_json::json!({"api_key": "key-two"})).await;
+    assert_eq!(credentials.resolve(&reference).await.unwrap().unwrap().expose_secret(), "key-one");
     tokio::time::sleep(Duration::from_millis(1_300)).await;
-    assert_eq!(
-        credentials
-            .resolve(&reference)
-            .await
-            .unwrap()
-            .unwrap()
-            .expose_secret(),
-        "key-two"
-    );
+    assert_eq!(credentials.resolve(&reference).await.unwrap().unwrap().expose_secret(), "key-two");
 
     // no such field, no such secret
     let e = credentials
@@ -94,10 +61,7 @@ async fn a_real_vault_resolves_rotates_and_fails_clearly() {
         e.to_string(),
         "the credential vault:secret/formgen-conformance#nope could not be read from the vault: the secret has no text field \"nope\""
     );
-    let e = credentials
-        .resolve(&CredentialRef::parse("vault:secret/missing#x").unwrap())
-        .await
-        .unwrap_err();
+    let e = credentials.resolve(&CredentialRef::parse("vault:secret/missing#x").unwrap()).await.unwrap_err();
     assert!(e.to_string().contains("no secret at that path"), "{e}");
 
     // a wrong token: 403
@@ -108,24 +72,12 @@ async fn a_real_vault_resolves_rotates_and_fails_clearly() {
         CredentialRef::Env("FORMGEN_TEST_WRONG_TOKEN".into()),
         None,
     );
-    let e = Credentials::new(Some(wrong), Duration::ZERO)
-        .resolve(&reference)
-        .await
-        .unwrap_err();
+    let e = Credentials::new(Some(wrong), Duration::ZERO).resolve(&reference).await.unwrap_err();
     assert!(
-        matches!(
-            &e,
-            formgen::credentials::CredentialError::Vault {
-                reason: VaultError::Denied(403),
-                ..
-            }
-        ),
+        matches!(&e, formgen::credentials::CredentialError::Vault { reason: VaultError::Denied(403), .. }),
         "{e:?}"
     );
-    assert!(
-        e.to_string().contains("refused formgen's token (HTTP 403)"),
-        "{e}"
-    );
+    assert!(e.to_string().contains("refused formgen's token (HTTP 403)"), "{e}");
 
     // the server stopped: a clear error naming the reference, and back again afterwards
     let dir = env("FORMGEN_TEST_OPENBAO_DIR");
@@ -145,16 +97,9 @@ async fn a_real_vault_resolves_rotates_and_fails_clearly() {
     );
     let start = std::process::Command::new("bash")
         .arg(shared.join("tools/openbao/start.sh"))
-        .args([
-            &dir,
-            &env("FORMGEN_TEST_OPENBAO_PORT"),
-            &env("FORMGEN_TEST_VAULT_TOKEN"),
-        ])
+        .args([&dir, &env("FORMGEN_TEST_OPENBAO_PORT"), &env("FORMGEN_TEST_VAULT_TOKEN")])
         .stdout(std::process::Stdio::null())
         .status()
         .unwrap();
-    assert!(
-        start.success(),
-        "OpenBao restarts for the tests after this one"
-    );
+    assert!(start.success(), "OpenBao restarts for the tests after this one");
 }

@@ -1,0 +1,87 @@
+//! The handlers: each translates HTTP to one service call and back. No decisions are made here.
+
+use axum::Json;
+use axum::extract::State;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+use super::AppState;
+use super::error::ApiError;
+use super::extract::{ApiJson, Caller};
+use crate::service::{
+    Capability, ErrorBody, GenerateRequest, GenerateResponse, OutlineRequest, OutlineResponse,
+    ValidateRequest, ValidateResponse,
+};
+
+/// Whether to show the "generate form" button, and with which Workers.
+#[utoipa::path(get, path = "/api/formgen/capability", tag = "formgen",
+    responses((status = 200, body = Capability), (status = 401, body = ErrorBody)))]
+pub async fn capability(State(state): State<AppState>, Caller(principal): Caller) -> Json<Capability> {
+    Json(state.service.capability(&principal))
+}
+
+/// Writes a form (or revises one) and returns it unsaved.
+#[utoipa::path(post, path = "/api/formgen/generate", tag = "formgen", request_body = GenerateRequest,
+    responses((status = 200, body = GenerateResponse),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 429, body = ErrorBody),
+        (status = 502, body = ErrorBody), (status = 503, body = ErrorBody), (status = 504, body = ErrorBody)))]
+pub async fn generate(
+    State(state): State<AppState>,
+    Caller(principal): Caller,
+    ApiJson(request): ApiJson<GenerateRequest>,
+) -> Result<Json<GenerateResponse>, ApiError> {
+    Ok(Json(state.service.generate(&principal, request).await?))
+}
+
+/// The gate on a hand-written form.
+#[utoipa::path(post, path = "/api/formgen/validate", tag = "formgen", request_body = ValidateRequest,
+    responses((status = 200, body = ValidateResponse), (status = 422, body = ErrorBody), (status = 400, body = ErrorBody)))]
+pub async fn validate(
+    State(state): State<AppState>,
+    Caller(_): Caller,
+    ApiJson(request): ApiJson<ValidateRequest>,
+) -> Result<Json<ValidateResponse>, ApiError> {
+    Ok(Json(state.service.validate(request).await?))
+}
+
+/// What a model would be shown about a process.
+#[utoipa::path(post, path = "/api/formgen/outline", tag = "formgen", request_body = OutlineRequest,
+    responses((status = 200, body = OutlineResponse), (status = 404, body = ErrorBody)))]
+pub async fn outline(
+    State(state): State<AppState>,
+    Caller(_): Caller,
+    ApiJson(request): ApiJson<OutlineRequest>,
+) -> Result<Json<OutlineResponse>, ApiError> {
+    Ok(Json(state.service.outline(request).await?))
+}
+
+/// Liveness.
+#[utoipa::path(get, path = "/healthz", tag = "operations", responses((status = 200, description = "ok")))]
+pub async fn healthz() -> &'static str {
+    "ok\n"
+}
+
+/// Prometheus metrics.
+#[utoipa::path(get, path = "/metrics", tag = "operations", responses((status = 200, description = "Prometheus text")))]
+pub async fn metrics(State(state): State<AppState>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "application/openmetrics-text; version=1.0.0; charset=utf-8")],
+        state.service.metrics().encode(),
+    )
+        .into_response()
+}
+
+/// This API's OpenAPI document, generated from the types.
+pub async fn openapi() -> Response {
+    (StatusCode::OK, Json(super::openapi::document())).into_response()
+}
+
+/// Any other path.
+pub async fn not_found() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        "there is nothing at this path; the API lives under /api/formgen/",
+    )
+}

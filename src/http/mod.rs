@@ -1,0 +1,225 @@
+//! The HTTP API (axum): routes, layers and the server with graceful shutdown.
+//!
+//! Thin by design: handlers translate HTTP to one service call and back ([`handlers`]); errors become
+//! statuses in one place ([`error`]). Layers add a request id to every response and log line, CORS for
+//! the configured editor origins, a body limit that refuses oversized requests before reading them, and
+//! the built modeller page at `/` when there is one. The service and the page share an origin, so the
+//! page needs no CORS; other editors' origins are governed by `server.cors_origins`.
+
+pub mod error;
+mod extract;
+mod handlers;
+pub mod openapi;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderName, HeaderValue, Method, Request};
+use axum::routing::{get, post};
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::request_id::{MakeRequestId, PropagateRequestIdLayer, RequestId, SetRequestIdLayer};
+use tower_http::services::{ServeDir, ServeFile};
+use tower_http::trace::TraceLayer;
+
+use crate::config::{Auth, Config};
+use crate::service::Service;
+
+/// What every handler can reach.
+#[derive(Clone)]
+pub struct AppState {
+    /// The service.
+    pub service: Arc<Service>,
+    /// How callers are identified.
+    pub auth: Arc<Auth>,
+}
+
+const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// Request ids: a per-process random prefix and a counter (unique, cheap, and sortable in a log).
+#[derive(Clone)]
+struct Ids {
+    prefix: Arc<str>,
+    next: Arc<AtomicU64>,
+}
+
+impl Ids {
+    fn new() -> Self {
+        use sha2::Digest;
+        let seed = format!("{:?}{}", std::time::SystemTime::now(), std::process::id());
+        let digest = sha2::Sha256::digest(seed.as_bytes());
+        Ids { prefix: hex::encode(&digest[..4]).into(), next: Arc::new(AtomicU64::new(1)) }
+    }
+}
+
+impl MakeRequestId for Ids {
+    fn make_request_id<B>(&mut self, _: &Request<B>) -> Option<RequestId> {
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        HeaderValue::from_str(&format!("{}-{n:06}", self.prefix)).ok().map(RequestId::new)
+    }
+}
+
+/// The application: every route and layer.
+pub fn router(service: Arc<Service>, config: &Config) -> Router {
+    let limits = service.limits().clone();
+    let state = AppState { service, auth: Arc::new(config.auth.clone()) };
+    let api = Router::new()
+        .route("/api/formgen/capability", get(handlers::capability))
+        .route("/api/formgen/generate", post(handlers::generate))
+        .route("/api/formgen/validate", post(handlers::validate))
+        .route("/api/formgen/outline", post(handlers::outline))
+        .route("/healthz", get(handlers::healthz))
+        .route("/metrics", get(handlers::metrics))
+        .route("/openapi.json", get(handlers::openapi))
+        .layer(DefaultBodyLimit::max(limits.request_body_bytes))
+        .layer(axum::middleware::from_fn_with_state(limits.request_body_bytes, refuse_oversized))
+        .with_state(state);
+    let app = match config.server.web_dir.as_ref().filter(|d| d.join("index.html").is_file()) {
+        Some(dir) => {
+            api.fallback_service(ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html"))))
+        }
+        None => api.fallback(handlers::not_found),
+    };
+    let app = match cors(&config.server.cors_origins) {
+        Some(cors) => app.layer(cors),
+        None => app,
+    };
+    app.layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
+        let id = request.headers().get(&REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("-");
+        tracing::info_span!("request", id = %id, method = %request.method(), path = %request.uri().path())
+    }))
+    .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+    .layer(SetRequestIdLayer::new(REQUEST_ID, Ids::new()))
+}
+
+/// A body whose declared length is over the limit is refused before a byte of it is read (the body
+/// limit above also stops bodies that do not declare their length, as they stream in).
+async fn refuse_oversized(
+    axum::extract::State(limit): axum::extract::State<usize>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let declared = request
+        .headers()
+        .get(axum::http::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return axum::response::IntoResponse::into_response(error::ApiError::new(
+            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
+            "body_too_large",
+            format!(
+                "the request body is over this installation's limit of {limit} bytes (FORMGEN_LIMIT_REQUEST_BODY_BYTES); send a smaller process or form"
+            ),
+        ));
+    }
+    next.run(request).await
+}
+
+fn cors(origins: &[String]) -> Option<CorsLayer> {
+    if origins.is_empty() {
+        return None;
+    }
+    let allow = if origins.iter().any(|o| o == "*") {
+        AllowOrigin::any()
+    } else {
+        AllowOrigin::list(origins.iter().filter_map(|o| HeaderValue::from_str(o.trim_end_matches('/')).ok()))
+    };
+    Some(
+        CorsLayer::new()
+            .allow_origin(allow)
+            .allow_methods([Method::GET, Method::POST])
+            .allow_headers([axum::http::header::CONTENT_TYPE, axum::http::header::AUTHORIZATION])
+            .expose_headers([REQUEST_ID, axum::http::header::RETRY_AFTER])
+            .max_age(Duration::from_secs(600)),
+    )
+}
+
+/// Why the server could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The prompts could not be loaded.
+    #[error("{0}")]
+    Prompt(#[from] crate::prompt::PromptError),
+    /// The address could not be bound.
+    #[error("cannot listen on {addr}: {error}")]
+    Bind {
+        /// The address.
+        addr: SocketAddr,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// The server failed.
+    #[error("the server stopped: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Runs the service until SIGTERM or Ctrl-C, then lets in-flight generations finish for up to
+/// `server.shutdown_grace_s` seconds. Prints `listening on http://ADDR` once it accepts connections.
+pub async fn serve(config: Config) -> Result<(), ServeError> {
+    let service = Arc::new(Service::new(&config)?);
+    let app = router(service.clone(), &config);
+    let listener = tokio::net::TcpListener::bind(config.server.listen)
+        .await
+        .map_err(|error| ServeError::Bind { addr: config.server.listen, error })?;
+    let addr = listener.local_addr()?;
+    tracing::info!(
+        %addr,
+        config = %config.source,
+        workers = config.workers.len(),
+        auth = ?config.auth.mode,
+        web = config.server.web_dir.is_some(),
+        "formgen serving"
+    );
+    println!("listening on http://{addr}");
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let server = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(async move {
+            let mut stopped = stopped;
+            let _ = stopped.wait_for(|s| *s).await;
+        });
+    let mut running = tokio::spawn(async move { server.await });
+    tokio::select! {
+        result = &mut running => return result.map_err(|e| ServeError::Io(std::io::Error::other(e)))?.map_err(ServeError::Io),
+        _ = shutdown_signal() => {}
+    }
+    let grace = Duration::from_secs(config.server.shutdown_grace_s);
+    tracing::info!(
+        in_flight = service.metrics().in_flight(),
+        grace_s = grace.as_secs(),
+        "shutting down: finishing in-flight generations"
+    );
+    let _ = stop.send(true);
+    match tokio::time::timeout(grace, &mut running).await {
+        Ok(_) => tracing::info!("stopped"),
+        Err(_) => tracing::warn!(
+            in_flight = service.metrics().in_flight(),
+            "in-flight generations did not finish within the grace period; stopping anyway"
+        ),
+    }
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = terminate => {},
+    }
+}

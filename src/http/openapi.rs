@@ -1,0 +1,45 @@
+//! The OpenAPI document, generated from the handlers' annotations and the API types.
+
+use utoipa::OpenApi;
+
+use crate::service::{
+    Capability, CapabilityLimits, ErrorBody, GenerateRequest, GenerateResponse, OutlineRequest,
+    OutlineResponse, ValidateRequest, ValidateResponse,
+};
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "formgen", description = "First drafts of forms for BPMN processes."),
+    paths(
+        super::handlers::capability,
+        super::handlers::generate,
+        super::handlers::validate,
+        super::handlers::outline,
+        super::handlers::healthz,
+        super::handlers::metrics
+    ),
+    components(schemas(
+        Capability,
+        CapabilityLimits,
+        ErrorBody,
+        GenerateRequest,
+        GenerateResponse,
+        OutlineRequest,
+        OutlineResponse,
+        ValidateRequest,
+        ValidateResponse,
+        crate::model::Usage,
+        crate::workers::WorkerView,
+        crate::workers::Provider,
+        crate::bpmn::OutlineProcess,
+        crate::bpmn::OutlineElement
+    ))
+)]
+struct ApiDoc;
+
+/// The document.
+pub fn document() -> utoipa::openapi::OpenApi {
+    let mut doc = ApiDoc::openapi();
+    doc.info.version = env!("CARGO_PKG_VERSION").to_string();
+    doc
+}
