@@ -211,6 +211,9 @@ struct RawWorker {
     structured_output: Option<bool>,
     max_output_tokens: Option<u32>,
     max_concurrent: Option<usize>,
+    temperature: Option<f32>,
+    max_components: Option<usize>,
+    answer_schema: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -465,6 +468,22 @@ impl Config {
             if provider == Provider::Builtin && credential != CredentialRef::None {
                 p.add(format!("{place}.credential: the builtin Worker needs no credential; remove it"));
             }
+            if let Some(t) = rw.temperature
+                && !(0.0..=2.0).contains(&t)
+            {
+                p.add(format!("{place}.temperature: {t} is outside 0 to 2"));
+            }
+            let lean_schema = match rw.answer_schema.as_deref() {
+                None | Some("full") => false,
+                Some("lean") => true,
+                Some(other) => {
+                    p.add(format!("{place}.answer_schema: \"{other}\" is not an answer schema; expected \"full\" or \"lean\""));
+                    false
+                }
+            };
+            if rw.max_components == Some(0) {
+                p.add(format!("{place}.max_components: 0 would allow no form at all"));
+            }
             let mut allow = Vec::new();
             for (j, a) in rw.allow.iter().enumerate() {
                 match Allow::parse(a) {
@@ -485,6 +504,9 @@ impl Config {
                 structured_output: rw.structured_output.unwrap_or(true),
                 max_output_tokens: rw.max_output_tokens.unwrap_or(0),
                 max_concurrent: rw.max_concurrent.unwrap_or(0),
+                temperature: rw.temperature,
+                max_components: rw.max_components.unwrap_or(40),
+                lean_schema,
             });
         }
 

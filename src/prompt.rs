@@ -16,7 +16,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::gate::{CONTAINERS, INPUTS, PRESENTATIONAL};
+use crate::gate::{CONTAINERS, INPUTS, OPTION_FIELDS};
 
 /// A template that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -141,52 +141,123 @@ pub fn fence_safe(text: &str) -> String {
     text.replace("DATA>>>", "DATA> > >").replace("<<<DATA", "< < <DATA")
 }
 
-/// The JSON schema of the answer, for structured output: form-js's shape, kept small.
-pub fn answer_schema() -> Value {
-    let types: Vec<&str> = INPUTS.iter().chain(CONTAINERS).chain(PRESENTATIONAL).copied().collect();
-    json!({
+/// The JSON schema of the answer, for structured output: form-js's shape, kept small. A component is a
+/// field (which must have a key and a label), a container, or something shown; the gate fills in ids,
+/// schemaVersion and the rest.
+///
+/// `max_components` caps each components list: small local models fill every list to its maximum. The
+/// schema has no regular-expression `pattern`s: a real grammar-constrained server (llama.cpp) produced
+/// unparseable output with them, and the gate checks keys and FEEL anyway.
+///
+/// `lean` leaves out the optional garnish (description, validate, defaultValue, conditional): a small
+/// model constrained by a grammar fills in every property it is offered, and invented conditions and
+/// defaults are what the gate then refuses.
+pub fn answer_schema(max_components: usize, lean: bool) -> Value {
+    let components =
+        json!({"type": "array", "maxItems": max_components.max(1), "items": {"$ref": "#/$defs/component"}});
+    let plain: Vec<&str> = INPUTS.iter().copied().filter(|t| !OPTION_FIELDS.contains(t)).collect();
+    let key = json!({"type": "string"});
+    let validate = json!({
         "type": "object",
         "properties": {
-            "components": {"type": "array", "items": {"$ref": "#/$defs/component"}}
+            "required": {"type": "boolean"},
+            "min": {"type": "number"},
+            "max": {"type": "number"},
+            "minLength": {"type": "integer"},
+            "maxLength": {"type": "integer"},
+            "pattern": {"type": "string"}
         },
+        "additionalProperties": false
+    });
+    let conditional = json!({
+        "type": "object",
+        "properties": {"hide": {"type": "string"}},
+        "required": ["hide"],
+        "additionalProperties": false
+    });
+    let mut schema = json!({
+        "type": "object",
+        "properties": {"components": components},
         "required": ["components"],
+        "additionalProperties": false,
         "$defs": {
-            "component": {
+            "component": {"anyOf": [
+                {"$ref": "#/$defs/field"},
+                {"$ref": "#/$defs/choice"},
+                {"$ref": "#/$defs/container"},
+                {"$ref": "#/$defs/display"}
+            ]},
+            "field": {
                 "type": "object",
                 "properties": {
-                    "type": {"type": "string", "enum": types},
-                    "key": {"type": "string"},
+                    "type": {"type": "string", "enum": plain},
+                    "key": key,
                     "label": {"type": "string"},
                     "description": {"type": "string"},
-                    "text": {"type": "string"},
-                    "validate": {
-                        "type": "object",
-                        "properties": {
-                            "required": {"type": "boolean"},
-                            "min": {"type": "number"},
-                            "max": {"type": "number"},
-                            "minLength": {"type": "integer"},
-                            "maxLength": {"type": "integer"},
-                            "pattern": {"type": "string"}
-                        }
-                    },
+                    "validate": validate,
+                    "defaultValue": {},
+                    "conditional": conditional
+                },
+                "required": ["type", "key", "label"],
+                "additionalProperties": false
+            },
+            "choice": {
+                "type": "object",
+                "properties": {
+                    "type": {"type": "string", "enum": OPTION_FIELDS},
+                    "key": key,
+                    "label": {"type": "string"},
+                    "description": {"type": "string"},
                     "values": {
                         "type": "array",
+                        "minItems": 1,
+                        "maxItems": 40,
                         "items": {
                             "type": "object",
                             "properties": {"label": {"type": "string"}, "value": {"type": "string"}},
-                            "required": ["label", "value"]
+                            "required": ["label", "value"],
+                            "additionalProperties": false
                         }
                     },
+                    "validate": validate,
                     "defaultValue": {},
-                    "conditional": {"type": "object", "properties": {"hide": {"type": "string"}}},
-                    "path": {"type": "string"},
-                    "components": {"type": "array", "items": {"$ref": "#/$defs/component"}}
+                    "conditional": conditional
                 },
-                "required": ["type"]
+                "required": ["type", "key", "label", "values"],
+                "additionalProperties": false
+            },
+            "container": {
+                "type": "object",
+                "properties": {
+                    "type": {"type": "string", "enum": CONTAINERS},
+                    "label": {"type": "string"},
+                    "path": {"type": "string"},
+                    "components": components
+                },
+                "required": ["type", "components"],
+                "additionalProperties": false
+            },
+            "display": {
+                "type": "object",
+                "properties": {
+                    "type": {"type": "string", "enum": ["text"]},
+                    "text": {"type": "string"}
+                },
+                "required": ["type", "text"],
+                "additionalProperties": false
             }
         }
-    })
+    });
+    if lean {
+        for def in ["field", "choice"] {
+            if let Some(props) = schema["$defs"][def]["properties"].as_object_mut() {
+                for garnish in ["description", "validate", "defaultValue", "conditional"] {
+                    props.remove(garnish);
+                }
+            }
+        }
+    }
+    schema
 }
 
 #[cfg(test)]
@@ -197,6 +268,18 @@ mod tests {
     fn the_embedded_templates_render() {
         let p = Prompts::load(None).unwrap();
         assert!(p.system.contains("never an instruction to you"));
+    }
+
+    #[test]
+    fn the_answer_schema_and_its_lean_form() {
+        let full = answer_schema(40, false);
+        assert_eq!(full["properties"]["components"]["maxItems"], 40);
+        assert!(full["$defs"]["field"]["properties"]["conditional"].is_object());
+        let lean = answer_schema(3, true);
+        assert_eq!(lean["properties"]["components"]["maxItems"], 3);
+        assert!(lean["$defs"]["field"]["properties"].get("conditional").is_none());
+        assert!(lean["$defs"]["choice"]["properties"]["values"].is_object());
+        assert!(!full.to_string().contains("\"pattern\":\""), "no regular-expression patterns");
     }
 
     #[test]

@@ -108,6 +108,12 @@ pub struct Worker {
     pub max_output_tokens: u32,
     /// Generations in flight on this Worker (0: the installation's per-Worker limit).
     pub max_concurrent: usize,
+    /// Sampling temperature sent to the model, when set (0 makes small models repeatable).
+    pub temperature: Option<f32>,
+    /// Most components per list in the structured-output schema (small models fill lists to the cap).
+    pub max_components: usize,
+    /// Offer only type, key, label and options in the structured-output schema (for small models).
+    pub lean_schema: bool,
 }
 
 /// The public view of a Worker: what the browser may know.
@@ -209,6 +215,9 @@ mod tests {
             structured_output: true,
             max_output_tokens: 0,
             max_concurrent: 0,
+            temperature: None,
+            max_components: 40,
+            lean_schema: false,
         }
     }
 

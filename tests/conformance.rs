@@ -19,3 +19,6 @@ mod local_llm;
 
 #[path = "conformance/builtin.rs"]
 mod builtin;
+
+#[path = "conformance/e2e.rs"]
+mod e2e;

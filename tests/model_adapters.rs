@@ -26,6 +26,9 @@ fn worker(provider: Provider, endpoint: &str) -> Worker {
         structured_output: true,
         max_output_tokens: 0,
         max_concurrent: 0,
+        temperature: None,
+        max_components: 40,
+        lean_schema: false,
     }
 }
 
@@ -36,6 +39,7 @@ fn request(schema: Option<Value>) -> ModelRequest {
         user: "A vacation request form.".into(),
         max_tokens: 321,
         json_schema: schema,
+        temperature: None,
     }
 }
 

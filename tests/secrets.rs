@@ -29,6 +29,9 @@ fn worker(provider: Provider, endpoint: &str) -> Worker {
         structured_output: true,
         max_output_tokens: 0,
         max_concurrent: 0,
+        temperature: None,
+        max_components: 40,
+        lean_schema: false,
     }
 }
 
@@ -84,6 +87,7 @@ async fn the_secret_appears_only_in_the_auth_header() {
         user: "u".into(),
         max_tokens: 10,
         json_schema: None,
+        temperature: None,
     };
     let bounds = Bounds { timeout: Duration::from_secs(5), answer_bytes: 1 << 20 };
     let client = reqwest::Client::new();

@@ -3,14 +3,14 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use common::raw_server::{Behaviour, RawServer};
+use common::served::{spawn_serve, terminate, wait_exit};
 use formgen::config::Config;
 use formgen::service::Service;
 use serde_json::json;
@@ -68,58 +68,6 @@ async fn a_client_that_goes_away_takes_the_model_call_with_it() {
     let after = left_at.elapsed();
     assert!(after < Duration::from_secs(2), "the upstream call was dropped {after:?} after the client left");
     wait_for("the in-flight gauge to return to zero", || service.metrics().in_flight() == 0).await;
-}
-
-/// A `formgen serve` process on a free port.
-struct Served {
-    child: Child,
-    url: String,
-    stderr: Arc<std::sync::Mutex<String>>,
-}
-
-fn spawn_serve(config_toml: &str, dir: &Path) -> Served {
-    let path = dir.join("formgen.toml");
-    std::fs::write(&path, config_toml).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_formgen"))
-        .args(["serve", "--config", path.to_str().unwrap()])
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let mut line = String::new();
-    BufReader::new(stdout).read_line(&mut line).unwrap();
-    let url = line
-        .trim()
-        .strip_prefix("listening on ")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .to_string();
-    let stderr = Arc::new(std::sync::Mutex::new(String::new()));
-    let sink = stderr.clone();
-    let err = child.stderr.take().unwrap();
-    std::thread::spawn(move || {
-        for l in BufReader::new(err).lines().map_while(Result::ok) {
-            sink.lock().unwrap().push_str(&(l + "\n"));
-        }
-    });
-    Served { child, url, stderr }
-}
-
-fn terminate(child: &Child) {
-    let ok = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success();
-    assert!(ok);
-}
-
-fn wait_exit(child: &mut Child, within: Duration) -> std::process::ExitStatus {
-    let started = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        assert!(started.elapsed() < within, "formgen serve did not exit within {within:?}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

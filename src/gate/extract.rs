@@ -115,6 +115,11 @@ pub fn json_in(answer: &str) -> Result<Value, Unreadable> {
                     return Ok(v);
                 }
             }
+            // The first JSON that starts and never ends is the answer, cut off; an object inside it
+            // is only a part (a component), not the form.
+            Some(Err(e)) if e.is_eof() && first_error.is_none() => {
+                return Err(Unreadable::Truncated(quote_end(&answer[at..])));
+            }
             Some(Err(e)) if first_error.is_none() => {
                 first_error = Some(if e.is_eof() {
                     Unreadable::Truncated(quote_end(&answer[at..]))

@@ -106,14 +106,14 @@ impl<'r> Walker<'r> {
     }
 
     /// Walks the root's components list.
-    pub fn walk_root(&mut self, components: &mut [Value]) {
+    pub fn walk_root(&mut self, components: &mut Vec<Value>) {
         let mut claims = Claims::default();
         self.walk(components, &[], &mut claims, false, "", 0);
     }
 
     fn walk(
         &mut self,
-        components: &mut [Value],
+        components: &mut Vec<Value>,
         prefix: &[String],
         claims: &mut Claims,
         in_list: bool,
@@ -125,6 +125,7 @@ impl<'r> Walker<'r> {
                 .refuse(format!("The form nests groups more than {MAX_DEPTH} levels deep; flatten it."));
             return;
         }
+        self.drop_repeats(components, position);
         for (i, component) in components.iter_mut().enumerate() {
             let at = if position.is_empty() { format!("{}", i + 1) } else { format!("{position}.{}", i + 1) };
             let Some(c) = component.as_object_mut() else {
@@ -135,6 +136,40 @@ impl<'r> Walker<'r> {
                 continue;
             };
             self.component(c, prefix, claims, in_list, &at, depth);
+        }
+    }
+
+    /// A component that is an exact copy of an earlier sibling (ids aside) carries nothing new: models
+    /// that loop write the same field again and again. The copies go, with a warning; anything that
+    /// differs stays and must pass the rules.
+    fn drop_repeats(&mut self, components: &mut Vec<Value>, position: &str) {
+        let strip = |v: &Value| {
+            let mut v = v.clone();
+            if let Some(o) = v.as_object_mut() {
+                o.remove("id");
+            }
+            v
+        };
+        let mut kept: Vec<Value> = Vec::with_capacity(components.len());
+        let mut seen: Vec<Value> = Vec::new();
+        let mut repeats: Vec<(String, usize)> = Vec::new();
+        for c in components.drain(..) {
+            let bare = strip(&c);
+            if bare.is_object() && seen.contains(&bare) {
+                let name = naming(c.as_object().expect("object"), position);
+                match repeats.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, count)) => *count += 1,
+                    None => repeats.push((name, 1)),
+                }
+                continue;
+            }
+            seen.push(bare);
+            kept.push(c);
+        }
+        *components = kept;
+        for (name, count) in repeats {
+            let times = if count == 1 { "once more".to_string() } else { format!("{count} more times") };
+            self.report.warn(format!("{name} was repeated {times}, identically; the copies were removed."));
         }
     }
 
@@ -491,9 +526,9 @@ impl<'r> Walker<'r> {
         for prop in ["validate", "defaultValue"] {
             c.remove(prop);
         }
-        if let Some(label) = c.get("label")
-            && !label.is_string()
-        {
+        // text, html, image, spacer and separator show no label (form-js's schema forbids one there)
+        let labelled = matches!(kind, "button" | "iframe" | "table" | "documentPreview");
+        if c.get("label").is_some_and(|l| !labelled || !l.is_string()) {
             c.remove("label");
         }
     }

@@ -16,6 +16,8 @@ use super::{Bounds, ModelAnswer, ModelError, ModelRequest, StopReason, Usage};
 struct Request<'a> {
     model: &'a str,
     max_tokens: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temperature: Option<f32>,
     messages: Vec<Message<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     response_format: Option<ResponseFormat<'a>>,
@@ -84,6 +86,7 @@ pub async fn call(
     let body = Request {
         model: &request.model,
         max_tokens: request.max_tokens,
+        temperature: request.temperature,
         messages,
         response_format: request.json_schema.as_ref().filter(|_| structured).map(|schema| ResponseFormat {
             kind: "json_schema",

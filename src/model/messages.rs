@@ -20,6 +20,8 @@ pub const TOOL_NAME: &str = "submit_form";
 struct Request<'a> {
     model: &'a str,
     max_tokens: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    temperature: Option<f32>,
     #[serde(skip_serializing_if = "str::is_empty")]
     system: &'a str,
     messages: [Message<'a>; 1],
@@ -90,6 +92,7 @@ pub async fn call(
     let body = Request {
         model: &request.model,
         max_tokens: request.max_tokens,
+        temperature: request.temperature,
         system: &request.system,
         messages: [Message { role: "user", content: &request.user }],
         tools: schema.map(|s| {

@@ -35,6 +35,8 @@ pub struct ModelRequest {
     pub max_tokens: u32,
     /// The JSON schema of the answer, for structured output.
     pub json_schema: Option<Value>,
+    /// Sampling temperature, when the Worker sets one.
+    pub temperature: Option<f32>,
 }
 
 /// Tokens spent.

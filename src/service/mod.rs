@@ -221,7 +221,10 @@ impl Service {
             system: self.prompts.system.clone(),
             user: user.clone(),
             max_tokens,
-            json_schema: worker.structured_output.then(prompt::answer_schema),
+            json_schema: worker
+                .structured_output
+                .then(|| prompt::answer_schema(worker.max_components, worker.lean_schema)),
+            temperature: worker.temperature,
         };
         let bounds = Bounds {
             timeout: self.limits.model_timeout(worker.timeout_s),

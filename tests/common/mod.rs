@@ -4,6 +4,7 @@
 pub mod logs;
 pub mod moddle;
 pub mod raw_server;
+pub mod served;
 
 use std::path::{Path, PathBuf};
 

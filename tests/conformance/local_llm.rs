@@ -29,6 +29,9 @@ fn worker(provider: Provider) -> Worker {
         structured_output: true,
         max_output_tokens: 0,
         max_concurrent: 0,
+        temperature: None,
+        max_components: 40,
+        lean_schema: false,
     }
 }
 
@@ -59,6 +62,7 @@ fn request(max_tokens: u32, schema: Option<serde_json::Value>) -> ModelRequest {
         user: "A form asking for a name and a number of vacation days.".into(),
         max_tokens,
         json_schema: schema,
+        temperature: None,
     }
 }
 

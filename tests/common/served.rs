@@ -1,0 +1,66 @@
+//! A `formgen serve` process for tests: started with a config file, its URL read from its first line.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A `formgen serve` process on a free port.
+pub struct Served {
+    pub child: Child,
+    pub url: String,
+    pub stderr: Arc<std::sync::Mutex<String>>,
+}
+
+pub fn spawn_serve(config_toml: &str, dir: &Path) -> Served {
+    let path = dir.join("formgen.toml");
+    std::fs::write(&path, config_toml).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_formgen"))
+        .args(["serve", "--config", path.to_str().unwrap()])
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).unwrap();
+    let url = line
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .to_string();
+    let stderr = Arc::new(std::sync::Mutex::new(String::new()));
+    let sink = stderr.clone();
+    let err = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for l in BufReader::new(err).lines().map_while(Result::ok) {
+            sink.lock().unwrap().push_str(&(l + "\n"));
+        }
+    });
+    Served { child, url, stderr }
+}
+
+pub fn terminate(child: &Child) {
+    let ok = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap().success();
+    assert!(ok);
+}
+
+pub fn wait_exit(child: &mut Child, within: Duration) -> std::process::ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(started.elapsed() < within, "formgen serve did not exit within {within:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+    }
+}
