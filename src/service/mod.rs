@@ -136,7 +136,7 @@ impl Service {
     pub async fn generate(
         &self,
         principal: &Principal,
-        req: GenerateRequest,
+        mut req: GenerateRequest,
     ) -> Result<GenerateResponse, ServiceError> {
         let chars = req.description.chars().count();
         if chars > self.limits.description_chars {
@@ -158,6 +158,8 @@ impl Service {
         }
         let worker = self.registry.choose(principal, req.worker.trim())?.clone();
         let mut context = self.context(&req.process_id, &req.process_xml, &req.element_id).await?;
+        // read: the text is not needed again, and a generation may wait on a model for minutes
+        req.process_xml = String::new();
         let _permits = self.admit(&worker)?;
         let _in_flight = self.metrics.start();
         let result = self.run(&worker, &req, &mut context).await;
@@ -219,7 +221,7 @@ impl Service {
         let request = ModelRequest {
             model: model_name.clone(),
             system: self.prompts.system.clone(),
-            user: user.clone(),
+            user,
             max_tokens,
             json_schema: worker
                 .structured_output
@@ -254,7 +256,7 @@ impl Service {
             }
         };
         tracing::info!(worker = %worker.name, problems = problems.len(), "the gate refused the answer; one repair round");
-        let repair = self.repair_prompt(&problems, &previous, &user);
+        let repair = self.repair_prompt(&problems, &previous, &request.user);
         let second = ModelRequest { user: repair, ..request };
         let text = self
             .ask(worker, key.as_ref(), &second, bounds, &mut usage)

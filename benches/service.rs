@@ -1,0 +1,253 @@
+//! Service benchmark: `cargo bench --bench service`.
+//!
+//! The service's own overhead: `formgen serve` (this build, as a process) generates against the largest
+//! corpus process (or a fixture without `../shared`) with a model double that answers instantly, at 1,
+//! 16 and 256 concurrent clients: requests/s and p50/p99 latency, next to the same load on `/healthz`
+//! measured in the same run. Then the cost of waiting: 5,000 concurrent generations held open by a model
+//! that never answers — the server's resident memory, and `/healthz` p99 meanwhile.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+const DURATION: Duration = Duration::from_secs(4);
+
+/// A model double that answers every chat completion at once with a small valid form.
+async fn instant_model() -> String {
+    let answer = json!({
+        "choices": [{"message": {"role": "assistant", "content": json!({"components": [
+            {"type": "checkbox", "key": "approved", "label": "Approved"},
+            {"type": "textarea", "key": "comment", "label": "Comment"}
+        ]}).to_string()}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 1000, "completion_tokens": 40}
+    });
+    let app = axum::Router::new().route(
+        "/v1/chat/completions",
+        axum::routing::post(move || {
+            let answer = answer.clone();
+            async move { axum::Json(answer) }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    url
+}
+
+/// A model double that accepts connections and never answers.
+async fn silent_model() -> (String, Arc<AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let count = accepted.clone();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((socket, _)) = listener.accept().await {
+            count.fetch_add(1, Ordering::Relaxed);
+            held.push(socket);
+        }
+    });
+    (url, accepted)
+}
+
+struct Server {
+    child: Child,
+    url: String,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn serve(model_url: &str, dir: &std::path::Path) -> Server {
+    let config = format!(
+        "[server]\nlisten = \"127.0.0.1:0\"\n[limits]\nconcurrent_generations = 20000\nconcurrent_per_worker = 20000\nmodel_timeout_s = 600\nrequest_body_bytes = 20000000\nbpmn_bytes = 10000000\n[[workers]]\nname = \"double\"\nprovider = \"chat-completions\"\nendpoint = \"{model_url}/v1\"\nmodel = \"m\"\n"
+    );
+    let path = dir.join(format!("bench-{}.toml", model_url.rsplit(':').next().unwrap()));
+    std::fs::write(&path, config).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_formgen"))
+        .args(["serve", "--config", path.to_str().unwrap()])
+        .env("RUST_LOG", "error")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.trim().strip_prefix("listening on ").expect("the listening line").to_string();
+    Server { child, url }
+}
+
+fn rss_mb(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+struct Figures {
+    rps: f64,
+    p50: Duration,
+    p99: Duration,
+    errors: usize,
+}
+
+/// `concurrency` clients, each sending requests back to back for [`DURATION`].
+async fn load(client: &reqwest::Client, url: &str, body: Option<&serde_json::Value>, concurrency: usize) -> Figures {
+    let deadline = Instant::now() + DURATION;
+    let mut tasks = Vec::new();
+    for _ in 0..concurrency {
+        let (client, url, body) = (client.clone(), url.to_string(), body.cloned());
+        tasks.push(tokio::spawn(async move {
+            let (mut latencies, mut errors) = (Vec::new(), 0);
+            while Instant::now() < deadline {
+                let started = Instant::now();
+                let request = match &body {
+                    Some(b) => client.post(&url).json(b),
+                    None => client.get(&url),
+                };
+                match request.send().await {
+                    Ok(r) if r.status().is_success() => {
+                        let _ = r.bytes().await;
+                        latencies.push(started.elapsed());
+                    }
+                    _ => errors += 1,
+                }
+            }
+            (latencies, errors)
+        }));
+    }
+    let (mut all, mut errors) = (Vec::new(), 0);
+    for t in tasks {
+        let (l, e) = t.await.unwrap();
+        all.extend(l);
+        errors += e;
+    }
+    all.sort();
+    let pct = |p: f64| all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1))).copied().unwrap_or_default();
+    Figures { rps: all.len() as f64 / DURATION.as_secs_f64(), p50: pct(0.50), p99: pct(0.99), errors }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn largest_process() -> (String, String, String) {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bpmn");
+    let mut best: Option<(usize, std::path::PathBuf)> = None;
+    if let Ok(entries) = std::fs::read_dir(&corpus) {
+        for e in entries.flatten() {
+            let bytes = std::fs::read(e.path()).unwrap_or_default();
+            let defs = formgen::bpmn::read(&bytes);
+            let n = defs.processes.iter().map(|p| p.elements.len()).max().unwrap_or(0);
+            if best.as_ref().is_none_or(|(m, _)| n > *m) {
+                best = Some((n, e.path()));
+            }
+        }
+    }
+    let path = best.map(|(_, p)| p).unwrap_or_else(|| {
+        println!("(../shared not found: using the vacation fixture instead of the largest corpus process)");
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bpmn/vacation.bpmn")
+    });
+    let bytes = std::fs::read(&path).unwrap();
+    let defs = formgen::bpmn::read(&bytes);
+    let p = defs.processes.iter().max_by_key(|p| p.elements.len()).unwrap();
+    let element = p.elements.iter().find(|e| e.kind == "userTask").or(p.elements.first()).map(|e| e.id.clone()).unwrap_or_default();
+    println!(
+        "process: {} ({} elements, {} KB), element {element}",
+        path.file_name().unwrap().to_string_lossy(),
+        p.elements.len(),
+        bytes.len() / 1024
+    );
+    (formgen::bpmn::decode_text(&bytes).into_owned(), p.id.clone(), element)
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    runtime.block_on(async {
+        let dir = tempfile::tempdir().unwrap();
+        let (xml, process_id, element) = largest_process();
+        let body = json!({"description": "Approve or reject", "processXml": xml, "processId": process_id, "elementId": element});
+        let model = instant_model().await;
+        let server = serve(&model, dir.path());
+        let client = reqwest::Client::builder().pool_max_idle_per_host(512).build().unwrap();
+        let generate = format!("{}/api/formgen/generate", server.url);
+        let healthz = format!("{}/healthz", server.url);
+        let warm = load(&client, &generate, Some(&body), 4).await;
+        assert_eq!(warm.errors, 0, "the generation fails");
+        println!("| clients | generate req/s | p50 ms | p99 ms | /healthz req/s | p50 ms | p99 ms | generate/healthz throughput |");
+        println!("|---|---|---|---|---|---|---|---|");
+        for concurrency in [1, 16, 256] {
+            let g = load(&client, &generate, Some(&body), concurrency).await;
+            let h = load(&client, &healthz, None, concurrency).await;
+            println!(
+                "| {concurrency} | {:.0} | {:.2} | {:.2} | {:.0} | {:.2} | {:.2} | {:.3} |{}",
+                g.rps,
+                ms(g.p50),
+                ms(g.p99),
+                h.rps,
+                ms(h.p50),
+                ms(h.p99),
+                g.rps / h.rps,
+                if g.errors + h.errors > 0 { format!(" ({} errors)", g.errors + h.errors) } else { String::new() }
+            );
+        }
+        drop(server);
+
+        // The cost of waiting.
+        let (silent, accepted) = silent_model().await;
+        let server = serve(&silent, dir.path());
+        let baseline_rss = rss_mb(server.child.id());
+        let healthz = format!("{}/healthz", server.url);
+        let generate = format!("{}/api/formgen/generate", server.url);
+        let idle = load(&client, &healthz, None, 4).await;
+        assert_eq!(idle.errors, 0, "healthz fails on the second server");
+        let held = 5_000;
+        let small = json!({"description": "A form", "processXml": xml, "elementId": element});
+        let mut pending = Vec::with_capacity(held);
+        for i in 0..held {
+            // a connection each, as browsers waiting on a generation have
+            let c = reqwest::Client::builder().pool_max_idle_per_host(0).build().unwrap();
+            let (url, body) = (generate.clone(), small.clone());
+            pending.push(tokio::spawn(async move { c.post(url).json(&body).send().await }));
+            if i % 250 == 249 {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+        let started = Instant::now();
+        while accepted.load(Ordering::Relaxed) < held && started.elapsed() < Duration::from_secs(60) {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let waiting = accepted.load(Ordering::Relaxed);
+        let rss = rss_mb(server.child.id());
+        let busy = load(&client, &healthz, None, 4).await;
+        println!(
+            "waiting: {waiting} generations held open by a model that never answers; server RSS {rss:.1} MB \
+             ({baseline_rss:.1} MB idle, {:.1} KB per waiting generation); /healthz p99 {:.2} ms ({:.2} ms idle, {:.1}x), \
+             {:.0} req/s ({:.0} idle)",
+            (rss - baseline_rss) * 1024.0 / waiting.max(1) as f64,
+            ms(busy.p99),
+            ms(idle.p99),
+            busy.p99.as_secs_f64() / idle.p99.as_secs_f64().max(1e-9),
+            busy.rps,
+            idle.rps
+        );
+        for p in pending {
+            p.abort();
+        }
+        drop(server);
+    });
+}
