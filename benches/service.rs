@@ -103,7 +103,12 @@ struct Figures {
 }
 
 /// `concurrency` clients, each sending requests back to back for [`DURATION`].
-async fn load(client: &reqwest::Client, url: &str, body: Option<&serde_json::Value>, concurrency: usize) -> Figures {
+async fn load(
+    client: &reqwest::Client,
+    url: &str,
+    body: Option<&serde_json::Value>,
+    concurrency: usize,
+) -> Figures {
     let deadline = Instant::now() + DURATION;
     let mut tasks = Vec::new();
     for _ in 0..concurrency {
@@ -134,7 +139,11 @@ async fn load(client: &reqwest::Client, url: &str, body: Option<&serde_json::Val
         errors += e;
     }
     all.sort();
-    let pct = |p: f64| all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1))).copied().unwrap_or_default();
+    let pct = |p: f64| {
+        all.get(((all.len() as f64 * p) as usize).min(all.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or_default()
+    };
     Figures { rps: all.len() as f64 / DURATION.as_secs_f64(), p50: pct(0.50), p99: pct(0.99), errors }
 }
 
@@ -162,7 +171,13 @@ fn largest_process() -> (String, String, String) {
     let bytes = std::fs::read(&path).unwrap();
     let defs = formgen::bpmn::read(&bytes);
     let p = defs.processes.iter().max_by_key(|p| p.elements.len()).unwrap();
-    let element = p.elements.iter().find(|e| e.kind == "userTask").or(p.elements.first()).map(|e| e.id.clone()).unwrap_or_default();
+    let element = p
+        .elements
+        .iter()
+        .find(|e| e.kind == "userTask")
+        .or(p.elements.first())
+        .map(|e| e.id.clone())
+        .unwrap_or_default();
     println!(
         "process: {} ({} elements, {} KB), element {element}",
         path.file_name().unwrap().to_string_lossy(),

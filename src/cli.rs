@@ -153,7 +153,8 @@ fn serve(args: ServeArgs) -> Result<ExitCode, UsageError> {
     let config = load_config(args.config.as_deref())?;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi).init();
     match runtime().block_on(crate::http::serve(config)) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) => {
@@ -167,7 +168,8 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, UsageError> {
     let config = load_config(args.config.as_deref())?;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error"));
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi).init();
     let process_xml = match &args.process {
         Some(path) => {
             let file = std::fs::File::open(path)

@@ -87,10 +87,15 @@ pub fn router(service: Arc<Service>, config: &Config) -> Router {
         Some(cors) => app.layer(cors),
         None => app,
     };
-    app.layer(TraceLayer::new_for_http().make_span_with(|request: &Request<_>| {
-        let id = request.headers().get(&REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("-");
-        tracing::info_span!("request", id = %id, method = %request.method(), path = %request.uri().path())
-    }))
+    app.layer(
+        TraceLayer::new_for_http()
+            .make_span_with(|request: &Request<_>| {
+                let id = request.headers().get(&REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("-");
+                tracing::info_span!("request", id = %id, method = %request.method(), path = %request.uri().path())
+            })
+            .on_request(())
+            .on_response(tower_http::trace::DefaultOnResponse::new().level(tracing::Level::INFO)),
+    )
     .layer(PropagateRequestIdLayer::new(REQUEST_ID))
     .layer(SetRequestIdLayer::new(REQUEST_ID, Ids::new()))
 }
