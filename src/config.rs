@@ -534,7 +534,9 @@ impl Config {
             None if embedded => Some(PathBuf::from("processes")).filter(|d| d.is_dir()),
             None => None,
         };
-        let web_dir = resolve(raw.server.web_dir.clone());
+        // the built modeller page: where configured, else `web/dist` when it has been built here
+        let web_dir = resolve(raw.server.web_dir.clone())
+            .or_else(|| Some(PathBuf::from("web/dist")).filter(|d| d.join("index.html").is_file()));
         let prompts_dir = resolve(raw.prompts.dir.clone());
         if let Some(d) = &prompts_dir
             && !d.is_dir()

@@ -553,3 +553,24 @@ async fn operations_endpoints() {
     let response = app.clone().oneshot(other).await.unwrap();
     assert!(response.headers().get("access-control-allow-origin").is_none());
 }
+
+#[tokio::test]
+async fn the_built_page_is_served_at_the_root_when_there_is_one() {
+    let web = tempfile::tempdir().unwrap();
+    std::fs::write(web.path().join("index.html"), "<!doctype html><title>formgen</title>").unwrap();
+    std::fs::write(web.path().join("app.js"), "console.log('formgen')").unwrap();
+    let extra = format!("[server]\nweb_dir = \"{}\"", web.path().display());
+    let (app, _) = build(&config(&builtin_worker("builtin", ""), &extra));
+    let (status, body, _) = call(&app, "GET", "/", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(body.as_str().unwrap().contains("<title>formgen</title>"));
+    let (status, body, _) = call(&app, "GET", "/app.js", None, None).await;
+    assert_eq!((status, body.as_str()), (StatusCode::OK, Some("console.log('formgen')")));
+    let (status, body, _) = call(&app, "GET", "/api/formgen/capability", Some(ANA), None).await;
+    assert_eq!((status, body["available"].as_bool()), (StatusCode::OK, Some(true)), "the API is unchanged");
+
+    // not built: the service runs without it
+    let (app, _) = build(&config(&builtin_worker("builtin", ""), "[server]\nweb_dir = \"/nonexistent/dist\""));
+    let (status, body, _) = call(&app, "GET", "/", None, None).await;
+    assert_eq!((status, body["code"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
+}
