@@ -505,7 +505,7 @@ impl Config {
                 max_output_tokens: rw.max_output_tokens.unwrap_or(0),
                 max_concurrent: rw.max_concurrent.unwrap_or(0),
                 temperature: rw.temperature,
-                max_components: rw.max_components.unwrap_or(40),
+                max_components: rw.max_components.unwrap_or(crate::workers::DEFAULT_MAX_COMPONENTS),
                 lean_schema,
             });
         }

@@ -127,7 +127,30 @@ pub struct WorkerView {
     pub provider: Provider,
 }
 
+/// The components per list the answer schema allows when a Worker does not say.
+pub const DEFAULT_MAX_COMPONENTS: usize = 40;
+
 impl Worker {
+    /// A Worker with the defaults the configuration gives unset fields: no credential, everyone allowed,
+    /// the installation's timeout, token and concurrency limits, structured output with the full schema.
+    pub fn new(name: &str, provider: Provider, endpoint: Option<reqwest::Url>, model: &str) -> Worker {
+        Worker {
+            name: name.to_string(),
+            provider,
+            endpoint,
+            model: model.to_string(),
+            credential: CredentialRef::None,
+            allow: Vec::new(),
+            timeout_s: 0,
+            structured_output: true,
+            max_output_tokens: 0,
+            max_concurrent: 0,
+            temperature: None,
+            max_components: DEFAULT_MAX_COMPONENTS,
+            lean_schema: false,
+        }
+    }
+
     /// Whether `principal` may see and name this Worker.
     pub fn allows(&self, principal: &Principal) -> bool {
         principal.operator
@@ -205,19 +228,8 @@ mod tests {
 
     fn worker(name: &str, allow: &[&str]) -> Worker {
         Worker {
-            name: name.into(),
-            provider: Provider::Builtin,
-            endpoint: None,
-            model: "m".into(),
-            credential: CredentialRef::None,
             allow: allow.iter().map(|a| Allow::parse(a).unwrap()).collect(),
-            timeout_s: 0,
-            structured_output: true,
-            max_output_tokens: 0,
-            max_concurrent: 0,
-            temperature: None,
-            max_components: 40,
-            lean_schema: false,
+            ..Worker::new(name, Provider::Builtin, None, "m")
         }
     }
 

@@ -570,7 +570,8 @@ async fn the_built_page_is_served_at_the_root_when_there_is_one() {
     assert_eq!((status, body["available"].as_bool()), (StatusCode::OK, Some(true)), "the API is unchanged");
 
     // not built: the service runs without it
-    let (app, _) = build(&config(&builtin_worker("builtin", ""), "[server]\nweb_dir = \"/nonexistent/dist\""));
+    let (app, _) =
+        build(&config(&builtin_worker("builtin", ""), "[server]\nweb_dir = \"/nonexistent/dist\""));
     let (status, body, _) = call(&app, "GET", "/", None, None).await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
 }

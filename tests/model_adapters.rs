@@ -16,19 +16,8 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 
 fn worker(provider: Provider, endpoint: &str) -> Worker {
     Worker {
-        name: "w".into(),
-        provider,
-        endpoint: Some(endpoint.parse().unwrap()),
-        model: "configured-model".into(),
         credential: CredentialRef::Env("UNUSED".into()),
-        allow: vec![],
-        timeout_s: 0,
-        structured_output: true,
-        max_output_tokens: 0,
-        max_concurrent: 0,
-        temperature: None,
-        max_components: 40,
-        lean_schema: false,
+        ..Worker::new("w", provider, Some(endpoint.parse().unwrap()), "configured-model")
     }
 }
 

@@ -19,19 +19,8 @@ const VAULT_TOKEN: &str = "hvs.VAULT-TOKEN-77aa";
 
 fn worker(provider: Provider, endpoint: &str) -> Worker {
     Worker {
-        name: "claude".into(),
-        provider,
-        endpoint: Some(endpoint.parse().unwrap()),
-        model: "m".into(),
         credential: CredentialRef::parse("vault:secret/formgen#anthropic").unwrap(),
-        allow: vec![],
-        timeout_s: 0,
-        structured_output: true,
-        max_output_tokens: 0,
-        max_concurrent: 0,
-        temperature: None,
-        max_components: 40,
-        lean_schema: false,
+        ..Worker::new("claude", provider, Some(endpoint.parse().unwrap()), "m")
     }
 }
 

@@ -9,7 +9,7 @@ use secrecy::SecretString;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::wire::{join, parse, post_json, secret_header};
+use super::wire::{finish, join, parse, post_json, secret_header};
 use super::{Bounds, ModelAnswer, ModelError, ModelRequest, StopReason, Usage};
 
 #[derive(Serialize)]
@@ -116,12 +116,6 @@ pub async fn call(
         None | Some("stop" | "tool_calls" | "function_call") => StopReason::Complete,
         Some(other) => StopReason::Other(other.to_string()),
     };
-    if stop == StopReason::MaxTokens {
-        return Err(ModelError::Truncated { max_tokens: request.max_tokens });
-    }
     let text = choice.message.and_then(|m| m.content).unwrap_or_default();
-    if text.trim().is_empty() {
-        return Err(ModelError::Empty);
-    }
-    Ok(ModelAnswer { text, usage, stop })
+    finish(text, usage, stop, request.max_tokens)
 }

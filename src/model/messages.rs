@@ -8,7 +8,7 @@ use secrecy::SecretString;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::wire::{join, parse, post_json, secret_header};
+use super::wire::{finish, join, parse, post_json, secret_header};
 use super::{Bounds, ModelAnswer, ModelError, ModelRequest, StopReason, Usage};
 
 /// The API version formgen speaks.
@@ -117,9 +117,6 @@ pub async fn call(
         None | Some("end_turn" | "stop_sequence" | "tool_use") => StopReason::Complete,
         Some(other) => StopReason::Other(other.to_string()),
     };
-    if stop == StopReason::MaxTokens {
-        return Err(ModelError::Truncated { max_tokens: request.max_tokens });
-    }
     let tool_input = response.content.iter().find_map(|b| match b {
         Block::ToolUse { input } => Some(input.to_string()),
         _ => None,
@@ -136,8 +133,5 @@ pub async fn call(
             .collect::<Vec<_>>()
             .join(""),
     };
-    if text.trim().is_empty() {
-        return Err(ModelError::Empty);
-    }
-    Ok(ModelAnswer { text, usage, stop })
+    finish(text, usage, stop, request.max_tokens)
 }

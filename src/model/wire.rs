@@ -4,7 +4,7 @@ use reqwest::header::{HeaderMap, HeaderValue, RETRY_AFTER};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Serialize;
 
-use super::{Bounds, ModelError};
+use super::{Bounds, ModelAnswer, ModelError, StopReason, Usage};
 
 /// A header value for a secret, marked sensitive so no `Debug` of the request prints it.
 pub fn secret_header(prefix: &str, key: &SecretString) -> Result<HeaderValue, ModelError> {
@@ -123,4 +123,21 @@ pub fn redact(text: &str, key: Option<&SecretString>) -> String {
 /// `{endpoint}/{path}` without doubled slashes.
 pub fn join(endpoint: &reqwest::Url, path: &str) -> String {
     format!("{}/{}", endpoint.as_str().trim_end_matches('/'), path.trim_start_matches('/'))
+}
+
+/// The end every answer goes through, whatever its wire format: an answer cut at the token limit and an
+/// answer without text are errors; anything else is the answer.
+pub fn finish(
+    text: String,
+    usage: Usage,
+    stop: StopReason,
+    max_tokens: u32,
+) -> Result<ModelAnswer, ModelError> {
+    if stop == StopReason::MaxTokens {
+        return Err(ModelError::Truncated { max_tokens });
+    }
+    if text.trim().is_empty() {
+        return Err(ModelError::Empty);
+    }
+    Ok(ModelAnswer { text, usage, stop })
 }

@@ -4,7 +4,6 @@
 
 use std::time::Duration;
 
-use formgen::credentials::CredentialRef;
 use formgen::model::{self, Bounds, ModelError, ModelRequest};
 use formgen::workers::{Provider, Worker};
 use secrecy::SecretString;
@@ -18,21 +17,7 @@ fn worker(provider: Provider) -> Worker {
         Provider::ChatCompletions => format!("{url}/v1"),
         _ => url,
     };
-    Worker {
-        name: "local".into(),
-        provider,
-        endpoint: Some(endpoint.parse().unwrap()),
-        model: "gemma-3-270m".into(),
-        credential: CredentialRef::None,
-        allow: vec![],
-        timeout_s: 0,
-        structured_output: true,
-        max_output_tokens: 0,
-        max_concurrent: 0,
-        temperature: None,
-        max_components: 40,
-        lean_schema: false,
-    }
+    Worker::new("local", provider, Some(endpoint.parse().unwrap()), "gemma-3-270m")
 }
 
 fn bounds() -> Bounds {
