@@ -534,9 +534,13 @@ impl Config {
             None if embedded => Some(PathBuf::from("processes")).filter(|d| d.is_dir()),
             None => None,
         };
-        // the built modeller page: where configured, else `web/dist` when it has been built here
-        let web_dir = resolve(raw.server.web_dir.clone())
-            .or_else(|| Some(PathBuf::from("web/dist")).filter(|d| d.join("index.html").is_file()));
+        // the built modeller page: where configured; the embedded default serves `web/dist` when it has
+        // been built in the current folder
+        let web_dir = match resolve(raw.server.web_dir.clone()) {
+            Some(d) => Some(d),
+            None if embedded => Some(PathBuf::from("web/dist")).filter(|d| d.join("index.html").is_file()),
+            None => None,
+        };
         let prompts_dir = resolve(raw.prompts.dir.clone());
         if let Some(d) = &prompts_dir
             && !d.is_dir()

@@ -205,6 +205,9 @@ async fn generate_with_the_builtin_worker_from_the_request_and_the_store() {
     );
     assert_eq!((body["usage"]["inputTokens"].as_u64(), body["attempts"].as_u64()), (Some(0), Some(1)));
 
+    let (_, body, _) =
+        generate(&app, ANA, json!({"processXml": vacation_xml(), "elementId": "Task_hr"})).await;
+    assert_eq!(body["schema"]["id"], "vacation-request-Task_hr", "a new form gets an id no other step binds");
     let (status, body, _) =
         generate(&app, ANA, json!({"processId": "vacation-request", "elementId": "Task_approve"})).await;
     assert_eq!((status, body["processSource"].as_str()), (StatusCode::OK, Some("deployment")));

@@ -328,15 +328,31 @@ impl Service {
                 .map(str::to_string);
         }
         // the form the step binds already, when it is a plain form id (not a C7 key or a linked form)
-
-        process.and_then(|p| {
-            let e = if element.is_empty() {
-                p.elements.iter().find(|e| e.kind == "startEvent" && e.parent.is_none())
-            } else {
-                p.element(element)
-            }?;
-            (!e.form_id.is_empty() && !e.form_id.contains(':')).then(|| e.form_id.clone())
-        })
+        let p = process?;
+        let target = if element.is_empty() {
+            p.elements.iter().find(|e| e.kind == "startEvent" && e.parent.is_none())
+        } else {
+            p.element(element)
+        };
+        if let Some(e) = target
+            && !e.form_id.is_empty()
+            && !e.form_id.contains(':')
+        {
+            return Some(e.form_id.clone());
+        }
+        // a new form: an id of its own, never one another step of the process binds already
+        let base = match target {
+            Some(e) if !element.is_empty() => format!("{}-{}", p.id, e.id),
+            _ => format!("{}-start", p.id),
+        };
+        let taken = |id: &str| p.elements.iter().any(|e| e.form_id == id);
+        let mut id = base.clone();
+        let mut n = 2;
+        while taken(&id) {
+            id = format!("{base}-{n}");
+            n += 1;
+        }
+        Some(id)
     }
 
     fn user_prompt(

@@ -1,0 +1,55 @@
+// Builds the page into dist/: one JS bundle, one CSS bundle (bpmn-js, form-js and ours), the bpmn-font
+// files beside them, and index.html. Everything the page loads comes from dist/, so it works offline and
+// formgen can serve it from its own origin (no CDN, no CORS).
+import { build } from 'esbuild';
+import { copyFile, mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = dirname(fileURLToPath(import.meta.url));
+const dist = join(root, 'dist');
+
+await rm(dist, { recursive: true, force: true });
+await mkdir(dist, { recursive: true });
+
+await build({
+  absWorkingDir: root,
+  entryPoints: { app: 'src/main.js' },
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  minify: true,
+  sourcemap: false,
+  legalComments: 'linked',
+  outdir: join(dist, 'assets'),
+  // The CSS imported from main.js becomes assets/app.css; fonts and images it points at are copied
+  // next to it under hashed names (the bpmn-font's url()s carry ?query suffixes, which esbuild strips).
+  loader: {
+    '.bpmn': 'text',
+    '.woff': 'file',
+    '.woff2': 'file',
+    '.ttf': 'file',
+    '.eot': 'file',
+    '.svg': 'file',
+    '.png': 'file',
+  },
+  assetNames: '[name]-[hash]',
+  // form-js and preact look at NODE_ENV; without this they would ship their development checks.
+  define: { 'process.env.NODE_ENV': '"production"' },
+  logLevel: 'warning',
+});
+
+await copyFile(join(root, 'src', 'index.html'), join(dist, 'index.html'));
+
+// A short size report, so a bundle that suddenly doubles is noticed.
+let total = 0;
+for (const dir of [dist, join(dist, 'assets')]) {
+  for (const name of await readdir(dir)) {
+    const s = await stat(join(dir, name));
+    if (s.isFile()) {
+      total += s.size;
+      console.log(`${join(dir, name).slice(root.length + 1).padEnd(36)} ${(s.size / 1024).toFixed(1).padStart(8)} KiB`);
+    }
+  }
+}
+console.log(`${'total'.padEnd(36)} ${(total / 1024).toFixed(1).padStart(8)} KiB`);

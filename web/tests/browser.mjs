@@ -1,0 +1,427 @@
+// The page in a real browser (Debian's Chromium, driven by playwright-core) against real `formgen serve`
+// processes: the builtin Worker (deterministic, no model), one with no Worker at all, and one with token
+// auth and two Workers. Run: node web/tests/browser.mjs   (exit code 1 on any failure)
+//   FORMGEN_BIN     the formgen binary (default ../target/debug/formgen, relative to web/)
+//   CHROMIUM        the browser (default /usr/bin/chromium)
+// Screenshots and server logs go to web/tests/artifacts/; the successful generation is also copied to
+// web/screenshot.png for the README.
+import { chromium } from 'playwright-core';
+import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = process.env.FORMGEN_BIN ? resolve(process.env.FORMGEN_BIN) : resolve(WEB, '../target/debug/formgen');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const DIST = join(WEB, 'dist');
+const ARTIFACTS = join(WEB, 'tests', 'artifacts');
+const TMP = mkdtempSync(join(tmpdir(), 'formgen-browser-'));
+const TIMEOUT = 15_000; // per wait: everything here is local and the builtin Worker answers at once
+
+const BUILTIN_CONFIG = `[server]
+listen = "127.0.0.1:0"
+[limits]
+description_chars = 300
+[[workers]]
+name = "builtin"
+provider = "builtin"
+`;
+const NO_WORKER_CONFIG = '[server]\nlisten = "127.0.0.1:0"\n';
+const TOKEN = 'browser-test-token';
+const TOKENS_CONFIG = `[server]
+listen = "127.0.0.1:0"
+[auth]
+mode = "tokens"
+[[auth.principals]]
+name = "ana"
+token_sha256 = "${createHash('sha256').update(TOKEN).digest('hex')}"
+[[workers]]
+name = "builtin"
+provider = "builtin"
+[[workers]]
+name = "drafts"
+provider = "builtin"
+model = "outline-2"
+`;
+
+// Every element of the vacation process; the shipped copy must draw each one.
+const VACATION_IDS = [
+  'Lane_employee', 'Lane_lead', 'StartEvent_request', 'Task_approve', 'Gateway_approved', 'Gateway_long',
+  'Task_hr', 'Task_book', 'End_booked', 'Task_inform', 'End_rejected', 'Flow_1', 'Flow_2', 'Flow_yes',
+  'Flow_no', 'Flow_long', 'Flow_short', 'Flow_hr_done', 'Flow_booked', 'Flow_rejected',
+];
+
+const servers = [];
+let context = null;
+let passed = 0;
+let failed = 0;
+const externalRequests = [];
+const pageErrors = [];
+
+const T0 = Date.now();
+function log(...args) { console.log(`[browser ${((Date.now() - T0) / 1000).toFixed(1)}s]`, ...args); }
+
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+/** Starts `formgen serve` with this config; resolves with its URL from the first stdout line. */
+async function startServer(name, config) {
+  const configPath = join(TMP, `${name}.toml`);
+  writeFileSync(configPath, config);
+  const child = spawn(BIN, ['serve', '--config', configPath], {
+    env: { ...process.env, FORMGEN_WEB_DIR: DIST },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  servers.push(child);
+  child.stderr.pipe(createWriteStream(join(ARTIFACTS, `server-${name}.log`)));
+  const firstLine = new Promise((resolveLine, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', resolveLine);
+    child.once('exit', (code) => reject(new Error(`formgen serve (${name}) exited with ${code}; see tests/artifacts/server-${name}.log`)));
+    setTimeout(() => reject(new Error(`formgen serve (${name}) printed no address within ${TIMEOUT} ms`)), TIMEOUT)
+      .unref(); // must not keep the script alive once the server has answered
+  });
+  const line = await firstLine;
+  const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
+  assert(match, `formgen serve (${name}) printed "${line}" instead of its address`);
+  return match[1];
+}
+
+async function stopServers() {
+  await Promise.all(servers.map((child) => new Promise((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done();
+    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => { clearTimeout(force); done(); });
+    child.kill('SIGTERM');
+  })));
+}
+
+// A crash of this script must not leave servers behind either.
+process.on('exit', () => { for (const child of servers) if (child.exitCode === null) child.kill('SIGKILL'); });
+
+function isLocal(url) {
+  if (/^(data|about):/.test(url)) return true;
+  const inner = url.startsWith('blob:') ? url.slice(5) : url; // blob:http://127.0.0.1:PORT/uuid
+  try {
+    return new URL(inner).hostname === '127.0.0.1';
+  } catch {
+    return false;
+  }
+}
+
+async function test(name, fn) {
+  const started = Date.now();
+  try {
+    await fn();
+    passed += 1;
+    log(`ok   ${name} (${Date.now() - started} ms)`);
+  } catch (err) {
+    failed += 1;
+    log(`FAIL ${name}: ${err.stack || err}`);
+    // What the page showed when it failed, for the CI artifacts.
+    const pages = context ? context.pages() : [];
+    for (const [i, open] of pages.entries()) {
+      await open.screenshot({ path: join(ARTIFACTS, `failed-${failed}-page${i}.png`) }).catch(() => {});
+    }
+  }
+}
+
+async function openPage(url, name) {
+  // The persistent context opens with one blank tab: use it for the first page.
+  const blank = context.pages().find((p) => p.url() === 'about:blank');
+  const page = blank || await context.newPage();
+  page.setDefaultTimeout(TIMEOUT);
+  page.on('pageerror', (err) => pageErrors.push(`${name}: ${err.message}`));
+  page.on('console', (msg) => { if (msg.type() === 'error') log(`console error on ${name}: ${msg.text()}`); });
+  await page.goto(url);
+  return page;
+}
+
+/** Waits until the capability probe has answered and the page has acted on it. */
+async function capability(page) {
+  await page.waitForSelector('#formgen:not([data-capability="pending"])');
+  return page.getAttribute('#formgen', 'data-capability');
+}
+
+async function shot(page, name) {
+  const path = join(ARTIFACTS, name);
+  await page.screenshot({ path });
+  return path;
+}
+
+/** Selects a shape by clicking it, as an author would; a click on a selected shape would deselect it. */
+async function selectShape(page, id) {
+  const shape = page.locator(`#canvas .djs-element[data-element-id="${id}"]`);
+  if (!/\bselected\b/.test(await shape.getAttribute('class'))) await shape.click();
+  await page.waitForSelector(`#canvas .djs-element.selected[data-element-id="${id}"]`);
+}
+
+/** A label in the form editor's canvas: the editor draws the proposal, so this is what the author sees. */
+const formLabel = (page, text) => page.locator('#form-editor .fjs-form-field-label', { hasText: text }).first();
+
+async function main() {
+  assert(existsSync(BIN), `no formgen binary at ${BIN}: build it first (cargo build) or set FORMGEN_BIN`);
+  assert(existsSync(join(DIST, 'index.html')), `no ${DIST}/index.html: run npm run build in web/ first`);
+  rmSync(ARTIFACTS, { recursive: true, force: true });
+  mkdirSync(ARTIFACTS, { recursive: true });
+
+  const [builtinUrl, noWorkerUrl, tokensUrl] = await Promise.all([
+    startServer('builtin', BUILTIN_CONFIG),
+    startServer('no-worker', NO_WORKER_CONFIG),
+    startServer('tokens', TOKENS_CONFIG),
+  ]);
+  log(`servers: builtin ${builtinUrl}, no Worker ${noWorkerUrl}, tokens ${tokensUrl}`);
+
+  // A fresh, empty profile each run: no cache, no extensions, no state from an earlier run.
+  context = await chromium.launchPersistentContext(join(TMP, 'profile'), {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1440, height: 900 },
+    acceptDownloads: true,
+    timeout: 30_000,
+  });
+  context.on('request', (request) => { if (!isLocal(request.url())) externalRequests.push(request.url()); });
+
+  await test('the shipped process is the fixture, with a full diagram', async () => {
+    const outline = (file) => execFileSync(BIN, ['outline', '--json', file], { encoding: 'utf8' });
+    const ours = outline(join(WEB, 'src', 'vacation.bpmn'));
+    const fixture = outline(resolve(WEB, '../fixtures/bpmn/vacation.bpmn'));
+    assert(ours === fixture, 'formgen reads web/src/vacation.bpmn differently from fixtures/bpmn/vacation.bpmn');
+  });
+
+  const page = await openPage(builtinUrl, 'builtin');
+
+  await test('a. the page loads offline-built assets and draws the whole process', async () => {
+    await page.waitForSelector('#canvas[data-import-warnings]');
+    assert(await page.getAttribute('#canvas', 'data-import-warnings') === '0', 'bpmn-js reported import warnings');
+    for (const id of VACATION_IDS) {
+      assert(await page.locator(`#canvas [data-element-id="${id}"]`).count() > 0, `${id} is not drawn`);
+    }
+    // The bpmn-font draws the palette's icons: it must have been found in dist and loaded.
+    await page.waitForSelector('.djs-palette .bpmn-icon-task');
+    const fontLoaded = await page.evaluate(async () => {
+      await document.fonts.ready;
+      return [...document.fonts].some((f) => f.family.replace(/["']/g, '') === 'bpmn' && f.status === 'loaded');
+    });
+    assert(fontLoaded, 'the bpmn font did not load');
+    assert(await page.locator('.bjs-powered-by').isVisible(), 'the bpmn.io watermark of the modeller is not visible');
+    await page.waitForSelector('#form-editor .fjs-editor-container');
+  });
+
+  await test('a. generate a form for Task_approve with the builtin Worker', async () => {
+    assert(await capability(page) === 'available', 'the capability probe did not find the builtin Worker');
+    assert(await page.locator('#formgen-generate').isVisible(), 'no "Generate form" button');
+    assert(await page.locator('#formgen-worker-row').isHidden(), 'a Worker picker is shown for a single Worker');
+
+    await selectShape(page, 'Task_approve');
+    await page.waitForSelector('#formgen-target:has-text("Task_approve")');
+    await page.locator('#formgen-brief').pressSequentially('Let the team lead approve or reject the request.');
+
+    const request = page.waitForRequest('**/api/formgen/generate');
+    await page.click('#formgen-generate');
+    const sent = (await request).postDataJSON();
+    assert(sent.elementId === 'Task_approve', `elementId sent: ${sent.elementId}`);
+    assert(sent.formId === 'approve-vacation', `formId sent: ${sent.formId}`);
+    assert(sent.worker === 'builtin', `worker sent: ${sent.worker}`);
+    assert(sent.description.startsWith('Let the team lead'), `description sent: ${sent.description}`);
+    assert(sent.processXml.includes('id="Task_approve"'), 'processXml is not the open diagram');
+    assert(!('schema' in sent), 'a first generation sent a schema');
+
+    await formLabel(page, 'Urlaubstage').waitFor();
+    await formLabel(page, 'Approved').waitFor();
+    await page.waitForSelector('#formgen-info:has-text("builtin")');
+    const info = await page.textContent('#formgen-info');
+    assert(/outline/.test(info) && /1 attempt/.test(info) && /tokens/.test(info), `info line: ${info}`);
+    assert(await page.textContent('#formgen-error') === '', 'an error is shown after a good generation');
+    assert(await page.locator('.fjs-powered-by').isVisible(), 'the bpmn.io watermark of the form editor is not visible');
+    copyFileSync(await shot(page, '1-generated.png'), join(WEB, 'screenshot.png'));
+  });
+
+  await test('a. refine sends the form as it stands', async () => {
+    await page.fill('#formgen-brief', 'Also ask for a substitute.');
+    const request = page.waitForRequest('**/api/formgen/generate');
+    const response = page.waitForResponse('**/api/formgen/generate');
+    await page.click('#formgen-refine');
+    const sent = (await request).postDataJSON();
+    assert(sent.schema && Array.isArray(sent.schema.components), 'Refine sent no schema');
+    assert(sent.schema.components.some((c) => c.label === 'Urlaubstage'), 'Refine sent a different form');
+    assert((await response).status() === 200, `refine answered ${(await response).status()}`);
+    await formLabel(page, 'Approved').waitFor();
+    await page.waitForSelector('#formgen-progress', { state: 'hidden' });
+  });
+
+  /** Generates for a step, presses "Use this form"; returns the two downloads and any question asked. */
+  async function generateAndUse(elementId) {
+    await selectShape(page, elementId);
+    await page.waitForSelector(`#formgen-target:has-text("${elementId}")`);
+    await page.fill('#formgen-brief', 'A first draft, please.');
+    const response = page.waitForResponse('**/api/formgen/generate');
+    await page.click('#formgen-generate');
+    assert((await response).status() === 200, `generate for ${elementId} answered ${(await response).status()}`);
+    await page.waitForSelector('#formgen-use:enabled');
+
+    const downloads = [];
+    const collect = (d) => downloads.push(d);
+    const dialogs = [];
+    const answer = (dialog) => { dialogs.push(dialog.message()); dialog.accept(); };
+    page.on('download', collect);
+    page.on('dialog', answer);
+    await page.click('#formgen-use');
+    const deadline = Date.now() + TIMEOUT;
+    while (downloads.length < 2 && Date.now() < deadline) await page.waitForTimeout(100);
+    page.off('download', collect);
+    page.off('dialog', answer);
+    assert(downloads.length === 2, `${downloads.length} download(s) instead of 2`);
+
+    const files = Object.fromEntries(await Promise.all(downloads.map(async (d) =>
+      [d.suggestedFilename(), readFileSync(await d.path(), 'utf8')])));
+    const formName = Object.keys(files).find((n) => n.endsWith('.form'));
+    assert(formName && files['vacation.bpmn'], `downloaded ${Object.keys(files).join(', ')}`);
+    const form = JSON.parse(files[formName]);
+    assert(formName === `${form.id}.form`, `${formName} does not carry the form's id ${form.id}`);
+    const element = new RegExp(`<bpmn:(userTask|startEvent) id="${elementId}"[\\s\\S]*?</bpmn:\\1>`).exec(files['vacation.bpmn']);
+    assert(element, `${elementId} is missing from the downloaded .bpmn`);
+    const bindings = element[0].match(/<zeebe:formDefinition [^>]*>/g) || [];
+    assert(bindings.length === 1 && bindings[0] === `<zeebe:formDefinition formId="${form.id}" />`,
+      `${elementId} is not bound to ${form.id}: ${element[0]}`);
+    await page.waitForSelector(`#formgen-target:has-text('bound to form "${form.id}"')`);
+    return { form, bpmn: files['vacation.bpmn'], dialogs };
+  }
+
+  await test('a. "Use this form" binds the step and downloads the .form and the .bpmn', async () => {
+    // Task_approve binds "approve-vacation" already: the binding is updated in place, nobody is asked.
+    const approve = await generateAndUse('Task_approve');
+    assert(approve.form.id === 'approve-vacation', `form id ${approve.form.id}`);
+    assert(approve.form.components.some((c) => c.label === 'Urlaubstage'), 'the .form is not the proposal');
+    assert(approve.dialogs.length === 0, `asked: ${approve.dialogs.join(' | ')}`);
+
+    // Task_inform has extensionElements (an ioMapping) but no form; Task_hr has no extensionElements at all.
+    for (const id of ['Task_inform', 'Task_hr']) {
+      const { form, bpmn, dialogs } = await generateAndUse(id);
+      assert(bpmn.includes('<zeebe:input source="=comment" target="comment" />'), 'Task_inform lost its ioMapping');
+      // The page asks before binding an id another step already binds (formgen proposes the start
+      // form's id for an unbound step); with a fresh id it must not ask.
+      const shared = (bpmn.match(new RegExp(`formId="${form.id}"`, 'g')) || []).length > 1;
+      assert(shared ? dialogs.length === 1 && dialogs[0].includes('already bound') : dialogs.length === 0,
+        `${id}: form ${form.id}, asked: ${dialogs.join(' | ') || 'nothing'}`);
+    }
+  });
+
+  await test('a. Ctrl+Z in the diagram takes the binding back', async () => {
+    await page.focus('#canvas .djs-container > svg'); // the modeller's keyboard listens on its canvas
+    await page.keyboard.press('Control+z');
+    await selectShape(page, 'Task_hr');
+    await page.waitForSelector('#formgen-target:has-text("no form bound yet")');
+    await selectShape(page, 'Task_inform');
+    await page.waitForSelector('#formgen-target:has-text("bound to form")'); // only the last command undone
+  });
+
+  await test('a. a gateway has no form: Generate waits for a step that has one', async () => {
+    await selectShape(page, 'Gateway_approved');
+    await page.waitForSelector('#formgen-target:has-text("has no form")');
+    assert(await page.locator('#formgen-generate').isDisabled(), 'Generate is enabled for a gateway');
+    await selectShape(page, 'StartEvent_request');
+    await page.waitForSelector('#formgen-generate:enabled');
+  });
+
+  await test('a. "Open…" opens the author\'s own .bpmn, and says why when it cannot', async () => {
+    const own = join(TMP, 'my-process.bpmn');
+    writeFileSync(own, readFileSync(join(WEB, 'src', 'vacation.bpmn'), 'utf8').replaceAll('Task_hr', 'Task_mine'));
+    await page.setInputFiles('#open-bpmn-file', own);
+    await page.waitForSelector('#process-name:has-text("my-process.bpmn")');
+    await page.waitForSelector('#canvas [data-element-id="Task_mine"]');
+    await page.setInputFiles('#open-bpmn-file', resolve(WEB, '../fixtures/bpmn/not-bpmn.bpmn'));
+    await page.waitForSelector('#bpmn-error:has-text("Could not open not-bpmn.bpmn")');
+  });
+
+  await test('b. an API error reaches the page as its sentence', async () => {
+    const errorPage = await openPage(builtinUrl, 'error');
+    assert(await capability(errorPage) === 'available', 'capability');
+    await selectShape(errorPage, 'Task_approve');
+    await errorPage.fill('#formgen-brief', 'Bitte ein Formular für die Genehmigung. '.repeat(8)); // 320 characters
+    await errorPage.waitForSelector('#formgen-count.over');
+    await errorPage.click('#formgen-generate');
+    await errorPage.waitForSelector('#formgen-error:not(:empty)');
+    const sentence = await errorPage.textContent('#formgen-error');
+    assert(/description/.test(sentence) && /limit/.test(sentence), `error shown: ${sentence}`);
+    await shot(errorPage, '2-error.png');
+    await errorPage.close();
+  });
+
+  await test('b. Cancel aborts a generation in flight and shows the elapsed seconds', async () => {
+    const slowPage = await openPage(builtinUrl, 'cancel');
+    assert(await capability(slowPage) === 'available', 'capability');
+    // Hold the request so the progress indicator can be seen; the page aborts it before it goes out.
+    await slowPage.route('**/api/formgen/generate', async (route) => {
+      await new Promise((r) => setTimeout(r, 5_000).unref());
+      await route.continue().catch(() => {});
+    });
+    await slowPage.click('#formgen-generate');
+    await slowPage.waitForSelector('#formgen-progress:visible');
+    await slowPage.locator('#formgen-elapsed', { hasText: /working… [1-9]\d* s/ }).waitFor();
+    assert(await slowPage.locator('#formgen-generate').isDisabled(), 'Generate is enabled while a generation runs');
+    await slowPage.click('#formgen-cancel');
+    await slowPage.waitForSelector('#formgen-error:has-text("Cancelled")');
+    await slowPage.waitForSelector('#formgen-progress', { state: 'hidden' });
+    assert(await slowPage.locator('#formgen-generate').isEnabled(), 'Generate stays disabled after Cancel');
+    await slowPage.unrouteAll({ behavior: 'ignoreErrors' });
+    await slowPage.close();
+  });
+
+  await test('c. without a Worker there is no "Generate form" button', async () => {
+    const noWorker = await openPage(noWorkerUrl, 'no-worker');
+    assert(await capability(noWorker) === 'unavailable', 'capability did not say unavailable');
+    assert(await noWorker.locator('#formgen-generate').count() === 0, '"Generate form" is in the DOM');
+    assert(await noWorker.locator('#formgen-brief').count() === 0, 'the brief is in the DOM');
+    await noWorker.waitForSelector('#canvas [data-element-id="Task_approve"]'); // the modeller works regardless
+    await shot(noWorker, '3-no-worker.png');
+    await noWorker.close();
+  });
+
+  await test('e. a 401 asks for a token; several Workers get a picker', async () => {
+    const tokens = await openPage(tokensUrl, 'tokens');
+    assert(await capability(tokens) === 'unauthorized', 'capability did not say unauthorized');
+    assert(await tokens.locator('#formgen-generate').count() === 0, '"Generate form" is shown before sign-in');
+    await tokens.fill('#formgen-token', TOKEN);
+    await tokens.click('#formgen-auth button[type="submit"]');
+    await tokens.waitForSelector('#formgen[data-capability="available"]');
+    assert(await tokens.locator('#formgen-auth').isHidden(), 'the token input stays after sign-in');
+    const options = await tokens.locator('#formgen-worker option').allTextContents();
+    assert(options.join('|') === 'builtin (outline)|drafts (outline-2)', `picker: ${options.join('|')}`);
+    await tokens.selectOption('#formgen-worker', 'drafts');
+    const request = tokens.waitForRequest('**/api/formgen/generate');
+    await tokens.click('#formgen-generate');
+    assert((await request).headers().authorization === `Bearer ${TOKEN}`, 'generate went without the token');
+    await tokens.waitForSelector('#formgen-info:has-text("drafts (outline-2)")');
+    await shot(tokens, '4-tokens-picker.png');
+    await tokens.close();
+  });
+
+  await test('no request left 127.0.0.1 and no page threw', async () => {
+    assert(externalRequests.length === 0, `requests to other hosts: ${externalRequests.join(', ')}`);
+    assert(pageErrors.length === 0, `uncaught page errors: ${pageErrors.join('; ')}`);
+  });
+}
+
+try {
+  await main();
+} catch (err) {
+  failed += 1;
+  log(`FAIL setup: ${err.stack || err}`);
+} finally {
+  log("closing the browser and the servers");
+  if (context) await context.close().catch(() => {});
+  log('browser closed');
+  await stopServers();
+  log('servers stopped');
+  rmSync(TMP, { recursive: true, force: true });
+}
+console.log(`browser: ${passed} passed, ${failed} failed`);
+process.exitCode = failed ? 1 : 0;
