@@ -578,3 +578,54 @@ async fn the_built_page_is_served_at_the_root_when_there_is_one() {
     let (status, body, _) = call(&app, "GET", "/", None, None).await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::NOT_FOUND, Some("not_found")));
 }
+
+#[tokio::test]
+async fn header_mode_believes_only_the_trusted_proxy() {
+    use axum::extract::connect_info::MockConnectInfo;
+    let text = format!(
+        "[auth]\nmode = \"header\"\ntrusted_proxies = [\"10.0.0.5\"]\n{}{}",
+        builtin_worker("everyone", ""),
+        builtin_worker("designers-only", "\"group:designers\"")
+    );
+    let cfg = Config::parse(&text, "test", Path::new("."), false, &|_| None).unwrap();
+    let (app, _) = build(&cfg);
+    let from =
+        |ip: &str| app.clone().layer(MockConnectInfo(std::net::SocketAddr::new(ip.parse().unwrap(), 40000)));
+    let request = |user: &str, groups: &str| {
+        Request::get("/api/formgen/capability")
+            .header("x-forwarded-user", user)
+            .header("x-forwarded-groups", groups)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let names = |v: &Value| {
+        v["workers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w["name"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let read = |r: axum::response::Response| async move {
+        let status = r.status();
+        let bytes = axum::body::to_bytes(r.into_body(), usize::MAX).await.unwrap();
+        (status, serde_json::from_slice::<Value>(&bytes).unwrap())
+    };
+    let (status, body) =
+        read(from("10.0.0.5").oneshot(request("ana", "ops, designers")).await.unwrap()).await;
+    assert_eq!(
+        (status, names(&body)),
+        (StatusCode::OK, vec!["everyone".to_string(), "designers-only".to_string()])
+    );
+    let (_, body) = read(from("10.0.0.5").oneshot(request("bob", "")).await.unwrap()).await;
+    assert_eq!(names(&body), ["everyone"]);
+    let (status, body) = read(from("10.0.0.6").oneshot(request("ana", "designers")).await.unwrap()).await;
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (StatusCode::UNAUTHORIZED, Some("unknown_principal")),
+        "not the proxy"
+    );
+    let no_user = Request::get("/api/formgen/capability").body(Body::empty()).unwrap();
+    let (status, _) = read(from("10.0.0.5").oneshot(no_user).await.unwrap()).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}

@@ -74,7 +74,8 @@ impl FromRequestParts<AppState> for Caller {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+        // the extractor (not the bare extension) so that tests' MockConnectInfo counts as the peer too
+        let peer = ConnectInfo::<SocketAddr>::from_request_parts(parts, state).await.ok().map(|c| c.0.ip());
         crate::auth::principal(&state.auth, &parts.headers, peer).map(Caller).map_err(ApiError::from)
     }
 }
