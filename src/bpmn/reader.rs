@@ -581,9 +581,10 @@ impl Builder {
     }
 }
 
-/// Remembers which attributes an element already had, so the first of a repeated one wins.
+/// Remembers which attributes an element already had, so the first of a repeated one wins. A bit per
+/// attribute the reader keeps: no allocation per element.
 #[derive(Default)]
-struct Seen(Vec<&'static str>);
+struct Seen(u16);
 
 impl Seen {
     fn first(&mut self, name: &str) -> bool {
@@ -598,14 +599,13 @@ impl Seen {
             "camunda:formKey",
             "camunda:resultVariable",
         ];
-        let Some(known) = NAMES.iter().find(|n| **n == name) else {
+        let Some(i) = NAMES.iter().position(|n| *n == name) else {
             return false;
         };
-        if self.0.contains(known) {
-            return false;
-        }
-        self.0.push(known);
-        true
+        let bit = 1u16 << i;
+        let first = self.0 & bit == 0;
+        self.0 |= bit;
+        first
     }
 }
 

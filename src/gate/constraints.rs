@@ -15,7 +15,7 @@ use super::catalogue::OPTION_FIELDS;
 pub fn check(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
     check_validate(kind, c, who, report);
     if OPTION_FIELDS.contains(&kind) {
-        check_options(kind, c, who, report);
+        check_options(c, who, report);
     }
     check_default(kind, c, who, report);
     check_feel(kind, c, who, report);
@@ -166,7 +166,7 @@ fn length(v: &Option<Value>, name: &str, who: &str, report: &mut Report) -> Opti
     }
 }
 
-fn check_options(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
+fn check_options(c: &mut Map<String, Value>, who: &str, report: &mut Report) {
     let sources: Vec<&str> =
         ["values", "valuesKey", "valuesExpression"].into_iter().filter(|s| c.contains_key(*s)).collect();
     match sources.len() {
@@ -288,7 +288,6 @@ fn check_options(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut
             quoted(&duplicates)
         ));
     }
-    let _ = kind;
 }
 
 /// A number or boolean (or string) as option text.
