@@ -145,16 +145,21 @@ fn load_config(path: Option<&std::path::Path>) -> Result<Config, UsageError> {
     Config::load(path, &|k| std::env::var(k).ok()).map_err(|e| UsageError(e.to_string()))
 }
 
+/// Logs to stderr: `RUST_LOG` if set, else `default` (colours only on a terminal).
+fn init_logs(default: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi).init();
+}
+
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime")
 }
 
 fn serve(args: ServeArgs) -> Result<ExitCode, UsageError> {
     let config = load_config(args.config.as_deref())?;
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi).init();
+    init_logs("info");
     match runtime().block_on(crate::http::serve(config)) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) => {
@@ -166,10 +171,7 @@ fn serve(args: ServeArgs) -> Result<ExitCode, UsageError> {
 
 fn generate(args: GenerateArgs) -> Result<ExitCode, UsageError> {
     let config = load_config(args.config.as_deref())?;
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("error"));
-    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi).init();
+    init_logs("error");
     let process_xml = match &args.process {
         Some(path) => {
             let file = std::fs::File::open(path)

@@ -111,6 +111,11 @@ fn form_answer() -> String {
     .to_string()
 }
 
+/// The names of the Workers a capability answer lists.
+fn worker_names(v: &Value) -> Vec<String> {
+    v["workers"].as_array().unwrap().iter().map(|w| w["name"].as_str().unwrap().to_string()).collect()
+}
+
 // ---- capability ------------------------------------------------------------------------------------
 
 #[tokio::test]
@@ -122,22 +127,14 @@ async fn capability_lists_exactly_the_permitted_workers() {
     ]
     .concat();
     let (app, _) = build(&config(&workers, ""));
-    let names = |v: &Value| {
-        v["workers"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|w| w["name"].as_str().unwrap().to_string())
-            .collect::<Vec<_>>()
-    };
     let (status, body, _) = call(&app, "GET", "/api/formgen/capability", Some(ANA), None).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(names(&body), ["everyone", "designers-only"]);
+    assert_eq!(worker_names(&body), ["everyone", "designers-only"]);
     assert_eq!(body["available"], true);
     assert_eq!(body["workers"][0], json!({"name": "everyone", "model": "outline", "provider": "builtin"}));
     assert!(body["limits"]["descriptionChars"].as_u64().unwrap() > 0);
     let (_, body, _) = call(&app, "GET", "/api/formgen/capability", Some(BOB), None).await;
-    assert_eq!(names(&body), ["everyone", "bob-only"]);
+    assert_eq!(worker_names(&body), ["everyone", "bob-only"]);
     let (status, body, headers) = call(&app, "GET", "/api/formgen/capability", None, None).await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::UNAUTHORIZED, Some("unauthenticated")));
     assert_eq!(headers["www-authenticate"], "Bearer");
@@ -598,14 +595,6 @@ async fn header_mode_believes_only_the_trusted_proxy() {
             .body(Body::empty())
             .unwrap()
     };
-    let names = |v: &Value| {
-        v["workers"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|w| w["name"].as_str().unwrap().to_string())
-            .collect::<Vec<_>>()
-    };
     let read = |r: axum::response::Response| async move {
         let status = r.status();
         let bytes = axum::body::to_bytes(r.into_body(), usize::MAX).await.unwrap();
@@ -614,11 +603,11 @@ async fn header_mode_believes_only_the_trusted_proxy() {
     let (status, body) =
         read(from("10.0.0.5").oneshot(request("ana", "ops, designers")).await.unwrap()).await;
     assert_eq!(
-        (status, names(&body)),
+        (status, worker_names(&body)),
         (StatusCode::OK, vec!["everyone".to_string(), "designers-only".to_string()])
     );
     let (_, body) = read(from("10.0.0.5").oneshot(request("bob", "")).await.unwrap()).await;
-    assert_eq!(names(&body), ["everyone"]);
+    assert_eq!(worker_names(&body), ["everyone"]);
     let (status, body) = read(from("10.0.0.6").oneshot(request("ana", "designers")).await.unwrap()).await;
     assert_eq!(
         (status, body["code"].as_str()),
