@@ -11,7 +11,6 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use secrecy::{ExposeSecret, SecretString};
@@ -235,15 +234,7 @@ impl Credentials {
             }
         }
     }
-
-    /// Forgets cached values (tests; an operator's rotation is handled by the TTL).
-    pub async fn clear(&self) {
-        self.cache.lock().await.clear();
-    }
 }
-
-/// A shared resolver.
-pub type SharedCredentials = Arc<Credentials>;
 
 #[cfg(test)]
 mod tests {

@@ -48,8 +48,6 @@ pub struct Source {
     pub definitions: Arc<Definitions>,
     /// Where it came from.
     pub origin: Origin,
-    /// The file it was read from.
-    pub file: PathBuf,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,7 +115,7 @@ impl ProcessStore {
                 if let Some((_, defs)) = index.files.get(path)
                     && defs.process(id).is_some()
                 {
-                    return Some(Source { definitions: defs.clone(), origin, file: path.clone() });
+                    return Some(Source { definitions: defs.clone(), origin });
                 }
             }
         }

@@ -90,11 +90,6 @@ impl Vault {
         &self.token
     }
 
-    /// The vault's address.
-    pub fn addr(&self) -> &reqwest::Url {
-        &self.addr
-    }
-
     /// Reads `field` of the KV v2 secret at `mount`/`path`.
     pub async fn read_field(
         &self,

@@ -38,24 +38,28 @@ fn flush(current: &mut String, words: &mut Vec<String>) {
     }
 }
 
+/// The first character upper-cased: a sentence start, an option label.
+pub fn capitalise(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(f) => f.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+/// The first character lower-cased: a sentence start used inside another sentence.
+pub fn lower_first(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(f) => f.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// A readable label from a variable name in its own language: `startDate` → "Start date",
 /// `urlaubstage` → "Urlaubstage", `customer.address.zip` → "Customer address zip".
 pub fn humanise(name: &str) -> String {
-    let words = split(name);
-    let mut out = String::new();
-    for (i, w) in words.iter().enumerate() {
-        if i == 0 {
-            let mut chars = w.chars();
-            if let Some(first) = chars.next() {
-                out.extend(first.to_uppercase());
-                out.push_str(chars.as_str());
-            }
-        } else {
-            out.push(' ');
-            out.push_str(w);
-        }
-    }
-    out
+    capitalise(&split(name).join(" "))
 }
 
 /// A form-js key from a label: `"Start date"` → `startDate`, `"Größe (cm)"` → `grosseCm`. Letters are

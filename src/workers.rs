@@ -196,11 +196,6 @@ impl Registry {
         Registry { workers }
     }
 
-    /// Every Worker.
-    pub fn all(&self) -> &[Worker] {
-        &self.workers
-    }
-
     /// The Workers this principal may see and name, in configuration order.
     pub fn in_reach<'a>(&'a self, principal: &'a Principal) -> impl Iterator<Item = &'a Worker> + 'a {
         self.workers.iter().filter(move |w| w.allows(principal))

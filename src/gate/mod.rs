@@ -62,7 +62,7 @@ impl GateError {
     /// The refusal sentences: one per problem.
     pub fn problems(&self) -> Vec<String> {
         match self {
-            GateError::Unreadable(u) => vec![capitalise(&u.to_string()) + "."],
+            GateError::Unreadable(u) => vec![crate::words::capitalise(&u.to_string()) + "."],
             GateError::Refused(p) => p.clone(),
         }
     }
@@ -209,12 +209,4 @@ fn fit_report(process: &Process, bindings: &[Binding], report: &mut Report) -> V
 
 fn constraints_brief(v: &Value) -> String {
     constraints::brief(v)
-}
-
-fn capitalise(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(f) => f.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }

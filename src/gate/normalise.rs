@@ -223,11 +223,11 @@ impl<'r> Walker<'r> {
                     if let Some((other_path, other)) = claims.claim_closed(path.clone(), &who) {
                         let (mine, theirs) = (path.join("."), other_path.join("."));
                         let what = if mine == theirs {
-                            format!("{who} and {} both bind \"{mine}\"", lower_first(&other))
+                            format!("{who} and {} both bind \"{mine}\"", words::lower_first(&other))
                         } else {
                             format!(
                                 "{who} binds \"{mine}\", which overlaps \"{theirs}\" that {} binds",
-                                lower_first(&other)
+                                words::lower_first(&other)
                             )
                         };
                         self.report.refuse(format!(
@@ -255,7 +255,7 @@ impl<'r> Walker<'r> {
                         self.report.refuse(format!(
                             "{who} uses the path \"{}\", which {} already binds; give the {kind} another path.",
                             full.join("."),
-                            lower_first(&other)
+                            words::lower_first(&other)
                         ));
                     }
                     if repeated {
@@ -617,14 +617,6 @@ fn clip(s: &str) -> String {
         format!("{}…", s.chars().take(60).collect::<String>())
     } else {
         s.to_string()
-    }
-}
-
-fn lower_first(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(f) => f.to_lowercase().chain(chars).collect(),
-        None => String::new(),
     }
 }
 

@@ -34,12 +34,12 @@ impl ApiError {
     }
 }
 
+/// Sentences start upper-case and end with a full stop, whichever layer wrote them.
 fn capitalised(s: String) -> String {
-    let mut chars = s.chars();
-    let mut out: String = match chars.next() {
-        Some(f) => f.to_uppercase().chain(chars).collect(),
-        None => return s,
-    };
+    if s.is_empty() {
+        return s;
+    }
+    let mut out = crate::words::capitalise(&s);
     if !out.ends_with(['.', '!', '?']) {
         out.push('.');
     }

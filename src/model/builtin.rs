@@ -189,7 +189,7 @@ fn field(name: &str, use_: Use, comparisons: &[Comparison]) -> Value {
     } else if texts.len() >= 2 {
         c.insert("type".into(), json!("select"));
         let values: Vec<Value> =
-            texts.iter().map(|t| json!({"label": option_label(t), "value": t})).collect();
+            texts.iter().map(|t| json!({"label": words::capitalise(t), "value": t})).collect();
         c.insert("values".into(), Value::Array(values));
     } else if matches!(last, "date" | "datum" | "fecha" | "deadline" | "birthday" | "geburtstag" | "dob") {
         c.insert("type".into(), json!("datetime"));
@@ -266,14 +266,6 @@ fn literals(comparisons: &[Comparison]) -> impl Iterator<Item = &Literal> {
 fn is_range_partner(c: &Comparison, all: &[Comparison]) -> bool {
     let other = if c.operator == Operator::Ge { Operator::Le } else { Operator::Ge };
     all.iter().any(|o| o.operator == other && o.variable == c.variable)
-}
-
-fn option_label(value: &str) -> String {
-    let mut chars = value.chars();
-    match chars.next() {
-        Some(f) => f.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 fn heading(process: &Process, target: Option<usize>) -> Value {

@@ -154,16 +154,6 @@ fn retry_phrase(seconds: Option<u64>) -> String {
     }
 }
 
-impl ModelError {
-    /// Seconds to wait before retrying, when the provider said.
-    pub fn retry_after(&self) -> Option<u64> {
-        match self {
-            ModelError::RateLimited { retry_after_s } => *retry_after_s,
-            _ => None,
-        }
-    }
-}
-
 /// The bounds of one call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bounds {
