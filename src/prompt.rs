@@ -175,7 +175,38 @@ pub fn answer_schema(max_components: usize, lean: bool) -> Value {
         "required": ["hide"],
         "additionalProperties": false
     });
-    let mut schema = json!({
+    let values = json!({
+        "type": "array",
+        "minItems": 1,
+        "maxItems": 40,
+        "items": {
+            "type": "object",
+            "properties": {"label": {"type": "string"}, "value": {"type": "string"}},
+            "required": ["label", "value"],
+            "additionalProperties": false
+        }
+    });
+    // A field binds a key and has a label; a choice also has its options. `lean` offers nothing more.
+    let input = |types: &[&str], options: Option<Value>| {
+        let mut properties = json!({
+            "type": {"type": "string", "enum": types},
+            "key": key,
+            "label": {"type": "string"}
+        });
+        let mut required = vec!["type", "key", "label"];
+        if let Some(options) = options {
+            properties["values"] = options;
+            required.push("values");
+        }
+        if !lean {
+            properties["description"] = json!({"type": "string"});
+            properties["validate"] = validate.clone();
+            properties["defaultValue"] = json!({});
+            properties["conditional"] = conditional.clone();
+        }
+        json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
+    };
+    let schema = json!({
         "type": "object",
         "properties": {"components": components},
         "required": ["components"],
@@ -187,45 +218,8 @@ pub fn answer_schema(max_components: usize, lean: bool) -> Value {
                 {"$ref": "#/$defs/container"},
                 {"$ref": "#/$defs/display"}
             ]},
-            "field": {
-                "type": "object",
-                "properties": {
-                    "type": {"type": "string", "enum": plain},
-                    "key": key,
-                    "label": {"type": "string"},
-                    "description": {"type": "string"},
-                    "validate": validate,
-                    "defaultValue": {},
-                    "conditional": conditional
-                },
-                "required": ["type", "key", "label"],
-                "additionalProperties": false
-            },
-            "choice": {
-                "type": "object",
-                "properties": {
-                    "type": {"type": "string", "enum": OPTION_FIELDS},
-                    "key": key,
-                    "label": {"type": "string"},
-                    "description": {"type": "string"},
-                    "values": {
-                        "type": "array",
-                        "minItems": 1,
-                        "maxItems": 40,
-                        "items": {
-                            "type": "object",
-                            "properties": {"label": {"type": "string"}, "value": {"type": "string"}},
-                            "required": ["label", "value"],
-                            "additionalProperties": false
-                        }
-                    },
-                    "validate": validate,
-                    "defaultValue": {},
-                    "conditional": conditional
-                },
-                "required": ["type", "key", "label", "values"],
-                "additionalProperties": false
-            },
+            "field": input(&plain, None),
+            "choice": input(OPTION_FIELDS, Some(values)),
             "container": {
                 "type": "object",
                 "properties": {
@@ -248,15 +242,6 @@ pub fn answer_schema(max_components: usize, lean: bool) -> Value {
             }
         }
     });
-    if lean {
-        for def in ["field", "choice"] {
-            if let Some(props) = schema["$defs"][def]["properties"].as_object_mut() {
-                for garnish in ["description", "validate", "defaultValue", "conditional"] {
-                    props.remove(garnish);
-                }
-            }
-        }
-    }
     schema
 }
 

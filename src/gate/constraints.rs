@@ -55,43 +55,30 @@ fn check_validate(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mu
         Some(other) => report
             .refuse(format!("{who} has \"required\" set to {}; it must be true or false.", brief(other))),
     }
-    // min / max: numbers, on number fields only
-    let (min, max) = (v.get("min").cloned(), v.get("max").cloned());
-    if min.is_some() || max.is_some() {
-        if kind != "number" {
-            report.refuse(format!(
-                "{who} has a min/max, which form-js only enforces on number fields; make it a number field or use minLength/maxLength for text."
-            ));
-        } else {
-            let min_n = bound(&min, "min", who, report);
-            let max_n = bound(&max, "max", who, report);
-            if let (Some(a), Some(b)) = (min_n, max_n)
-                && a > b
-            {
-                report.refuse(format!(
-                    "{who} has min {a} above max {b}, so no value could pass; swap or correct them."
-                ));
-            }
-        }
-    }
-    let (min_len, max_len) = (v.get("minLength").cloned(), v.get("maxLength").cloned());
-    if min_len.is_some() || max_len.is_some() {
-        if kind != "textfield" && kind != "textarea" {
-            report.refuse(format!(
-                "{who} has a minLength/maxLength, which form-js only enforces on text fields and text areas; remove it or change the field."
-            ));
-        } else {
-            let a = length(&min_len, "minLength", who, report);
-            let b = length(&max_len, "maxLength", who, report);
-            if let (Some(a), Some(b)) = (a, b)
-                && a > b
-            {
-                report.refuse(format!(
-                    "{who} has minLength {a} above maxLength {b}, so no text could pass; swap or correct them."
-                ));
-            }
-        }
-    }
+    check_range(
+        v,
+        ("min", "max"),
+        kind == "number",
+        bound,
+        Range {
+            elsewhere: "which form-js only enforces on number fields; make it a number field or use minLength/maxLength for text",
+            nothing: "value",
+            who,
+        },
+        report,
+    );
+    check_range(
+        v,
+        ("minLength", "maxLength"),
+        kind == "textfield" || kind == "textarea",
+        length,
+        Range {
+            elsewhere: "which form-js only enforces on text fields and text areas; remove it or change the field",
+            nothing: "text",
+            who,
+        },
+        report,
+    );
     for text_only in ["pattern", "validationType", "patternErrorMessage"] {
         if v.contains_key(text_only) && kind != "textfield" {
             report.refuse(format!("{who} has a {text_only}, which form-js only enforces on text fields; remove it or make the field a text field."));
@@ -128,6 +115,47 @@ fn check_validate(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mu
                 brief(other)
             )),
         }
+    }
+}
+
+/// The words of a range's refusals.
+struct Range<'a> {
+    /// Why it is refused on this field: "which form-js only enforces on ...; what to do".
+    elsewhere: &'a str,
+    /// What could not pass a crossed range ("value", "text").
+    nothing: &'a str,
+    /// The field.
+    who: &'a str,
+}
+
+/// A lower and an upper limit (`min`/`max`, `minLength`/`maxLength`): only where form-js enforces them,
+/// each readable by `read`, and not crossed.
+fn check_range<T: PartialOrd + std::fmt::Display>(
+    v: &Map<String, Value>,
+    (low, high): (&str, &str),
+    applies: bool,
+    read: fn(&Option<Value>, &str, &str, &mut Report) -> Option<T>,
+    words: Range<'_>,
+    report: &mut Report,
+) {
+    let (lo, hi) = (v.get(low).cloned(), v.get(high).cloned());
+    if lo.is_none() && hi.is_none() {
+        return;
+    }
+    let who = words.who;
+    if !applies {
+        report.refuse(format!("{who} has a {low}/{high}, {}.", words.elsewhere));
+        return;
+    }
+    let a = read(&lo, low, who, report);
+    let b = read(&hi, high, who, report);
+    if let (Some(a), Some(b)) = (a, b)
+        && a > b
+    {
+        report.refuse(format!(
+            "{who} has {low} {a} above {high} {b}, so no {} could pass; swap or correct them.",
+            words.nothing
+        ));
     }
 }
 

@@ -568,11 +568,11 @@ impl Service {
             return Err(ServiceError::ProcessRequired);
         }
         let context = self.context(&req.process_id, &req.process_xml, &req.element_id).await?;
-        let process = context.process.map(|p| (*p).clone()).unwrap_or_default();
-        let text =
-            bpmn::describe(&process, &context.element_id, self.limits.prompt_chars).unwrap_or_default();
+        let nothing = Process::default();
+        let process = context.process.as_deref().unwrap_or(&nothing);
+        let text = bpmn::describe(process, &context.element_id, self.limits.prompt_chars).unwrap_or_default();
         Ok(OutlineResponse {
-            process: bpmn::OutlineProcess::from(&process),
+            process: bpmn::OutlineProcess::from(process),
             text,
             process_source: context.origin.map(|o| o.as_str().to_string()).unwrap_or_default(),
         })
