@@ -25,7 +25,7 @@ use std::io::Read;
 
 pub use condition::{Comparison, Literal, Operator, Reading, read_condition};
 pub use decode::decode as decode_text;
-pub use describe::{DescribeError, describe};
+pub use describe::{DescribeError, describe, describe_step};
 pub use model::{
     Decision, Definitions, Element, LINKED_FORM_PREFIX, Lane, LinkedForm, Process, VariableRole, VariableUse,
 };

@@ -1,45 +1,21 @@
-//! Process sources: where the process a form belongs to comes from.
+//! The process store: a read-only folder of BPMN files, looked up by process id.
 //!
-//! In order: the BPMN the author has open in the editor right now (`processXml`, `processSource:
-//! "request"`); else the process's draft; else its deployed version. The store is a read-only folder,
+//! The store is a read-only folder,
 //! owned elsewhere: `drafts/*.bpmn` and `deployed/*.bpmn`, indexed by the process ids *inside* the
 //! files (a file may hold several). It is re-read when files change, without a restart: each lookup
 //! compares the folder listing (names, sizes, modification times) with the last one and re-reads only
 //! files that changed. Files over the BPMN size limit are skipped with a warning in the log.
 //!
-//! This module finds and reads process files; it knows nothing of HTTP, forms or models.
+//! This file finds and reads process files; choosing between the request's BPMN and the store is the
+//! resolver's ([`super::resolve`]).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use serde::Serialize;
-
+use super::Origin;
 use crate::bpmn::{self, Definitions};
-
-/// Where a process was read from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum Origin {
-    /// `processes/drafts/`: a process that is not running yet.
-    Draft,
-    /// `processes/deployed/`: the version currently deployed.
-    Deployment,
-    /// `processXml` in the request: what the author has open now.
-    Request,
-}
-
-impl Origin {
-    /// The `processSource` value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Origin::Draft => "draft",
-            Origin::Deployment => "deployment",
-            Origin::Request => "request",
-        }
-    }
-}
 
 /// A process found in the store.
 #[derive(Debug, Clone)]

@@ -1,15 +1,13 @@
 //! The builtin drafter: deterministic forms from the outline, passing the gate, keyed by the process's
 //! own variables.
 
-mod common;
-
 use formgen::bpmn::{self, Process};
+use formgen::draft;
 use formgen::gate;
-use formgen::model::builtin;
 use serde_json::{Value, json};
 
 fn process(name: &str) -> Process {
-    let bytes = std::fs::read(common::fixtures().join("bpmn").join(name)).unwrap();
+    let bytes = std::fs::read(crate::common::fixtures().join("bpmn").join(name)).unwrap();
     bpmn::read(&bytes).processes.into_iter().next().unwrap()
 }
 
@@ -33,7 +31,7 @@ pub fn names_used(p: &Process) -> Vec<String> {
 #[test]
 fn the_approval_step_reads_and_decides() {
     let p = process("vacation.bpmn");
-    let draft = builtin::draft(Some(&p), "Task_approve", "", None);
+    let draft = draft::draft(Some(&p), at(&p, "Task_approve"), "", None);
     let proposal = gate::schema_from_value(draft, Some("approve-vacation"), Some(&p)).unwrap();
     println!("{}", serde_json::to_string_pretty(&proposal.schema).unwrap());
     let cs = components(&proposal.schema);
@@ -57,7 +55,8 @@ fn the_approval_step_reads_and_decides() {
 #[test]
 fn the_start_form_captures_what_the_start_writes() {
     let p = process("vacation.bpmn");
-    let proposal = gate::schema_from_value(builtin::draft(Some(&p), "", "", None), None, Some(&p)).unwrap();
+    let proposal =
+        gate::schema_from_value(draft::draft(Some(&p), at(&p, ""), "", None), None, Some(&p)).unwrap();
     let cs = components(&proposal.schema);
     let keys: Vec<&str> = cs.iter().filter_map(|c| c["key"].as_str()).collect();
     assert_eq!(
@@ -72,7 +71,8 @@ fn the_start_form_captures_what_the_start_writes() {
 #[test]
 fn conditions_type_the_fields() {
     let p = process("expense-c7.bpmn");
-    let proposal = gate::schema_from_value(builtin::draft(Some(&p), "", "", None), None, Some(&p)).unwrap();
+    let proposal =
+        gate::schema_from_value(draft::draft(Some(&p), at(&p, ""), "", None), None, Some(&p)).unwrap();
     let cs = components(&proposal.schema);
     let category = by_key(&cs, "category");
     assert_eq!(category["type"], "select");
@@ -84,8 +84,12 @@ fn conditions_type_the_fields() {
     assert_eq!(by_key(&cs, "amount")["type"], "number");
 
     let order = process("order.bpmn");
-    let proposal =
-        gate::schema_from_value(builtin::draft(Some(&order), "check", "", None), None, Some(&order)).unwrap();
+    let proposal = gate::schema_from_value(
+        draft::draft(Some(&order), at(&order, "check"), "", None),
+        None,
+        Some(&order),
+    )
+    .unwrap();
     let cs = components(&proposal.schema);
     let shipping = by_key(&cs, "shipping");
     assert_eq!(shipping["type"], "select");
@@ -98,7 +102,7 @@ fn refinement_keeps_the_form_and_adds_what_is_missing() {
     let p = process("vacation.bpmn");
     let current = json!({"type": "default", "id": "approve-vacation", "components": [
         {"type": "checkbox", "key": "approved", "label": "Genehmigen", "id": "Field_mine"}]});
-    let draft = builtin::draft(Some(&p), "Task_approve", "", Some(&current));
+    let draft = draft::draft(Some(&p), at(&p, "Task_approve"), "", Some(&current));
     let cs = components(&draft);
     assert_eq!(cs[0]["id"], "Field_mine");
     assert_eq!(cs.iter().filter(|c| c["key"] == "approved").count(), 1);
@@ -107,21 +111,21 @@ fn refinement_keeps_the_form_and_adds_what_is_missing() {
 
 #[test]
 fn without_a_process_the_brief_is_the_heading() {
-    let draft = builtin::draft(None, "", "Reisekostenabrechnung\nmit Belegen", None);
+    let draft = draft::draft(None, None, "Reisekostenabrechnung\nmit Belegen", None);
     let proposal = gate::schema_from_value(draft, Some("f"), None).unwrap();
     assert_eq!(proposal.schema["components"][0]["text"], "# Reisekostenabrechnung");
 }
 
 #[test]
 fn every_fixture_process_and_step_drafts_a_form_the_gate_accepts() {
-    for path in common::bpmn_files(&common::fixtures().join("bpmn")) {
+    for path in crate::common::bpmn_files(&crate::common::fixtures().join("bpmn")) {
         let defs = bpmn::read(&std::fs::read(&path).unwrap());
         for p in &defs.processes {
             let names = names_used(p);
             let targets =
                 std::iter::once("").chain(p.elements.iter().filter(|e| !e.is_flow()).map(|e| e.id.as_str()));
             for target in targets {
-                let draft = builtin::draft(Some(p), target, "", None);
+                let draft = draft::draft(Some(p), at(p, target), "", None);
                 let proposal = gate::schema_from_value(draft, None, Some(p))
                     .unwrap_or_else(|e| panic!("{} {target}: {e}", path.display()));
                 for b in &proposal.bindings {
@@ -135,4 +139,9 @@ fn every_fixture_process_and_step_drafts_a_form_the_gate_accepts() {
             }
         }
     }
+}
+
+/// The index of the step with this id; none for the start form (`""`).
+fn at(p: &bpmn::Process, id: &str) -> Option<usize> {
+    (!id.is_empty()).then(|| p.element_index(id)).flatten()
 }

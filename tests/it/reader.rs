@@ -2,17 +2,15 @@
 //! bpmn-moddle's outlines of them (made once with ../shared/tools/bpmn-reference and kept in
 //! fixtures/bpmn/reference/), hostile inputs, broken drafts, and the never-panic properties.
 
-mod common;
-
 use std::io::Read;
 use std::time::{Duration, Instant};
 
-use common::moddle::{Reference, compare};
+use crate::common::moddle::{Reference, compare};
 use formgen::bpmn::{self, ReadError};
 use proptest::prelude::*;
 
 fn fixture(name: &str) -> Vec<u8> {
-    std::fs::read(common::fixtures().join("bpmn").join(name)).unwrap()
+    std::fs::read(crate::common::fixtures().join("bpmn").join(name)).unwrap()
 }
 
 fn outline_json(defs: &bpmn::Definitions) -> String {
@@ -21,9 +19,9 @@ fn outline_json(defs: &bpmn::Definitions) -> String {
 
 #[test]
 fn fixtures_agree_with_bpmn_moddle() {
-    let dir = common::fixtures().join("bpmn");
+    let dir = crate::common::fixtures().join("bpmn");
     let mut compared = 0;
-    for path in common::bpmn_files(&dir) {
+    for path in crate::common::bpmn_files(&dir) {
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
         let reference: Reference = serde_json::from_slice(
             &std::fs::read(dir.join("reference").join(format!("{stem}.json"))).unwrap(),
@@ -235,7 +233,7 @@ proptest! {
 
     #[test]
     fn fixtures_cut_anywhere_read_as_an_in_order_subset(file in 0usize..14, cut in 0.0f64..1.0) {
-        let files = common::bpmn_files(&common::fixtures().join("bpmn"));
+        let files = crate::common::bpmn_files(&crate::common::fixtures().join("bpmn"));
         let bytes = std::fs::read(&files[file % files.len()]).unwrap();
         let full = skeleton(&bpmn::read(&bytes));
         let at = (bytes.len() as f64 * cut) as usize;
@@ -250,7 +248,7 @@ proptest! {
 
     #[test]
     fn mutated_fixtures_never_panic(file in 0usize..14, flips in proptest::collection::vec((0.0f64..1.0, any::<u8>()), 1..16)) {
-        let files = common::bpmn_files(&common::fixtures().join("bpmn"));
+        let files = crate::common::bpmn_files(&crate::common::fixtures().join("bpmn"));
         let mut bytes = std::fs::read(&files[file % files.len()]).unwrap();
         for (at, b) in flips {
             let i = ((bytes.len() as f64) * at) as usize;
@@ -258,7 +256,7 @@ proptest! {
         }
         let defs = bpmn::read(&bytes);
         for p in &defs.processes {
-            for e in &p.elements { let _ = bpmn::describe(p, &e.id, 4_000); }
+            for e in &p.elements { let _ = bpmn::describe_step(p, &e.id, 4_000); }
         }
     }
 }

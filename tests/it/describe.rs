@@ -1,15 +1,10 @@
 //! `describe` — the text a model is shown — pinned by snapshots on the fixtures, and its budget rule
 //! on a very large process.
 
-mod common;
-
-#[path = "common/synthetic.rs"]
-mod synthetic;
-
 use formgen::bpmn::{self, DescribeError};
 
 fn process(name: &str) -> bpmn::Process {
-    let bytes = std::fs::read(common::fixtures().join("bpmn").join(name)).unwrap();
+    let bytes = std::fs::read(crate::common::fixtures().join("bpmn").join(name)).unwrap();
     bpmn::read(&bytes).processes.into_iter().next().unwrap()
 }
 
@@ -25,7 +20,7 @@ fn snapshots() {
         ("order.bpmn", "check"),
         ("order.bpmn", "packItem"),
     ] {
-        let text = bpmn::describe(&process(file), element, BUDGET).unwrap();
+        let text = bpmn::describe_step(&process(file), element, BUDGET).unwrap();
         let name = format!(
             "{}-{}",
             file.trim_end_matches(".bpmn"),
@@ -37,7 +32,7 @@ fn snapshots() {
 
 #[test]
 fn unknown_element_is_a_typed_error() {
-    let err = bpmn::describe(&process("vacation.bpmn"), "Nope", BUDGET).unwrap_err();
+    let err = bpmn::describe_step(&process("vacation.bpmn"), "Nope", BUDGET).unwrap_err();
     assert_eq!(
         err,
         DescribeError::UnknownElement { process_id: "vacation-request".into(), element_id: "Nope".into() }
@@ -47,24 +42,24 @@ fn unknown_element_is_a_typed_error() {
 
 #[test]
 fn nothing_to_say_is_empty() {
-    assert_eq!(bpmn::describe(&bpmn::Process::default(), "", BUDGET).unwrap(), "");
+    assert_eq!(bpmn::describe_step(&bpmn::Process::default(), "", BUDGET).unwrap(), "");
 }
 
 #[test]
 fn a_huge_process_stays_within_budget_and_keeps_every_variable_and_the_neighbourhood() {
-    let xml = synthetic::process(20_000);
+    let xml = crate::common::synthetic::process(20_000);
     let defs = bpmn::read(xml.as_bytes());
     let p = &defs.processes[0];
     assert!(p.elements.len() > 20_000);
     for (target, budget) in [("t10005", BUDGET), ("", BUDGET), ("t19999", 200_000)] {
-        let text = bpmn::describe(p, target, budget).unwrap();
+        let text = bpmn::describe_step(p, target, budget).unwrap();
         assert!(text.len() <= budget, "{} > {budget}", text.len());
         for v in p.variables() {
             assert!(text.contains(v), "variable {v} missing for target {target:?}");
         }
         assert!(text.contains("Left out to stay within the prompt budget"), "{target:?}");
     }
-    let text = bpmn::describe(p, "t10005", BUDGET).unwrap();
+    let text = bpmn::describe_step(p, "t10005", BUDGET).unwrap();
     assert!(text.contains("The form is for the step \"Review item 10005 of the order\""));
     assert!(text.contains("- from \"Review item 10004 of the order\""));
     assert!(text.contains("- to \"Review item 10006 of the order\""));
@@ -76,7 +71,7 @@ fn a_huge_process_stays_within_budget_and_keeps_every_variable_and_the_neighbour
 fn a_tiny_budget_is_still_respected() {
     let p = process("vacation.bpmn");
     for budget in [0, 50, 300, 1_000] {
-        let text = bpmn::describe(&p, "Task_approve", budget).unwrap();
+        let text = bpmn::describe_step(&p, "Task_approve", budget).unwrap();
         assert!(text.len() <= budget.max(60) + 60, "{budget}: {}", text.len());
     }
 }

@@ -1,23 +1,21 @@
 //! The two model wire formats against wiremock doubles: the exact request each sends, and the mapping
 //! of every failure to its error. A hand-rolled peer covers an endless body and a silent server.
 
-mod common;
-
 use std::time::{Duration, Instant};
 
-use common::raw_server::{Behaviour, RawServer};
+use crate::common::raw_server::{Behaviour, RawServer};
 use formgen::credentials::CredentialRef;
 use formgen::model::{self, Bounds, ModelError, ModelRequest, StopReason};
-use formgen::workers::{Provider, Worker};
+use formgen::workers::{ModelWorker, Wire};
 use secrecy::SecretString;
 use serde_json::{Value, json};
 use wiremock::matchers::{body_json, header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
-fn worker(provider: Provider, endpoint: &str) -> Worker {
-    Worker {
+fn worker(wire: Wire, endpoint: &str) -> ModelWorker {
+    ModelWorker {
         credential: CredentialRef::Env("UNUSED".into()),
-        ..Worker::new("w", provider, Some(endpoint.parse().unwrap()), "configured-model")
+        ..ModelWorker::new(wire, endpoint.parse().unwrap())
     }
 }
 
@@ -45,7 +43,7 @@ fn schema() -> Value {
 }
 
 async fn call(
-    provider: Provider,
+    provider: Wire,
     server: &str,
     schema: Option<Value>,
     b: Bounds,
@@ -81,7 +79,7 @@ async fn messages_sends_the_exact_request_with_a_forced_tool() {
         .expect(1)
         .mount(&server)
         .await;
-    let answer = call(Provider::Messages, &server.uri(), Some(schema()), bounds()).await.unwrap();
+    let answer = call(Wire::Messages, &server.uri(), Some(schema()), bounds()).await.unwrap();
     assert_eq!(answer.text, r#"{"components":[]}"#);
     assert_eq!((answer.usage.input_tokens, answer.usage.output_tokens), (120, 30));
     assert_eq!(answer.stop, StopReason::Complete);
@@ -105,7 +103,7 @@ async fn messages_plain_text_without_structured_output() {
         .expect(1)
         .mount(&server)
         .await;
-    let answer = call(Provider::Messages, &server.uri(), None, bounds()).await.unwrap();
+    let answer = call(Wire::Messages, &server.uri(), None, bounds()).await.unwrap();
     assert!(answer.text.contains("components"));
 }
 
@@ -134,9 +132,8 @@ async fn chat_sends_the_exact_request_with_json_schema() {
         .expect(1)
         .mount(&server)
         .await;
-    let answer = call(Provider::ChatCompletions, &format!("{}/v1", server.uri()), Some(schema()), bounds())
-        .await
-        .unwrap();
+    let answer =
+        call(Wire::ChatCompletions, &format!("{}/v1", server.uri()), Some(schema()), bounds()).await.unwrap();
     assert_eq!(answer.text, r#"{"components":[]}"#);
     assert_eq!((answer.usage.input_tokens, answer.usage.output_tokens), (50, 7));
 }
@@ -151,7 +148,7 @@ async fn chat_without_a_credential_sends_no_authorization() {
         })))
         .mount(&server)
         .await;
-    let w = worker(Provider::ChatCompletions, &server.uri());
+    let w = worker(Wire::ChatCompletions, &server.uri());
     model::call(&reqwest::Client::new(), &w, None, &request(None), bounds()).await.unwrap();
     let received = server.received_requests().await.unwrap();
     assert!(received[0].headers.get("authorization").is_none());
@@ -159,11 +156,11 @@ async fn chat_without_a_credential_sends_no_authorization() {
 
 // ---- errors, both formats ---------------------------------------------------------------------------
 
-async fn error_for(provider: Provider, response: ResponseTemplate) -> ModelError {
+async fn error_for(provider: Wire, response: ResponseTemplate) -> ModelError {
     let server = MockServer::start().await;
     Mock::given(method("POST")).respond_with(response).mount(&server).await;
     let endpoint = match provider {
-        Provider::ChatCompletions => format!("{}/v1", server.uri()),
+        Wire::ChatCompletions => format!("{}/v1", server.uri()),
         _ => server.uri(),
     };
     call(provider, &endpoint, None, bounds()).await.unwrap_err()
@@ -171,7 +168,7 @@ async fn error_for(provider: Provider, response: ResponseTemplate) -> ModelError
 
 #[tokio::test]
 async fn failures_map_to_errors() {
-    for provider in [Provider::Messages, Provider::ChatCompletions] {
+    for provider in [Wire::Messages, Wire::ChatCompletions] {
         let e = error_for(provider, ResponseTemplate::new(401).set_body_string("invalid x-api-key")).await;
         assert_eq!(e, ModelError::CredentialRefused { status: 401 });
         let e = error_for(provider, ResponseTemplate::new(403)).await;
@@ -198,7 +195,7 @@ async fn failures_map_to_errors() {
 #[tokio::test]
 async fn an_answer_cut_at_the_token_limit_is_an_error() {
     let e = error_for(
-        Provider::Messages,
+        Wire::Messages,
         ResponseTemplate::new(200).set_body_json(json!({
             "content": [{"type": "text", "text": "{\"components\": [{\"type\""}], "stop_reason": "max_tokens"
         })),
@@ -206,7 +203,7 @@ async fn an_answer_cut_at_the_token_limit_is_an_error() {
     .await;
     assert_eq!(e, ModelError::Truncated { max_tokens: 321 });
     let e = error_for(
-        Provider::ChatCompletions,
+        Wire::ChatCompletions,
         ResponseTemplate::new(200).set_body_json(json!({
             "choices": [{"message": {"content": "{\"comp"}, "finish_reason": "length"}]
         })),
@@ -222,7 +219,7 @@ async fn an_answer_cut_at_the_token_limit_is_an_error() {
 #[tokio::test]
 async fn an_empty_answer_is_an_error() {
     let e = error_for(
-        Provider::ChatCompletions,
+        Wire::ChatCompletions,
         ResponseTemplate::new(200)
             .set_body_json(json!({"choices": [{"message": {"content": "  "}, "finish_reason": "stop"}]})),
     )
@@ -233,7 +230,7 @@ async fn an_empty_answer_is_an_error() {
 #[tokio::test]
 async fn a_body_over_the_cap_is_refused_by_its_length() {
     let big = "x".repeat(200 * 1024);
-    let e = error_for(Provider::ChatCompletions, ResponseTemplate::new(200).set_body_string(big)).await;
+    let e = error_for(Wire::ChatCompletions, ResponseTemplate::new(200).set_body_string(big)).await;
     assert_eq!(e, ModelError::TooLarge { limit: 64 * 1024 });
 }
 
@@ -241,7 +238,7 @@ async fn a_body_over_the_cap_is_refused_by_its_length() {
 async fn an_endless_body_costs_nothing_past_the_cap() {
     let peer = RawServer::start(Behaviour::EndlessBody).await;
     let started = Instant::now();
-    let e = call(Provider::ChatCompletions, &peer.url, None, bounds()).await.unwrap_err();
+    let e = call(Wire::ChatCompletions, &peer.url, None, bounds()).await.unwrap_err();
     assert_eq!(e, ModelError::TooLarge { limit: 64 * 1024 });
     assert!(started.elapsed() < Duration::from_secs(5));
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -255,7 +252,7 @@ async fn a_server_that_never_answers_times_out() {
     let peer = RawServer::start(Behaviour::Silent).await;
     let started = Instant::now();
     let short = Bounds { timeout: Duration::from_millis(700), answer_bytes: 1024 };
-    let e = call(Provider::Messages, &peer.url, None, short).await.unwrap_err();
+    let e = call(Wire::Messages, &peer.url, None, short).await.unwrap_err();
     assert!(matches!(e, ModelError::Timeout { .. }), "{e:?}");
     assert!(started.elapsed() < Duration::from_secs(3));
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -270,7 +267,7 @@ async fn a_server_that_never_answers_times_out() {
         .respond_with(ResponseTemplate::new(200).set_delay(Duration::from_secs(30)))
         .mount(&server)
         .await;
-    let e = call(Provider::ChatCompletions, &server.uri(), None, short).await.unwrap_err();
+    let e = call(Wire::ChatCompletions, &server.uri(), None, short).await.unwrap_err();
     assert!(matches!(e, ModelError::Timeout { .. }), "{e:?}");
 }
 
@@ -278,7 +275,7 @@ async fn a_server_that_never_answers_times_out() {
 async fn dropping_the_call_closes_the_connection() {
     let peer = RawServer::start(Behaviour::Silent).await;
     let url = peer.url.clone();
-    let task = tokio::spawn(async move { call(Provider::ChatCompletions, &url, None, bounds()).await });
+    let task = tokio::spawn(async move { call(Wire::ChatCompletions, &url, None, bounds()).await });
     for _ in 0..50 {
         if peer.accepted.load(std::sync::atomic::Ordering::SeqCst) == 1 {
             break;
@@ -301,6 +298,6 @@ async fn dropping_the_call_closes_the_connection() {
 
 #[tokio::test]
 async fn an_unreachable_endpoint() {
-    let e = call(Provider::Messages, "http://127.0.0.1:9", None, bounds()).await.unwrap_err();
+    let e = call(Wire::Messages, "http://127.0.0.1:9", None, bounds()).await.unwrap_err();
     assert_eq!(e, ModelError::Unreachable);
 }

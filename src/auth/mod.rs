@@ -13,8 +13,10 @@ use http::HeaderMap;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use crate::config::{Auth, AuthMode};
+mod settings;
+
 use crate::workers::Principal;
+pub use settings::{Auth, AuthMode, PrincipalConfig};
 
 /// Why a request has no principal.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -33,6 +35,16 @@ pub enum AuthError {
     NoUser(String),
 }
 
+impl AuthError {
+    /// The stable code.
+    pub fn code(&self) -> crate::service::Code {
+        match self {
+            AuthError::Missing => crate::service::Code::Unauthenticated,
+            _ => crate::service::Code::UnknownPrincipal,
+        }
+    }
+}
+
 /// The principal of a request.
 pub fn principal(auth: &Auth, headers: &HeaderMap, peer: Option<IpAddr>) -> Result<Principal, AuthError> {
     match auth.mode {
@@ -46,7 +58,7 @@ pub fn principal(auth: &Auth, headers: &HeaderMap, peer: Option<IpAddr>) -> Resu
                 .filter(|t| !t.is_empty())
                 .ok_or(AuthError::Missing)?;
             let hash: [u8; 32] = Sha256::digest(token.as_bytes()).into();
-            let mut found: Option<&crate::config::PrincipalConfig> = None;
+            let mut found: Option<&PrincipalConfig> = None;
             for p in &auth.principals {
                 let equal: bool = p.token_sha256.ct_eq(&hash).into();
                 if equal && found.is_none() {
@@ -77,7 +89,7 @@ pub fn principal(auth: &Auth, headers: &HeaderMap, peer: Option<IpAddr>) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::PrincipalConfig;
+    use PrincipalConfig;
 
     fn auth(mode: AuthMode) -> Auth {
         Auth {

@@ -174,7 +174,7 @@ proptest! {
 
     #[test]
     fn accepted_forms_satisfy_form_js_and_the_gate_is_idempotent(f in form()) {
-        if let Ok(p) = gate::schema_from_value(f.clone(), Some("stamped"), None) {
+        if let Ok(p) = gate::schema_from_value(f, Some("stamped"), None) {
             prop_assert!(check_invariants(&p.schema).is_ok(), "{:?}", check_invariants(&p.schema));
             let again = gate::schema_from_value(p.schema.clone(), Some("stamped"), None);
             prop_assert!(again.is_ok(), "the gate refused its own output: {:?}", again.err());

@@ -1,4 +1,4 @@
-//! The `builtin` provider: a form drafted from the process outline alone, with no model.
+//! The builtin drafter: a form drafted from the process outline alone, with no model.
 //!
 //! It is the embedded default, so formgen works on a fresh machine with no key and no network, and it
 //! is the baseline every model must beat. The draft has one field per variable the target step reads or
@@ -27,18 +27,18 @@ enum Use {
     Write,
 }
 
-/// Drafts a form for `element_id` (empty: the start form) of `process`. With a `current` form (a
-/// refinement), its components are kept and fields are added for variables it does not bind yet.
+/// Drafts a form for the element at index `target` of `process` (none: the start form). With a
+/// `current` form (a refinement), its components are kept and fields are added for variables it does
+/// not bind yet.
 pub fn draft(
     process: Option<&Process>,
-    element_id: &str,
+    target: Option<usize>,
     description: &str,
     current: Option<&Value>,
 ) -> Value {
     let Some(process) = process else {
         return without_process(description, current);
     };
-    let target = (!element_id.is_empty()).then(|| process.element_index(element_id)).flatten();
     let comparisons = comparisons_by_variable(process);
     let mut components: Vec<Value> = match current.and_then(|c| c.get("components")).and_then(Value::as_array)
     {

@@ -1,7 +1,5 @@
 //! The `formgen` binary's command line: exit codes, the JSON outline lines, one-line errors.
 
-mod common;
-
 use std::process::Command;
 
 fn formgen(args: &[&str]) -> (i32, String, String) {
@@ -14,7 +12,7 @@ fn formgen(args: &[&str]) -> (i32, String, String) {
 }
 
 fn fixture(name: &str) -> String {
-    common::fixtures().join("bpmn").join(name).to_string_lossy().into_owned()
+    crate::common::fixtures().join("bpmn").join(name).to_string_lossy().into_owned()
 }
 
 #[test]

@@ -2,14 +2,12 @@
 //! auth header — not in any log line (every level, every crate), not in any error or `Debug`, not in
 //! the request body, URL or other headers.
 
-mod common;
-
 use std::time::Duration;
 
-use formgen::credentials::{CredentialRef, Credentials};
+use formgen::credentials::{CredentialRef, Credentials, VaultTokenRef};
 use formgen::model::{self, Bounds, ModelRequest};
 use formgen::vault::Vault;
-use formgen::workers::{Provider, Worker};
+use formgen::workers::{ModelWorker, Wire};
 use serde_json::json;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -17,16 +15,16 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 const SECRET: &str = "sk-ant-SECRET-4f1c9a7e2b";
 const VAULT_TOKEN: &str = "hvs.VAULT-TOKEN-77aa";
 
-fn worker(provider: Provider, endpoint: &str) -> Worker {
-    Worker {
+fn worker(wire: Wire, endpoint: &str) -> ModelWorker {
+    ModelWorker {
         credential: CredentialRef::parse("vault:secret/formgen#anthropic").unwrap(),
-        ..Worker::new("claude", provider, Some(endpoint.parse().unwrap()), "m")
+        ..ModelWorker::new(wire, endpoint.parse().unwrap())
     }
 }
 
 #[tokio::test]
 async fn the_secret_appears_only_in_the_auth_header() {
-    let (logs, _guard) = common::logs::capture();
+    let (logs, _guard) = crate::common::logs::capture();
     // SAFETY: only this test reads or writes this variable.
     unsafe { std::env::set_var("FORMGEN_TEST_SECRETS_VAULT_TOKEN", VAULT_TOKEN) };
 
@@ -38,10 +36,9 @@ async fn the_secret_appears_only_in_the_auth_header() {
         })))
         .mount(&vault_server)
         .await;
-    let vault = Vault::new(
-        vault_server.uri().parse().unwrap(),
-        CredentialRef::Env("FORMGEN_TEST_SECRETS_VAULT_TOKEN".into()),
-        None,
+    let vault = (
+        Vault::new(vault_server.uri().parse().unwrap(), None),
+        VaultTokenRef::Env("FORMGEN_TEST_SECRETS_VAULT_TOKEN".into()),
     );
     let credentials = Credentials::new(Some(vault), Duration::from_secs(30));
 
@@ -68,7 +65,7 @@ async fn the_secret_appears_only_in_the_auth_header() {
         .mount(&model_server)
         .await;
 
-    let w = worker(Provider::Messages, &model_server.uri());
+    let w = worker(Wire::Messages, &model_server.uri());
     let key = credentials.resolve(&w.credential).await.unwrap().unwrap();
     let request = ModelRequest {
         model: "m".into(),
@@ -95,15 +92,14 @@ async fn the_secret_appears_only_in_the_auth_header() {
         .respond_with(ResponseTemplate::new(401).set_body_string(format!("invalid {SECRET}")))
         .mount(&chat_server)
         .await;
-    let chat = worker(Provider::ChatCompletions, &chat_server.uri());
+    let chat = worker(Wire::ChatCompletions, &chat_server.uri());
     let e = model::call(&client, &chat, Some(&key), &request, bounds).await.unwrap_err();
     seen.push(format!("{e} {e:?}"));
 
     // a vault that is down: the error names the reference, not a value
-    let down = Vault::new(
-        "http://127.0.0.1:9".parse().unwrap(),
-        CredentialRef::Env("FORMGEN_TEST_SECRETS_VAULT_TOKEN".into()),
-        None,
+    let down = (
+        Vault::new("http://127.0.0.1:9".parse().unwrap(), None),
+        VaultTokenRef::Env("FORMGEN_TEST_SECRETS_VAULT_TOKEN".into()),
     );
     let e = Credentials::new(Some(down), Duration::ZERO).resolve(&w.credential).await.unwrap_err();
     assert!(e.to_string().contains("vault:secret/formgen#anthropic"), "{e}");

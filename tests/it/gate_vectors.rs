@@ -6,8 +6,6 @@
 //! `FORMGEN_BLESS=1 cargo test --test gate_vectors` rewrites the expectations from what the gate does
 //! now; review the diff before committing it.
 
-mod common;
-
 use formgen::{bpmn, gate};
 use serde_json::{Value, json};
 
@@ -15,7 +13,7 @@ use serde_json::{Value, json};
 pub fn outcome(case: &Value) -> Value {
     let form_id = case.get("formId").and_then(Value::as_str);
     let process = case.get("process").and_then(Value::as_str).map(|name| {
-        let bytes = std::fs::read(common::fixtures().join("bpmn").join(name)).unwrap();
+        let bytes = std::fs::read(crate::common::fixtures().join("bpmn").join(name)).unwrap();
         bpmn::read(&bytes).processes.into_iter().next().expect("a process")
     });
     let result = match (case.get("answer"), case.get("schema")) {
@@ -33,7 +31,7 @@ pub fn outcome(case: &Value) -> Value {
 
 #[test]
 fn gate_vectors() {
-    let dir = common::fixtures().join("gate");
+    let dir = crate::common::fixtures().join("gate");
     let mut paths: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
     paths.retain(|p| p.extension().is_some_and(|e| e == "json"));
     paths.sort();
@@ -68,7 +66,7 @@ fn gate_vectors() {
 
 #[test]
 fn every_refusal_names_a_field_or_says_what_was_wrong() {
-    let dir = common::fixtures().join("gate");
+    let dir = crate::common::fixtures().join("gate");
     for entry in std::fs::read_dir(&dir).unwrap() {
         let case: Value =
             serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();

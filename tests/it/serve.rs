@@ -1,16 +1,14 @@
 //! The service on a real socket: the request owns the model call (a client that goes away takes the
 //! upstream call with it), graceful shutdown as a process, and no secret in any response or log line.
 
-mod common;
-
 use std::path::Path;
 use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use common::raw_server::{Behaviour, RawServer};
-use common::served::{spawn_serve, terminate, wait_exit};
+use crate::common::raw_server::{Behaviour, RawServer};
+use crate::common::served::{spawn_serve, terminate, wait_exit};
 use formgen::config::Config;
 use formgen::service::Service;
 use serde_json::json;
@@ -28,11 +26,7 @@ async fn serve_in_process(config: &Config) -> (std::net::SocketAddr, Arc<Service
     let app = formgen::http::router(service.clone(), config);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(async move {
-        axum::serve(listener, app.into_make_service_with_connect_info::<std::net::SocketAddr>())
-            .await
-            .unwrap();
-    });
+    tokio::spawn(formgen::http::run(listener, app, std::future::pending(), Duration::from_secs(1)));
     (addr, service)
 }
 

@@ -2,8 +2,6 @@
 //! every row of DESIGN.md's status table, every principal/Worker combination of the capability probe,
 //! refinement, the repair round, validate, outline and the operational endpoints.
 
-mod common;
-
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,7 +25,7 @@ fn sha(token: &str) -> String {
 }
 
 fn vacation_xml() -> String {
-    std::fs::read_to_string(common::fixtures().join("bpmn/vacation.bpmn")).unwrap()
+    std::fs::read_to_string(crate::common::fixtures().join("bpmn/vacation.bpmn")).unwrap()
 }
 
 /// A configuration with token auth (ana in "designers", bob in no group) and the given Workers.
@@ -178,8 +176,11 @@ async fn generate_with_the_builtin_worker_from_the_request_and_the_store() {
     let store = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(store.path().join("deployed")).unwrap();
     std::fs::create_dir_all(store.path().join("drafts")).unwrap();
-    std::fs::copy(common::fixtures().join("bpmn/vacation.bpmn"), store.path().join("deployed/vacation.bpmn"))
-        .unwrap();
+    std::fs::copy(
+        crate::common::fixtures().join("bpmn/vacation.bpmn"),
+        store.path().join("deployed/vacation.bpmn"),
+    )
+    .unwrap();
     let extra = format!("[processes]\ndir = \"{}\"", store.path().display());
     let (app, _) = build(&config(&builtin_worker("builtin", ""), &extra));
 
@@ -210,7 +211,7 @@ async fn generate_with_the_builtin_worker_from_the_request_and_the_store() {
     assert_eq!((status, body["processSource"].as_str()), (StatusCode::OK, Some("deployment")));
     assert_eq!(body["schema"]["id"], "approve-vacation", "the id the step already binds");
     std::fs::copy(
-        common::fixtures().join("bpmn/vacation.bpmn"),
+        crate::common::fixtures().join("bpmn/vacation.bpmn"),
         store.path().join("drafts/vacation-v2.bpmn"),
     )
     .unwrap();
