@@ -31,6 +31,7 @@ pub mod bpmn;
 pub mod cli;
 pub mod config;
 pub mod credentials;
+pub mod flow;
 pub mod gate;
 pub mod http;
 pub mod limits;
