@@ -57,6 +57,10 @@ fn feel_rules() {
         ("headers[key = \"In-Reply-To\"][1].value", &["headers"]),
         ("[1, 2, x][1]", &["x"]),
         ("x in [a, b]", &["x", "a", "b"]),
+        ("list[contains(item.name, q)]", &["list", "q"]),
+        ("groups[count(members[active]) > min]", &["groups"]),
+        ("groups[item.size > count(members[item.ok])]", &["groups", "members"]),
+        ("for o in orders return o.lines[qty > limit]", &["orders"]),
         // strings, comments, temporals
         ("\"a + b\" + c", &["c"]),
         ("\"say \\\"hi\\\" \" + who", &["who"]),
