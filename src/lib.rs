@@ -22,6 +22,7 @@
 //! - [`sources`]: which process and step a request is about: the request's BPMN, a draft, or the
 //!   deployment, resolved once.
 //! - [`bpmn`]: the lenient reader, the outline, conditions and `describe`.
+//! - [`flow`]: the process's data flow: what each element reads and writes (FEEL and JUEL read).
 //! - [`prompt`]: the templates in `prompts/`, the text built from them, the answer schema.
 //! - [`draft`]: the builtin drafter, which writes a form from the process with no model.
 //! - [`credentials`], [`vault`]: API keys resolved just in time, only ever in `SecretString`.
@@ -31,6 +32,7 @@
 
 pub mod auth;
 pub mod bpmn;
+pub mod flow;
 pub mod config;
 pub mod credentials;
 pub mod draft;
