@@ -13,6 +13,8 @@
 //!
 //! - [`limits`]: every resource ceiling, in one struct.
 //! - [`bpmn`]: the lenient reader, the outline, conditions and `describe`.
+//! - [`dmn`]: the lenient DMN reader (the decisions a process calls); [`project`]: the forms and
+//!   decisions around a process, from a folder or a request.
 //! - [`config`]: `formgen.toml`, checked whole at start, with environment overrides.
 //! - [`workers`]: the operator's records of models, and who may use which.
 //! - [`credentials`], [`vault`]: API keys resolved just in time, only ever in `SecretString`.
@@ -31,11 +33,13 @@ pub mod bpmn;
 pub mod cli;
 pub mod config;
 pub mod credentials;
+pub mod dmn;
 pub mod gate;
 pub mod http;
 pub mod limits;
 pub mod metrics;
 pub mod model;
+pub mod project;
 pub mod prompt;
 pub mod service;
 pub mod sources;
