@@ -1,9 +1,14 @@
 //! What formgen keeps of a DMN file: its decisions, each with the data it reads and the result it
 //! produces. Rules are not kept (formgen drafts forms; it does not evaluate decisions), except the
 //! string literals the rules write into an output: those are the values a result can take.
+//!
+//! Everything serialises (camelCase) for the outline's JSON and the page's data panel.
+
+use serde::{Serialize, Serializer};
 
 /// The decisions of one DMN document, in document order.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Decisions {
     /// Every `decision` of the `definitions`, document order.
     pub decisions: Vec<Decision>,
@@ -20,7 +25,8 @@ impl Decisions {
 }
 
 /// One DMN `decision`: a decision table or a literal expression.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Decision {
     /// `id`: what `zeebe:calledDecision decisionId` (Camunda 8) or `camunda:decisionRef` (Camunda 7) names.
     pub id: String,
@@ -64,6 +70,16 @@ impl Decision {
                 HitPolicy::Collect(None) | HitPolicy::RuleOrder | HitPolicy::OutputOrder
             )
     }
+
+    /// The keys of the result when it is a context: the outputs' names when a table has several
+    /// outputs (with a list hit policy, each entry of the list is such a context). Empty when the
+    /// result is the one output's value itself (one output, or a literal expression).
+    pub fn result_keys(&self) -> Vec<&str> {
+        if self.literal_expression.is_some() || self.outputs.len() < 2 {
+            return Vec::new();
+        }
+        self.outputs.iter().map(|o| o.name.as_str()).filter(|n| !n.is_empty()).collect()
+    }
 }
 
 /// A decision table's hit policy (`decisionTable@hitPolicy`, with `@aggregation` for `COLLECT`).
@@ -103,7 +119,7 @@ impl HitPolicy {
         })
     }
 
-    /// The DMN spelling (`COLLECT` without its aggregation).
+    /// The DMN spelling (`COLLECT` without its aggregation; see [`HitPolicy::label`]).
     pub fn as_str(self) -> &'static str {
         match self {
             HitPolicy::Unique => "UNIQUE",
@@ -114,6 +130,21 @@ impl HitPolicy {
             HitPolicy::RuleOrder => "RULE ORDER",
             HitPolicy::OutputOrder => "OUTPUT ORDER",
         }
+    }
+
+    /// The DMN spelling with the aggregation: `COLLECT MAX`, `FIRST`.
+    pub fn label(self) -> String {
+        match self {
+            HitPolicy::Collect(Some(a)) => format!("COLLECT {}", a.as_str()),
+            other => other.as_str().to_string(),
+        }
+    }
+}
+
+/// Serialises as [`HitPolicy::label`].
+impl Serialize for HitPolicy {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.label())
     }
 }
 
@@ -141,10 +172,21 @@ impl Aggregation {
             _ => return None,
         })
     }
+
+    /// The DMN spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Aggregation::Sum => "SUM",
+            Aggregation::Min => "MIN",
+            Aggregation::Max => "MAX",
+            Aggregation::Count => "COUNT",
+        }
+    }
 }
 
 /// One input column of a decision table.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct DecisionInput {
     /// `input@label`, trimmed; `""` when absent.
     pub label: String,
@@ -158,7 +200,8 @@ pub struct DecisionInput {
 }
 
 /// One output column of a decision table (or a literal expression's variable).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct DecisionOutput {
     /// `output@name`: the key of this output in the result (a context when there are several outputs).
     pub name: String,

@@ -72,6 +72,18 @@ fn a_drg_with_allowed_values_and_a_literal_expression() {
     assert_eq!((o.name.as_str(), o.type_ref.as_str()), ("yearsAsCustomer", "number"));
     assert!(years.inputs.is_empty());
     assert_eq!(years.expressions().count(), 1);
+    assert_eq!(tier.result_keys(), ["tier", "discount"], "several outputs make a context");
+    assert!(years.result_keys().is_empty(), "a literal expression's result is its value");
+}
+
+#[test]
+fn decisions_serialise_for_the_outline() {
+    let read = read(&fixture("multi-output.dmn"));
+    let json = serde_json::to_value(&read.decisions[0]).unwrap();
+    assert_eq!(json["hitPolicy"], "COLLECT MAX");
+    assert_eq!(json["requiredDecisions"][0], "years-as-customer");
+    assert_eq!(json["outputs"][0]["allowedValues"][2], "bronze");
+    assert_eq!(json["inputs"][1]["typeRef"], "string");
 }
 
 #[test]

@@ -18,6 +18,10 @@ use super::{ProjectBounds, ProjectError};
 /// Folders nested deeper than this below the project folder are not read.
 const MAX_DEPTH: usize = 16;
 
+/// Directory entries looked at, at most, in one walk (project files or not): a folder with millions of
+/// unrelated files must not cost a request more than this.
+const MAX_ENTRIES: usize = 100_000;
+
 /// Folder names never descended into.
 const IGNORED: &[&str] = &["node_modules", "target"];
 
@@ -85,7 +89,11 @@ pub fn list_folder(dir: &Path, bounds: &ProjectBounds) -> Result<Listing, Projec
     let mut listing = Listing { dir: dir.to_path_buf(), files: Vec::new(), warnings: Vec::new() };
     let mut visited: HashSet<PathBuf> = HashSet::from([root.clone()]);
     let mut pending: Vec<(PathBuf, String, usize)> = vec![(dir.to_path_buf(), String::new(), 0)];
+    let mut seen_entries = 0usize;
     while let Some((folder, prefix, depth)) = pending.pop() {
+        if seen_entries >= MAX_ENTRIES {
+            break;
+        }
         let entries = match std::fs::read_dir(&folder) {
             Ok(entries) => entries,
             Err(e) => {
@@ -95,7 +103,8 @@ pub fn list_folder(dir: &Path, bounds: &ProjectBounds) -> Result<Listing, Projec
                 continue;
             }
         };
-        let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+        let mut entries: Vec<_> = entries.filter_map(Result::ok).take(MAX_ENTRIES - seen_entries).collect();
+        seen_entries += entries.len();
         entries.sort_by_key(|e| e.file_name());
         for entry in entries {
             let file_name = entry.file_name();
@@ -184,6 +193,11 @@ pub fn list_folder(dir: &Path, bounds: &ProjectBounds) -> Result<Listing, Projec
                 return Err(ProjectError::TooManyFiles { dir: dir.to_path_buf(), limit: bounds.max_files });
             }
         }
+    }
+    if seen_entries >= MAX_ENTRIES {
+        listing.warnings.push(format!(
+            "The project folder holds {MAX_ENTRIES} entries or more; listing stopped there, so some files may be missing."
+        ));
     }
     listing.files.sort_by(|a, b| a.name.cmp(&b.name));
     let total = listing.total_bytes();

@@ -5,6 +5,7 @@
 //! reads those from a form-js schema, leniently: any JSON object with a `components` list is a form;
 //! components it does not understand are passed over.
 
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::gate::{CONTAINERS, INPUTS};
@@ -12,8 +13,9 @@ use crate::gate::{CONTAINERS, INPUTS};
 /// Containers nested deeper than this are not walked (form-js editors nest a few levels).
 const MAX_NESTING: usize = 64;
 
-/// A form-js form of the project.
-#[derive(Debug, Clone, PartialEq)]
+/// A form-js form of the project. Serialises (camelCase) without its schema.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct ProjectForm {
     /// The schema's `id`: what `zeebe:formDefinition formId` names. `""` when the schema has none (it
     /// can be linked by nothing, but its fields still say how the project names its data).
@@ -22,13 +24,15 @@ pub struct ProjectForm {
     /// for the request's list.
     pub file: String,
     /// The schema as written.
+    #[serde(skip)]
     pub schema: Value,
     /// Every component that binds a key, document order.
     pub input_fields: Vec<FormField>,
 }
 
 /// One component of a form that binds data.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct FormField {
     /// The full binding path: the `path`s of the groups and dynamic lists around it and its `key`,
     /// dot-joined (`address.street`). A group without a `path` adds nothing, nor does a group's `key`.
@@ -38,6 +42,7 @@ pub struct FormField {
     /// `label`, trimmed; `""` when absent.
     pub label: String,
     /// The component `type` (`textfield`, `select`, ...): one of form-js's input types.
+    #[serde(rename = "type")]
     pub kind: String,
     /// The static options (`values`) of a select, radio, checklist or taglist; empty otherwise and for
     /// options that come from a variable (`valuesKey`, `valuesExpression`).
@@ -51,7 +56,7 @@ pub struct FormField {
 }
 
 /// One static option of a field.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FieldOption {
     /// `value` as written (usually a string).
     pub value: Value,

@@ -127,8 +127,10 @@ pub enum ProjectError {
     },
 }
 
-/// The forms and decisions of a process's project.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// The forms and decisions of a process's project. Serialises (camelCase) for the outline's JSON and
+/// the page's data panel (forms without their schemas).
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Project {
     /// Every form read, by file name (a request's in its order).
     pub forms: Vec<ProjectForm>,
@@ -150,7 +152,7 @@ impl Project {
     /// The decision with this id (the first, where several share it). A blank id finds nothing.
     pub fn decision(&self, id: &str) -> Option<&Decision> {
         let id = id.trim();
-        (!id.is_empty()).then(|| self.decisions.iter().find(|d| d.id == id)).flatten()
+        (!id.is_empty()).then(|| self.decisions.iter().find(|d| d.id.trim() == id)).flatten()
     }
 
     /// Whether there is nothing in it.

@@ -69,6 +69,12 @@ fn a_folder_is_read_recursively_and_what_does_not_parse_is_skipped() {
     assert_eq!(risk.outputs[0].allowed_values, ["high", "low"]);
     assert_eq!(project.decision("country-risk").unwrap().outputs[0].name, "countryRisk");
     assert!(project.form("").is_none() && project.decision("nope").is_none());
+
+    let json = serde_json::to_value(&project).unwrap();
+    assert_eq!(json["forms"][1]["inputFields"][2]["type"], "select");
+    assert_eq!(json["forms"][1]["inputFields"][2]["options"][0], json!({"value": "gold", "label": "Gold"}));
+    assert!(json["forms"][1].get("schema").is_none(), "schemas stay out of the JSON");
+    assert_eq!(json["decisions"][0]["hitPolicy"], "FIRST");
 }
 
 #[test]
