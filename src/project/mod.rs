@@ -155,6 +155,14 @@ impl Project {
         (!id.is_empty()).then(|| self.decisions.iter().find(|d| d.id.trim() == id)).flatten()
     }
 
+    /// The fields that bind `key` (a full binding path), form by form: where a sibling form already
+    /// asks for a variable, with its label, type and options.
+    pub fn fields(&self, key: &str) -> impl Iterator<Item = (&ProjectForm, &FormField)> {
+        self.forms.iter().flat_map(move |form| {
+            form.input_fields.iter().filter(move |f| f.key == key).map(move |f| (form, f))
+        })
+    }
+
     /// Whether there is nothing in it.
     pub fn is_empty(&self) -> bool {
         self.forms.is_empty() && self.decisions.is_empty()
@@ -205,8 +213,7 @@ impl Project {
         }
         if let Some(at) = read.break_at {
             self.warnings.push(format!(
-                "{file} breaks off after {at} bytes; the {} decisions before the break were read.",
-                read.decisions.len()
+                "{file} breaks off after {at} bytes; only the decisions before the break were read."
             ));
         }
         for decision in read.decisions {

@@ -69,6 +69,11 @@ fn a_folder_is_read_recursively_and_what_does_not_parse_is_skipped() {
     assert_eq!(risk.outputs[0].allowed_values, ["high", "low"]);
     assert_eq!(project.decision("country-risk").unwrap().outputs[0].name, "countryRisk");
     assert!(project.form("").is_none() && project.decision("nope").is_none());
+    let tier: Vec<_> =
+        project.fields("tier").map(|(form, field)| (form.id.as_str(), field.label.as_str())).collect();
+    assert_eq!(tier, [("order-check", "Tier")]);
+    assert_eq!(project.fields("address.city").count(), 1);
+    assert_eq!(project.fields("city").count(), 0, "keys are full binding paths");
 
     let json = serde_json::to_value(&project).unwrap();
     assert_eq!(json["forms"][1]["inputFields"][2]["type"], "select");
@@ -120,6 +125,16 @@ fn bounds_refuse_with_a_sentence() {
         "{:#?}",
         project.warnings
     );
+}
+
+#[test]
+fn a_dmn_file_that_breaks_keeps_its_first_decisions() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("cut.dmn"), &DMN[..DMN.len() - 30]).unwrap();
+    let (project, _) = read_folder(dir.path(), &generous()).unwrap();
+    assert_eq!(project.decision("d").unwrap().inputs[0].expression, "a");
+    assert_eq!(project.warnings.len(), 1);
+    assert!(project.warnings[0].starts_with("cut.dmn breaks off after "), "{}", project.warnings[0]);
 }
 
 #[test]
