@@ -8,8 +8,8 @@
 //! The modules, in the order a request runs through them (see DESIGN.md):
 //!
 //! ```text
-//! request -> principal -> Worker -> process source -> bpmn reader -> prompt | draft -> credential
-//!         -> model -> gate -> response
+//! request -> principal -> Worker -> process source (+ project) -> bpmn reader -> data flow
+//!         -> prompt | draft -> credential -> model -> gate -> response
 //! ```
 //!
 //! - [`config`]: `formgen.toml`, checked whole at start, with environment overrides; [`limits`]: every
@@ -20,7 +20,8 @@
 //!   and owns admission and the error codes; [`metrics`] counts it.
 //! - [`workers`]: the operator's records of models, and who may use which.
 //! - [`sources`]: which process and step a request is about: the request's BPMN, a draft, or the
-//!   deployment, resolved once.
+//!   deployment, resolved once; [`project`]: the forms and decisions around a process, from a folder or
+//!   a request, with [`dmn`], the lenient DMN reader.
 //! - [`bpmn`]: the lenient reader, the outline, conditions and `describe`.
 //! - [`flow`]: the process's data flow: what each element reads and writes (FEEL and JUEL read).
 //! - [`prompt`]: the templates in `prompts/`, the text built from them, the answer schema.
@@ -28,24 +29,27 @@
 //! - [`credentials`], [`vault`]: API keys resolved just in time, only ever in `SecretString`.
 //! - [`model`]: the provider-neutral model call and its two wire formats.
 //! - [`gate`]: the schema gate every form passes, generated or hand-written, and the form's id.
+//! - [`eval`]: how close a Worker's forms come to the ones authors wrote (`formgen eval`).
 //! - [`words`]: identifiers as words and sentences, shared by the gate, the drafter and the errors.
 
+pub mod config;
+pub mod limits;
+pub mod http;
 pub mod auth;
+pub mod service;
+pub mod metrics;
+pub mod workers;
+pub mod sources;
+pub mod project;
+pub mod dmn;
 pub mod bpmn;
 pub mod flow;
-pub mod config;
-pub mod credentials;
-pub mod draft;
-pub mod gate;
-pub mod http;
-pub mod limits;
-pub mod metrics;
-pub mod model;
 pub mod prompt;
-pub mod service;
-pub mod sources;
+pub mod draft;
+pub mod credentials;
 pub mod vault;
+pub mod model;
+pub mod gate;
 pub mod words;
-pub mod workers;
 
 pub use limits::Limits;

@@ -38,3 +38,9 @@ mod builtin;
 
 #[path = "conformance/e2e.rs"]
 mod e2e;
+
+#[path = "conformance/dmn.rs"]
+mod dmn;
+
+#[path = "conformance/project.rs"]
+mod project;

@@ -14,12 +14,12 @@
 //! external file or URL is ever read. An undefined entity stays in the text as written.
 
 mod condition;
-mod decode;
+pub(crate) mod decode;
 mod describe;
 mod model;
 mod outline;
 mod reader;
-mod xml;
+pub(crate) mod xml;
 
 use std::io::Read;
 
