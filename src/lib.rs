@@ -22,6 +22,7 @@
 //! - [`sources`]: the process a form belongs to: the request's BPMN, a draft, or the deployment.
 //! - [`prompt`]: the templates in `prompts/` and the answer schema.
 //! - [`auth`]: who is asking.
+//! - [`eval`]: `formgen eval`, how close generated forms come to the authors' own.
 //! - [`service`]: one function per API call, shared by HTTP and CLI; [`metrics`] counts them.
 //! - [`http`]: the axum router, thin handlers, errors mapped to statuses in one place.
 //! - [`cli`]: the `formgen` command line.
@@ -31,6 +32,7 @@ pub mod bpmn;
 pub mod cli;
 pub mod config;
 pub mod credentials;
+pub mod eval;
 pub mod gate;
 pub mod http;
 pub mod limits;
