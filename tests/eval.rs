@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use formgen::eval::{self, EvalError, Generated, GenerationInput, PairOrProblem, Quiet, Report};
-use formgen::{Limits, config::Config, service, workers::Principal};
+use formgen::{Limits, config::Config, service};
 use serde_json::{Value, json};
 
 fn pairs_dir() -> PathBuf {
@@ -338,29 +338,12 @@ async fn no_pair_evaluated_exits_1() {
     assert_eq!(eval::exit_code(&Ok(report)), 1);
 }
 
-/// The builtin drafter through the service, as `formgen eval` runs it.
-async fn builtin(service: &service::Service, input: GenerationInput) -> Result<Generated, String> {
-    let prompt_text = eval::describe_input(&input, service.limits().prompt_chars);
-    let request = service::GenerateRequest {
-        process_xml: input.bpmn_text,
-        element_id: input.element_id,
-        ..service::GenerateRequest::default()
-    };
-    let r = service.generate(&Principal::operator(), request).await.map_err(|e| e.to_string())?;
-    Ok(Generated {
-        schema: r.schema,
-        prompt_text,
-        attempts: r.attempts,
-        input_tokens: r.usage.input_tokens,
-        output_tokens: r.usage.output_tokens,
-    })
-}
-
 #[tokio::test]
 async fn the_builtin_drafter_through_the_service() {
     let config = Config::load(None, &|_| None).unwrap();
     let service = service::Service::new(&config).unwrap();
-    let report = eval::run(pairs(), 2, |input| builtin(&service, input), &mut Quiet).await;
+    let report =
+        eval::run(pairs(), 2, |input| eval::service::generate(&service, "", "", input), &mut Quiet).await;
     println!("{}", report.table());
     let s = report.summary();
     assert_eq!((s.pairs, s.failed), (8, 3), "only the three broken lines fail: the drafter always drafts");

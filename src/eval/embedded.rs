@@ -175,4 +175,44 @@ mod tests {
         let broken = r#"<d xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><zeebe:userTaskForm id="X">{"#;
         assert_eq!(without_user_task_form(broken, "X"), None);
     }
+
+    fn escape(s: &str) -> String {
+        s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_is_cut_or_left_without_a_panic(s in "(?s).{0,300}") {
+            let _ = without_user_task_form(&s, "X");
+            let _ = hide_embedded_form(&s, "T");
+        }
+
+        #[test]
+        fn exactly_the_chosen_form_goes(
+            bodies in proptest::collection::vec("[a-z{}\":, <>&]{0,20}", 1..5),
+            pick in proptest::prelude::any::<proptest::sample::Index>(),
+            indent in "[ \t]{0,4}",
+        ) {
+            let forms: String = bodies
+                .iter()
+                .enumerate()
+                .map(|(i, b)| format!("{indent}<zeebe:userTaskForm id=\"F{i}\">{}</zeebe:userTaskForm>\n", escape(b)))
+                .collect();
+            let tasks: String = (0..bodies.len())
+                .map(|i| format!("<bpmn:userTask id=\"T{i}\"><bpmn:extensionElements><zeebe:formDefinition formKey=\"camunda-forms:bpmn:F{i}\"/></bpmn:extensionElements></bpmn:userTask>\n"))
+                .collect();
+            let xml = format!(
+                "<bpmn:definitions xmlns:bpmn=\"http://www.omg.org/spec/BPMN/20100524/MODEL\" xmlns:zeebe=\"http://camunda.org/schema/zeebe/1.0\">\n<bpmn:process id=\"P\"><bpmn:extensionElements>\n{forms}</bpmn:extensionElements>\n{tasks}</bpmn:process></bpmn:definitions>\n"
+            );
+            let target = pick.index(bodies.len());
+            let hidden = hide_embedded_form(&xml, &format!("T{target}")).unwrap();
+            let line = format!("{indent}<zeebe:userTaskForm id=\"F{target}\">{}</zeebe:userTaskForm>\n", escape(&bodies[target]));
+            proptest::prop_assert_eq!(&hidden, &xml.replacen(&line, "", 1));
+            let p = &bpmn::read_str(&hidden).processes[0];
+            for (i, b) in bodies.iter().enumerate() {
+                let linked = p.linked_form(p.element(&format!("T{i}")).unwrap()).map(|f| f.body.clone());
+                proptest::prop_assert_eq!(linked.as_deref().map(str::trim), (i != target).then(|| b.trim()), "the reader trims a body");
+            }
+        }
+    }
 }

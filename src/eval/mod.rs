@@ -4,12 +4,29 @@
 //! generation. It owns reading the pairs (a [`pairs`] folder in the format of `corpus/pairs/`, or an
 //! operator's [`project`] folder, leave-one-out), hiding the answer from the generator ([`embedded`]),
 //! reducing forms to their input fields ([`fields`]), the measures ([`score`]), the driver that runs a
-//! few generations at a time with a progress bar ([`run`]), and the table and JSON lines
-//! ([`report`]).
+//! few generations at a time with a progress bar ([`run`]), the table and JSON lines ([`report`]), and
+//! the service's `generate` as the generation ([`service`]).
 //!
-//! It does not know how a form is generated: the driver takes the generation as a closure from a
-//! [`GenerationInput`] to a [`Generated`] (the CLI plugs the service's `generate` in), so the measures
-//! are tested with fake generators that give known answers. It knows no CLI flags and no HTTP.
+//! The driver does not know how a form is generated: it takes the generation as a closure from a
+//! [`GenerationInput`] to a [`Generated`] (the CLI plugs in [`service::generate`]), so the measures are
+//! tested with fake generators that give known answers. It knows no CLI flags and no HTTP.
+//!
+//! Wiring `formgen eval` is, in outline:
+//!
+//! ```ignore
+//! let mut pairs = match (&args.pairs, &args.project) {
+//!     (Some(dir), None) => eval::load_pairs(dir, &config.limits),
+//!     (None, Some(dir)) => eval::load_project(dir, &config.limits),
+//!     _ => return usage("give --pairs DIR or --project DIR"),
+//! }?; // EvalError: print it, exit e.exit_code() (2)
+//! pairs.truncate(args.limit.unwrap_or(usize::MAX));
+//! let service = Service::new(&config)?;
+//! let report = runtime.block_on(eval::run(pairs, concurrency, |input| {
+//!     eval::service::generate(&service, &worker, &model, input)
+//! }, &mut *eval::progress_for_stderr()));
+//! print!("{}", if args.json { report.json_lines() } else { report.table() });
+//! ExitCode::from(report.exit_code())
+//! ```
 //!
 //! Exit codes ([`EvalError::exit_code`], [`report::Report::exit_code`]): 0 when it ran, whatever the
 //! figures; 1 when no pair could be evaluated; 2 for bad usage or an unreadable folder.
@@ -21,6 +38,7 @@ pub mod project;
 pub mod report;
 pub mod run;
 pub mod score;
+pub mod service;
 
 use std::path::PathBuf;
 

@@ -2,26 +2,8 @@
 //! every pair loads, every embedded answer is hidden, the corpus's `inputKeys` agree with the keys
 //! read from the forms (differences printed), and the summary is printed for the README.
 
-use formgen::eval::{self, Generated, GenerationInput, PairOrProblem, Quiet};
-use formgen::{config::Config, service, workers::Principal};
-
-async fn builtin(service: &service::Service, input: GenerationInput) -> Result<Generated, String> {
-    // until the rendered prompt is exposed, coverage is measured on `describe`'s text
-    let prompt_text = eval::describe_input(&input, service.limits().prompt_chars);
-    let request = service::GenerateRequest {
-        process_xml: input.bpmn_text,
-        element_id: input.element_id,
-        ..service::GenerateRequest::default()
-    };
-    let r = service.generate(&Principal::operator(), request).await.map_err(|e| e.to_string())?;
-    Ok(Generated {
-        schema: r.schema,
-        prompt_text,
-        attempts: r.attempts,
-        input_tokens: r.usage.input_tokens,
-        output_tokens: r.usage.output_tokens,
-    })
-}
+use formgen::eval::{self, PairOrProblem, Quiet};
+use formgen::{config::Config, service};
 
 #[tokio::test]
 #[ignore = "conformance tier: run `bash .ci/conformance`"]
@@ -47,7 +29,9 @@ async fn eval_the_builtin_drafter_on_the_corpus_pairs() {
         }
     }
     let service = service::Service::new(&config).unwrap();
-    let report = eval::run(pairs, 4, |input| builtin(&service, input), &mut Quiet).await;
+    // builtin; coverage is measured on `describe`'s text until the rendered prompt is exposed
+    let report =
+        eval::run(pairs, 4, |input| eval::service::generate(&service, "", "", input), &mut Quiet).await;
     println!("{}", report.table());
     println!("{}", report.json_lines().lines().last().unwrap());
     println!("inputKeys differing from the forms' keys: {}", differences.len());
