@@ -32,24 +32,25 @@
 //! - [`eval`]: how close a Worker's forms come to the ones authors wrote (`formgen eval`).
 //! - [`words`]: identifiers as words and sentences, shared by the gate, the drafter and the errors.
 
-pub mod config;
-pub mod limits;
-pub mod http;
 pub mod auth;
-pub mod service;
-pub mod metrics;
-pub mod workers;
-pub mod sources;
-pub mod project;
-pub mod dmn;
 pub mod bpmn;
-pub mod flow;
-pub mod prompt;
-pub mod draft;
+pub mod config;
 pub mod credentials;
-pub mod vault;
-pub mod model;
+pub mod dmn;
+pub mod draft;
+pub mod eval;
+pub mod flow;
 pub mod gate;
+pub mod http;
+pub mod limits;
+pub mod metrics;
+pub mod model;
+pub mod project;
+pub mod prompt;
+pub mod service;
+pub mod sources;
+pub mod vault;
 pub mod words;
+pub mod workers;
 
 pub use limits::Limits;

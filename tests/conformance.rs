@@ -44,3 +44,6 @@ mod dmn;
 
 #[path = "conformance/project.rs"]
 mod project;
+
+#[path = "conformance/eval.rs"]
+mod eval;

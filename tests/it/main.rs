@@ -8,6 +8,7 @@ mod common;
 mod builtin;
 mod cli;
 mod describe;
+mod eval;
 mod gate_properties;
 mod gate_vectors;
 mod http_api;
