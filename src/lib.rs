@@ -13,6 +13,7 @@
 //!
 //! - [`limits`]: every resource ceiling, in one struct.
 //! - [`bpmn`]: the lenient reader, the outline, conditions and `describe`.
+//! - [`flow`]: the data flow: what each element reads and writes.
 //! - [`config`]: `formgen.toml`, checked whole at start, with environment overrides.
 //! - [`workers`]: the operator's records of models, and who may use which.
 //! - [`credentials`], [`vault`]: API keys resolved just in time, only ever in `SecretString`.
@@ -31,6 +32,7 @@ pub mod bpmn;
 pub mod cli;
 pub mod config;
 pub mod credentials;
+pub mod flow;
 pub mod gate;
 pub mod http;
 pub mod limits;

@@ -22,3 +22,6 @@ mod builtin;
 
 #[path = "conformance/e2e.rs"]
 mod e2e;
+
+#[path = "conformance/variables.rs"]
+mod variables;

@@ -16,8 +16,10 @@
 mod condition;
 mod decode;
 mod describe;
+mod extensions;
 mod model;
 mod outline;
+mod places;
 mod reader;
 mod xml;
 
@@ -29,7 +31,10 @@ pub use describe::{DescribeError, describe};
 pub use model::{
     Decision, Definitions, Element, LINKED_FORM_PREFIX, Lane, LinkedForm, Process, VariableRole, VariableUse,
 };
-pub use outline::{OutlineElement, OutlineFile, OutlineProcess};
+pub use outline::{OutlineDeclaredForm, OutlineElement, OutlineFile, OutlineProcess};
+pub use places::{
+    Access, DeclaredField, DeclaredForm, Dialect, FieldConstraint, FieldKind, FieldOption, Place, Timer,
+};
 pub(crate) use reader::trim;
 pub use xml::unescape as xml_unescape;
 

@@ -15,6 +15,7 @@ use quick_xml::Reader;
 use quick_xml::events::Event;
 
 use super::model::{Definitions, Element, Lane, LinkedForm, Process, VariableRole, VariableUse};
+use super::places::{Access, Dialect, Place};
 use super::xml::{Attrs, Ns, Scopes, resolve_reference, unescape};
 
 /// Elements deeper than this are skipped as one subtree: no BPMN construct nests this deep, and it keeps
@@ -110,7 +111,7 @@ const CAMUNDA_FORM_KINDS: &[&str] = &["startEvent", "userTask"];
 
 /// What an open element is to the reader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Frame {
+pub(super) enum Frame {
     /// `definitions`
     Root,
     /// `process`
@@ -133,13 +134,23 @@ enum Frame {
     LinkedForm(usize),
     /// Anything else walked through for the variables inside it.
     Inner,
+    /// An element whose text is an [`Access`]: what it is sits on `Builder::captures`.
+    Capture,
+    /// A declared form field of the element (`camunda:formField`, `formProperty`), or its validation.
+    Field(usize),
+    /// A message, error, escalation or signal of the definitions, by index into `Builder::root_items`.
+    RootItem(usize),
 }
 
 impl Frame {
     fn collects_text(self) -> bool {
         matches!(
             self,
-            Frame::Documentation(_) | Frame::Condition(_) | Frame::FlowNodeRef(_) | Frame::LinkedForm(_)
+            Frame::Documentation(_)
+                | Frame::Condition(_)
+                | Frame::FlowNodeRef(_)
+                | Frame::LinkedForm(_)
+                | Frame::Capture
         )
     }
 }
@@ -197,10 +208,10 @@ pub(super) fn read_text(text: &str) -> Definitions {
 }
 
 #[derive(Default)]
-struct Builder {
-    defs: Definitions,
-    scopes: Scopes,
-    stack: Vec<Frame>,
+pub(super) struct Builder {
+    pub(super) defs: Definitions,
+    pub(super) scopes: Scopes,
+    pub(super) stack: Vec<Frame>,
     /// Depth inside a subtree being ignored; 0 when reading.
     skip: usize,
     /// The text run since the last markup (saxen drops runs that are only white space).
@@ -212,6 +223,12 @@ struct Builder {
     /// The element whose first `zeebe:formDefinition` was read last. An element's extension elements
     /// come together, before any element nested in it, so one slot is enough.
     form_defined: Option<usize>,
+    /// `(element, place, dialect)` of each open [`Frame::Capture`], innermost last.
+    pub(super) captures: Vec<(usize, Place, Dialect)>,
+    /// Messages, errors, escalations and signals of the definitions: `(id, accesses)`.
+    pub(super) root_items: Vec<(String, Vec<Access>)>,
+    /// `(process, element, id)`: an element refers to a root item, settled in `finish`.
+    pub(super) refs: Vec<(usize, usize, String)>,
 }
 
 impl Builder {
@@ -251,7 +268,7 @@ impl Builder {
         }
     }
 
-    fn process(&mut self) -> &mut Process {
+    pub(super) fn process(&mut self) -> &mut Process {
         if self.defs.processes.is_empty() {
             self.defs.processes.push(Process::default());
         }
@@ -259,7 +276,7 @@ impl Builder {
     }
 
     /// The innermost flow element around the current position.
-    fn current_element(&self) -> Option<usize> {
+    pub(super) fn current_element(&self) -> Option<usize> {
         self.stack.iter().rev().find_map(|f| match f {
             Frame::Flow { index, .. } => Some(*index),
             _ => None,
@@ -308,10 +325,13 @@ impl Builder {
                 if parent == Some(Frame::Root) && ns == Ns::Bpmn && local == "process" {
                     self.open_process(attrs);
                     Some(Frame::Process)
+                } else if parent == Some(Frame::Root) && ns == Ns::Bpmn {
+                    self.root_item(local, attrs)
                 } else {
                     None
                 }
             }
+            (Some(Frame::RootItem(item)), _) => self.root_item_child(item, ns, local, attrs),
             (Some(Frame::Process | Frame::Flow { container: true, .. }), Ns::Bpmn)
                 if flow_kind(local).is_some() =>
             {
@@ -334,7 +354,7 @@ impl Builder {
                 _ if flow_kind(local).is_some() => None,
                 _ => {
                     self.camunda_result_variable(local, attrs);
-                    Some(Frame::Inner)
+                    Some(self.bpmn_child(index, true, local, attrs))
                 }
             },
             (Some(Frame::LaneSet), Ns::Bpmn) if local == "lane" => {
@@ -363,13 +383,22 @@ impl Builder {
                 forms.push(LinkedForm { id: attr_value(attrs, "id"), body: String::new() });
                 Some(Frame::LinkedForm(forms.len() - 1))
             }
-            (Some(Frame::Extensions(_) | Frame::Inner), Ns::Zeebe | Ns::Camunda) => {
+            (Some(Frame::Extensions(_) | Frame::Inner | Frame::Capture), Ns::Zeebe | Ns::Camunda) => {
                 self.extension_variables(ns, local, attrs);
-                Some(Frame::Inner)
+                self.vendor_element(parent.expect("matched"), ns, local, attrs)
+            }
+            (Some(Frame::Extensions(_) | Frame::Inner | Frame::Capture), Ns::Flowable) => {
+                self.vendor_element(parent.expect("matched"), ns, local, attrs)
+            }
+            (Some(Frame::Field(index)), Ns::Camunda | Ns::Flowable) => {
+                self.field_child(index, ns, local, attrs)
             }
             (Some(Frame::Inner), Ns::Bpmn) => {
                 self.camunda_result_variable(local, attrs);
-                Some(Frame::Inner)
+                match self.current_element() {
+                    Some(index) => Some(self.bpmn_child(index, false, local, attrs)),
+                    None => Some(Frame::Inner),
+                }
             }
             _ => None,
         }
@@ -451,6 +480,7 @@ impl Builder {
         if let Some(var) = result_variable {
             self.add_use(&var, Some(index), VariableRole::Result);
         }
+        self.element_attributes(index, kind, attrs);
         Frame::Flow { index, container }
     }
 
@@ -549,7 +579,23 @@ impl Builder {
                     doc.push_str(&body);
                 }
             }
-            Frame::Condition(index) => process.elements[index].condition = body,
+            Frame::Condition(index) => {
+                let access =
+                    Access { place: Place::Condition, dialect: Dialect::Either, expression: body.clone() };
+                let element = &mut process.elements[index];
+                if !text.is_empty() {
+                    element.accesses.push(access);
+                }
+                element.condition = body;
+            }
+            Frame::Capture => {
+                if let Some((index, place, dialect)) = self.captures.pop()
+                    && !body.is_empty()
+                {
+                    let access = Access { place, dialect, expression: body };
+                    self.process().elements[index].accesses.push(access);
+                }
+            }
             Frame::FlowNodeRef(lane) if !text.is_empty() => process.lanes[lane].flow_node_refs.push(body),
             Frame::LinkedForm(form) => process.linked_forms[form].body = body,
             _ => {}
@@ -557,6 +603,7 @@ impl Builder {
     }
 
     fn finish(mut self) -> Definitions {
+        self.settle_refs();
         if !self.data_refs.is_empty() {
             // A data object reference names a variable only when its data object has no name (moddle
             // resolves the reference across the whole document; the first element with the id wins).
