@@ -66,9 +66,9 @@ fn zeebe_mappings_headers_and_properties() {
         writes(&p, "charge"),
         [
             "amount@charge",
-            "apiKey@charge",
             "chargeResponse@charge",
             "charged@dataflow",
+            "connection@charge",
             "receipt@charge",
             "status@charge",
             "withFee@charge"
