@@ -21,6 +21,7 @@ mod model;
 mod outline;
 mod places;
 mod reader;
+mod variables;
 mod xml;
 
 use std::io::Read;
