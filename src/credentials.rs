@@ -109,6 +109,48 @@ impl CredentialRef {
     }
 }
 
+/// Where the vault's own token comes from: like a [`CredentialRef`], except that it can never be in
+/// the vault it opens.
+#[derive(Clone, PartialEq, Eq)]
+pub enum VaultTokenRef {
+    /// No token (a dev vault without auth).
+    None,
+    /// An environment variable of formgen's process.
+    Env(String),
+    /// A file (its content, trimmed).
+    File(PathBuf),
+}
+
+impl TryFrom<CredentialRef> for VaultTokenRef {
+    type Error = CredentialRef;
+
+    /// A vault reference is given back: the vault's token cannot come from the vault.
+    fn try_from(r: CredentialRef) -> Result<Self, CredentialRef> {
+        match r {
+            CredentialRef::None => Ok(VaultTokenRef::None),
+            CredentialRef::Env(n) => Ok(VaultTokenRef::Env(n)),
+            CredentialRef::File(p) => Ok(VaultTokenRef::File(p)),
+            vault @ CredentialRef::Vault { .. } => Err(vault),
+        }
+    }
+}
+
+impl From<&VaultTokenRef> for CredentialRef {
+    fn from(r: &VaultTokenRef) -> Self {
+        match r {
+            VaultTokenRef::None => CredentialRef::None,
+            VaultTokenRef::Env(n) => CredentialRef::Env(n.clone()),
+            VaultTokenRef::File(p) => CredentialRef::File(p.clone()),
+        }
+    }
+}
+
+impl fmt::Debug for VaultTokenRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "VaultTokenRef({})", CredentialRef::from(self))
+    }
+}
+
 /// Why a credential could not be resolved. Names the reference, never a value.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CredentialError {
@@ -151,7 +193,7 @@ impl CredentialError {
 
 /// Resolves references, caching values for a short time.
 pub struct Credentials {
-    vault: Option<Vault>,
+    vault: Option<(Vault, VaultTokenRef)>,
     ttl: Duration,
     cache: Mutex<HashMap<String, (Instant, SecretString)>>,
 }
@@ -159,15 +201,15 @@ pub struct Credentials {
 impl fmt::Debug for Credentials {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Credentials")
-            .field("vault", &self.vault)
+            .field("vault", &self.vault.as_ref().map(|(v, t)| (v, t)))
             .field("ttl", &self.ttl)
             .finish_non_exhaustive()
     }
 }
 
 impl Credentials {
-    /// A resolver using `vault` (if configured), caching each value for `ttl`.
-    pub fn new(vault: Option<Vault>, ttl: Duration) -> Self {
+    /// A resolver using `vault` with its token's reference (if configured), caching each value for `ttl`.
+    pub fn new(vault: Option<(Vault, VaultTokenRef)>, ttl: Duration) -> Self {
         Credentials { vault, ttl, cache: Mutex::new(HashMap::new()) }
     }
 
@@ -216,17 +258,14 @@ impl Credentials {
                 Ok(value)
             }
             CredentialRef::Vault { mount, path, field } => {
-                let vault =
+                let (vault, token_ref) =
                     self.vault.as_ref().ok_or(CredentialError::NoVault { reference: named.clone() })?;
-                let token = match vault.token() {
-                    CredentialRef::Vault { .. } => None,
-                    token_ref => {
-                        Box::pin(self.resolve(token_ref)).await.map_err(|e| CredentialError::Vault {
-                            reference: named.clone(),
-                            reason: VaultError::Token(e.to_string()),
-                        })?
+                let token = Box::pin(self.resolve(&CredentialRef::from(token_ref))).await.map_err(|e| {
+                    CredentialError::Vault {
+                        reference: named.clone(),
+                        reason: VaultError::Token(e.to_string()),
                     }
-                };
+                })?;
                 vault
                     .read_field(mount, path, field, token.as_ref())
                     .await

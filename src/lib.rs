@@ -5,39 +5,46 @@
 //! already match the process's own variables, as an unsaved proposal that passed the same gate a
 //! hand-written form does.
 //!
-//! The modules follow the flow of a request (see DESIGN.md):
+//! The modules, in the order a request runs through them (see DESIGN.md):
 //!
 //! ```text
-//! request -> principal -> process source -> bpmn reader -> prompt -> worker + vault -> model -> gate
+//! request -> principal -> Worker -> process source (+ project) -> bpmn reader -> data flow
+//!         -> prompt | draft -> credential -> model -> gate -> response
 //! ```
 //!
-//! - [`limits`]: every resource ceiling, in one struct.
-//! - [`bpmn`]: the lenient reader, the outline, conditions and `describe`.
-//! - [`flow`]: the data flow: what each element reads and writes.
-//! - [`config`]: `formgen.toml`, checked whole at start, with environment overrides.
-//! - [`workers`]: the operator's records of models, and who may use which.
-//! - [`credentials`], [`vault`]: API keys resolved just in time, only ever in `SecretString`.
-//! - [`model`]: the provider-neutral model call, its two wire formats and the builtin drafter.
-//! - [`gate`]: the schema gate every form passes, generated or hand-written.
-//! - [`words`]: identifiers as words, shared by the gate and the drafter.
-//! - [`sources`]: the process a form belongs to: the request's BPMN, a draft, or the deployment.
-//! - [`prompt`]: the templates in `prompts/` and the answer schema.
+//! - [`config`]: `formgen.toml`, checked whole at start, with environment overrides; [`limits`]: every
+//!   resource ceiling, in one struct.
+//! - [`http`]: the axum router, thin handlers, errors mapped to statuses in one table, the server.
 //! - [`auth`]: who is asking.
-//! - [`service`]: one function per API call, shared by HTTP and CLI; [`metrics`] counts them.
-//! - [`http`]: the axum router, thin handlers, errors mapped to statuses in one place.
-//! - [`cli`]: the `formgen` command line.
+//! - [`service`]: one function per API call, shared by HTTP and CLI; it orchestrates the stages below
+//!   and owns admission and the error codes; [`metrics`] counts it.
+//! - [`workers`]: the operator's records of models, and who may use which.
+//! - [`sources`]: which process and step a request is about: the request's BPMN, a draft, or the
+//!   deployment, resolved once; [`project`]: the forms and decisions around a process, from a folder or
+//!   a request, with [`dmn`], the lenient DMN reader.
+//! - [`bpmn`]: the lenient reader, the outline, conditions and `describe`.
+//! - [`flow`]: the process's data flow: what each element reads and writes (FEEL and JUEL read).
+//! - [`prompt`]: the templates in `prompts/`, the text built from them, the answer schema.
+//! - [`draft`]: the builtin drafter, which writes a form from the process with no model.
+//! - [`credentials`], [`vault`]: API keys resolved just in time, only ever in `SecretString`.
+//! - [`model`]: the provider-neutral model call and its two wire formats.
+//! - [`gate`]: the schema gate every form passes, generated or hand-written, and the form's id.
+//! - [`eval`]: how close a Worker's forms come to the ones authors wrote (`formgen eval`).
+//! - [`words`]: identifiers as words and sentences, shared by the gate, the drafter and the errors.
 
 pub mod auth;
 pub mod bpmn;
-pub mod cli;
 pub mod config;
 pub mod credentials;
+pub mod dmn;
+pub mod draft;
 pub mod flow;
 pub mod gate;
 pub mod http;
 pub mod limits;
 pub mod metrics;
 pub mod model;
+pub mod project;
 pub mod prompt;
 pub mod service;
 pub mod sources;

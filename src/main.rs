@@ -1,5 +1,7 @@
-//! The `formgen` binary: the command line of [`formgen::cli`].
+//! The `formgen` binary: the command line ([`cli`]) over the `formgen` library.
+
+mod cli;
 
 fn main() -> std::process::ExitCode {
-    formgen::cli::main()
+    cli::main()
 }

@@ -4,15 +4,14 @@
 //! the value is under `data.data.{field}`. The response body holds every field of that secret, so it is
 //! parsed straight into [`SecretString`]s and the buffer is zeroed afterwards.
 //!
-//! This module knows the vault's HTTP API and nothing of Workers or models.
+//! This module knows the vault's HTTP API and nothing else of formgen: it is handed a resolved token
+//! (resolving the token's reference is `credentials`' job), so it imports nothing of the crate.
 
 use std::collections::HashMap;
 use std::time::Duration;
 
 use secrecy::{ExposeSecret, SecretString, zeroize::Zeroize};
 use serde::Deserialize;
-
-use crate::credentials::CredentialRef;
 
 /// Why a vault read failed. Never holds a secret.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -49,7 +48,6 @@ pub enum VaultError {
 #[derive(Clone)]
 pub struct Vault {
     addr: reqwest::Url,
-    token: CredentialRef,
     namespace: Option<String>,
     client: reqwest::Client,
 }
@@ -58,7 +56,6 @@ impl std::fmt::Debug for Vault {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Vault")
             .field("addr", &self.addr.as_str())
-            .field("token", &self.token)
             .field("namespace", &self.namespace)
             .finish()
     }
@@ -75,22 +72,17 @@ struct KvData {
 }
 
 impl Vault {
-    /// A vault at `addr`, authenticating with the token `token` refers to.
-    pub fn new(addr: reqwest::Url, token: CredentialRef, namespace: Option<String>) -> Self {
+    /// A vault at `addr` (in `namespace`, for Vault Enterprise and OpenBao namespaces).
+    pub fn new(addr: reqwest::Url, namespace: Option<String>) -> Self {
         let client = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(5))
             .timeout(Duration::from_secs(15))
             .build()
             .expect("a TLS-capable HTTP client");
-        Vault { addr, token, namespace, client }
+        Vault { addr, namespace, client }
     }
 
-    /// The reference of the vault token.
-    pub fn token(&self) -> &CredentialRef {
-        &self.token
-    }
-
-    /// Reads `field` of the KV v2 secret at `mount`/`path`.
+    /// Reads `field` of the KV v2 secret at `mount`/`path`, with the vault token (none: no token header).
     pub async fn read_field(
         &self,
         mount: &str,

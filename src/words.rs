@@ -47,6 +47,19 @@ pub fn capitalise(s: &str) -> String {
     }
 }
 
+/// A message as a sentence: upper-case start, full stop at the end (unless it ends in one already).
+/// Every layer's messages reach authors through this, so they read alike.
+pub fn sentence(s: &str) -> String {
+    if s.is_empty() {
+        return String::new();
+    }
+    let mut out = capitalise(s);
+    if !out.ends_with(['.', '!', '?']) {
+        out.push('.');
+    }
+    out
+}
+
 /// The first character lower-cased: a sentence start used inside another sentence.
 pub fn lower_first(s: &str) -> String {
     let mut chars = s.chars();

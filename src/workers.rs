@@ -85,35 +85,89 @@ impl Principal {
     }
 }
 
-/// One Worker.
+/// A model wire format: how a model Worker's endpoint is spoken to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wire {
+    /// Anthropic's Messages API.
+    Messages,
+    /// OpenAI-compatible chat completions.
+    ChatCompletions,
+}
+
+impl Wire {
+    /// The provider this wire format is shown as.
+    pub fn provider(self) -> Provider {
+        match self {
+            Wire::Messages => Provider::Messages,
+            Wire::ChatCompletions => Provider::ChatCompletions,
+        }
+    }
+}
+
+/// What only a Worker that calls a model has: the wire format, the endpoint, the key's reference and
+/// the knobs of the call. A builtin Worker has none of these, so "builtin with an endpoint" or "a
+/// model Worker without one" cannot be built.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Worker {
-    /// The name requests use.
-    pub name: String,
+pub struct ModelWorker {
     /// The wire format.
-    pub provider: Provider,
-    /// The base URL (`https://api.anthropic.com`, `http://127.0.0.1:8000/v1`); none for `builtin`.
-    pub endpoint: Option<reqwest::Url>,
-    /// The model asked unless a request overrides it.
-    pub model: String,
+    pub wire: Wire,
+    /// The base URL (`https://api.anthropic.com`, `http://127.0.0.1:8000/v1`).
+    pub endpoint: reqwest::Url,
     /// Where its API key comes from.
     pub credential: CredentialRef,
-    /// Who may use it; empty: everyone.
-    pub allow: Vec<Allow>,
-    /// Seconds a call may take (0: the installation's limit).
-    pub timeout_s: u64,
     /// Ask for structured output (a forced tool, or `response_format: json_schema`).
     pub structured_output: bool,
     /// Output tokens per answer (0: the installation's limit).
     pub max_output_tokens: u32,
-    /// Generations in flight on this Worker (0: the installation's per-Worker limit).
-    pub max_concurrent: usize,
     /// Sampling temperature sent to the model, when set (0 makes small models repeatable).
     pub temperature: Option<f32>,
     /// Most components per list in the structured-output schema (small models fill lists to the cap).
     pub max_components: usize,
     /// Offer only type, key, label and options in the structured-output schema (for small models).
     pub lean_schema: bool,
+}
+
+impl ModelWorker {
+    /// A model Worker's call settings with the configuration's defaults: no credential, structured
+    /// output with the full schema, the installation's token limit.
+    pub fn new(wire: Wire, endpoint: reqwest::Url) -> ModelWorker {
+        ModelWorker {
+            wire,
+            endpoint,
+            credential: CredentialRef::None,
+            structured_output: true,
+            max_output_tokens: 0,
+            temperature: None,
+            max_components: DEFAULT_MAX_COMPONENTS,
+            lean_schema: false,
+        }
+    }
+}
+
+/// Which kind of Worker it is: the builtin drafter, or a model behind an endpoint.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Backend {
+    /// No model: formgen drafts from the process itself.
+    Builtin,
+    /// A language model.
+    Model(ModelWorker),
+}
+
+/// One Worker.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Worker {
+    /// The name requests use.
+    pub name: String,
+    /// The model asked unless a request overrides it (the builtin's is a label for authors).
+    pub model: String,
+    /// Who may use it; empty: everyone.
+    pub allow: Vec<Allow>,
+    /// Seconds a generation may take (0: the installation's limit).
+    pub timeout_s: u64,
+    /// Generations in flight on this Worker (0: the installation's per-Worker limit).
+    pub max_concurrent: usize,
+    /// The builtin drafter or a model.
+    pub backend: Backend,
 }
 
 /// The public view of a Worker: what the browser may know.
@@ -131,23 +185,32 @@ pub struct WorkerView {
 pub const DEFAULT_MAX_COMPONENTS: usize = 40;
 
 impl Worker {
-    /// A Worker with the defaults the configuration gives unset fields: no credential, everyone allowed,
-    /// the installation's timeout, token and concurrency limits, structured output with the full schema.
-    pub fn new(name: &str, provider: Provider, endpoint: Option<reqwest::Url>, model: &str) -> Worker {
+    /// The builtin drafter under `name`, with the configuration's defaults (everyone allowed).
+    pub fn builtin(name: &str, model: &str) -> Worker {
+        Worker::with(name, model, Backend::Builtin)
+    }
+
+    /// A model Worker with the configuration's defaults (see [`ModelWorker::new`]).
+    pub fn model(name: &str, wire: Wire, endpoint: reqwest::Url, model: &str) -> Worker {
+        Worker::with(name, model, Backend::Model(ModelWorker::new(wire, endpoint)))
+    }
+
+    fn with(name: &str, model: &str, backend: Backend) -> Worker {
         Worker {
             name: name.to_string(),
-            provider,
-            endpoint,
             model: model.to_string(),
-            credential: CredentialRef::None,
             allow: Vec::new(),
             timeout_s: 0,
-            structured_output: true,
-            max_output_tokens: 0,
             max_concurrent: 0,
-            temperature: None,
-            max_components: DEFAULT_MAX_COMPONENTS,
-            lean_schema: false,
+            backend,
+        }
+    }
+
+    /// How the Worker is shown: its wire format, or `builtin`.
+    pub fn provider(&self) -> Provider {
+        match &self.backend {
+            Backend::Builtin => Provider::Builtin,
+            Backend::Model(m) => m.wire.provider(),
         }
     }
 
@@ -163,7 +226,7 @@ impl Worker {
 
     /// What the browser may know of it.
     pub fn view(&self) -> WorkerView {
-        WorkerView { name: self.name.clone(), model: self.model.clone(), provider: self.provider }
+        WorkerView { name: self.name.clone(), model: self.model.clone(), provider: self.provider() }
     }
 }
 
@@ -224,7 +287,7 @@ mod tests {
     fn worker(name: &str, allow: &[&str]) -> Worker {
         Worker {
             allow: allow.iter().map(|a| Allow::parse(a).unwrap()).collect(),
-            ..Worker::new(name, Provider::Builtin, None, "m")
+            ..Worker::builtin(name, "m")
         }
     }
 

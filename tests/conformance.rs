@@ -3,7 +3,23 @@
 //! so that `cargo test` stays self-contained; `bash .ci/conformance` runs them with `--ignored` after
 //! preparing the tools, and each one fails loudly when `../shared` is missing.
 
-mod common;
+#[path = "common/paths.rs"]
+mod paths;
+
+#[path = "common/shared.rs"]
+mod shared;
+
+/// The helpers the conformance tests share with the integration tests.
+mod common {
+    pub use crate::paths::{bpmn_files, fixtures};
+    pub use crate::shared::shared;
+}
+
+#[path = "common/moddle.rs"]
+mod moddle;
+
+#[path = "common/served.rs"]
+mod served;
 
 #[path = "conformance/corpus.rs"]
 mod corpus;
@@ -22,6 +38,12 @@ mod builtin;
 
 #[path = "conformance/e2e.rs"]
 mod e2e;
+
+#[path = "conformance/dmn.rs"]
+mod dmn;
+
+#[path = "conformance/project.rs"]
+mod project;
 
 #[path = "conformance/variables.rs"]
 mod variables;

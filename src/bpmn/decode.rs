@@ -14,7 +14,7 @@ use std::borrow::Cow;
 
 use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
 
-/// Decodes a BPMN file's bytes to normalised text. Borrows when the input is clean UTF-8 with LF ends.
+/// Decodes an XML file's bytes (BPMN, DMN) to normalised text. Borrows when the input is clean UTF-8 with LF ends.
 pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     let text: Cow<'_, str> = if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
         UTF_8.decode_without_bom_handling(rest).0
@@ -99,7 +99,7 @@ fn skip_ws(b: &[u8]) -> &[u8] {
 }
 
 /// CRLF and lone CR become LF. Borrows when there is no CR.
-pub(super) fn normalise_line_ends(text: Cow<'_, str>) -> Cow<'_, str> {
+pub(crate) fn normalise_line_ends(text: Cow<'_, str>) -> Cow<'_, str> {
     if !text.contains('\r') {
         return text;
     }

@@ -39,9 +39,9 @@ const MAX_ORIGINS: usize = 3;
 /// How many comparisons a variable's detail line names.
 const MAX_COMPARISONS: usize = 6;
 
-/// Renders `process` for a form at `element_id` (empty: the start form) within `budget` characters.
-/// Returns `""` when the process says nothing at all.
-pub fn describe(process: &Process, element_id: &str, budget: usize) -> Result<String, DescribeError> {
+/// Renders `process` for a form at the element with this id (empty: the start form) within `budget`
+/// characters, for callers that hold an id (the CLI, tests); an id the process lacks is an error.
+pub fn describe_step(process: &Process, element_id: &str, budget: usize) -> Result<String, DescribeError> {
     let target = if element_id.is_empty() {
         None
     } else {
@@ -50,15 +50,24 @@ pub fn describe(process: &Process, element_id: &str, budget: usize) -> Result<St
             element_id: element_id.to_string(),
         })?)
     };
+    Ok(describe(process, target, budget))
+}
+
+/// Renders `process` for a form at the element with index `target` in [`Process::elements`] (none:
+/// the start form) within `budget` characters. Returns `""` when the process says nothing at all.
+///
+/// # Panics
+/// When `target` is not an index of `process.elements`: callers pass an index a resolver found.
+pub fn describe(process: &Process, target: Option<usize>, budget: usize) -> String {
     if target.is_none()
         && process.elements.is_empty()
         && process.variable_uses.is_empty()
         && process.name.is_empty()
         && process.documentation.is_empty()
     {
-        return Ok(String::new());
+        return String::new();
     }
-    Ok(Describer::new(process, target, budget).render())
+    Describer::new(process, target, budget).render()
 }
 
 struct Describer<'p> {
@@ -248,16 +257,16 @@ impl<'p> Describer<'p> {
             let starts: Vec<&Element> =
                 p.elements.iter().filter(|e| e.kind == "startEvent" && e.parent.is_none()).collect();
             for start in starts.iter().take(MAX_NEIGHBOURS) {
-                let _ = writeln!(out, "Start event: {}.", self.element_phrase(start));
+                let _ = writeln!(out, "Start event: {}.", Self::element_phrase(start));
                 self.binding(&mut out, start);
                 self.neighbours(&mut out, start, share);
             }
             return out;
         };
         let e = &p.elements[index];
-        let _ = writeln!(out, "The form is for the step {}.", self.element_phrase(e));
+        let _ = writeln!(out, "The form is for the step {}.", Self::element_phrase(e));
         if let Some(parent) = e.parent {
-            let _ = writeln!(out, "It sits inside {}.", self.element_phrase(&p.elements[parent]));
+            let _ = writeln!(out, "It sits inside {}.", Self::element_phrase(&p.elements[parent]));
         }
         let lanes: Vec<String> =
             p.lanes_of(&e.id).filter(|l| !l.name.is_empty()).map(|l| quote(&l.name)).collect();
@@ -300,10 +309,9 @@ impl<'p> Describer<'p> {
         if !incoming.is_empty() {
             out.push_str("What leads to it:\n");
             for flow in incoming.iter().take(MAX_NEIGHBOURS) {
-                let from = self
-                    .element(&flow.source)
-                    .map_or_else(|| flow.source.clone(), |s| self.element_phrase(s));
-                let _ = writeln!(out, "- from {}{}", from, self.flow_suffix(flow, share));
+                let from =
+                    self.element(&flow.source).map_or_else(|| flow.source.clone(), Self::element_phrase);
+                let _ = writeln!(out, "- from {}{}", from, Self::flow_suffix(flow, share));
             }
             more(out, incoming.len());
         }
@@ -311,22 +319,20 @@ impl<'p> Describer<'p> {
         if !outgoing.is_empty() {
             out.push_str("What follows:\n");
             for flow in outgoing.iter().take(MAX_NEIGHBOURS) {
-                let to = self
-                    .element(&flow.target)
-                    .map_or_else(|| flow.target.clone(), |t| self.element_phrase(t));
+                let to = self.element(&flow.target).map_or_else(|| flow.target.clone(), Self::element_phrase);
                 let default = if e.default_flow == flow.id { " (the default)" } else { "" };
-                let _ = writeln!(out, "- to {}{}{}", to, self.flow_suffix(flow, share), default);
+                let _ = writeln!(out, "- to {}{}{}", to, Self::flow_suffix(flow, share), default);
             }
             more(out, outgoing.len());
         }
         let boundary: Vec<&Element> =
             p.elements.iter().filter(|b| b.kind == "boundaryEvent" && b.attached_to == e.id).collect();
         for b in boundary.iter().take(MAX_NEIGHBOURS) {
-            let _ = writeln!(out, "Attached event: {}.", self.element_phrase(b));
+            let _ = writeln!(out, "Attached event: {}.", Self::element_phrase(b));
         }
     }
 
-    fn flow_suffix(&self, flow: &Element, share: usize) -> String {
+    fn flow_suffix(flow: &Element, share: usize) -> String {
         let mut s = String::new();
         if !flow.name.is_empty() {
             let _ = write!(s, " via \"{}\"", clip(&flow.name, share));
@@ -345,13 +351,12 @@ impl<'p> Describer<'p> {
             {
                 let mut item = format!(
                     "- {}, {} after this {}:\n",
-                    self.element_phrase(node),
+                    Self::element_phrase(node),
                     steps(distance),
                     if self.target.is_some() { "step" } else { "start" }
                 );
                 for f in flows {
-                    let to =
-                        self.element(&f.target).map_or_else(|| f.target.clone(), |t| self.element_phrase(t));
+                    let to = self.element(&f.target).map_or_else(|| f.target.clone(), Self::element_phrase);
                     let when = if !f.condition.is_empty() {
                         format!("when `{}`", clip(&f.condition, 400))
                     } else if node.default_flow == f.id {
@@ -386,7 +391,7 @@ impl<'p> Describer<'p> {
         for u in uses.iter().map(|&i| &p.variable_uses[i]) {
             let place = match u.element {
                 Some(i) if u.role != super::VariableRole::DataObject => {
-                    format!("{} {}", u.role.describe(), self.element_phrase(&p.elements[i]))
+                    format!("{} {}", u.role.describe(), Self::element_phrase(&p.elements[i]))
                 }
                 _ => u.role.describe().to_string(),
             };
@@ -421,7 +426,7 @@ impl<'p> Describer<'p> {
             .iter()
             .filter(|e| !e.is_flow() && Some(e.id.as_str()) != target_id)
             .map(|e| {
-                let mut line = format!("- {}", self.element_phrase(e));
+                let mut line = format!("- {}", Self::element_phrase(e));
                 if !e.form_id.is_empty() {
                     let _ = write!(line, ", binds form \"{}\"", e.form_id);
                 }
@@ -435,7 +440,7 @@ impl<'p> Describer<'p> {
     }
 
     /// `"Check order" (userTask Task_1)`, or `userTask Task_1` without a name.
-    fn element_phrase(&self, e: &Element) -> String {
+    fn element_phrase(e: &Element) -> String {
         if e.name.is_empty() {
             format!("{} {}", e.kind, e.id)
         } else {

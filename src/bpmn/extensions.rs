@@ -96,10 +96,10 @@ impl Builder {
             match (self.scopes.attribute(qname), kind) {
                 ((None, "messageRef"), "receiveTask" | "sendTask") => self.refer(index, raw),
                 ((None, "calledElement"), "callActivity") => {
-                    self.access(index, Place::CalledElement, Dialect::Either, raw)
+                    self.access(index, Place::CalledElement, Dialect::Either, raw);
                 }
                 ((None, "cancelRemainingInstances"), "adHocSubProcess") => {
-                    self.access(index, Place::AdHocCancelRemaining, Dialect::Either, raw)
+                    self.access(index, Place::AdHocCancelRemaining, Dialect::Either, raw);
                 }
                 _ => {}
             }
@@ -241,7 +241,11 @@ impl Builder {
                 ],
             ),
             "taskDefinition" => {
-                self.attributes(index, attrs, &[("type", P::JobType, feel), ("retries", P::JobRetries, feel)])
+                self.attributes(
+                    index,
+                    attrs,
+                    &[("type", P::JobType, feel), ("retries", P::JobRetries, feel)],
+                );
             }
             "assignmentDefinition" => self.attributes(
                 index,

@@ -14,7 +14,7 @@
 //! external file or URL is ever read. An undefined entity stays in the text as written.
 
 mod condition;
-mod decode;
+pub(crate) mod decode;
 mod describe;
 mod extensions;
 mod model;
@@ -22,13 +22,13 @@ mod outline;
 mod places;
 mod reader;
 mod variables;
-mod xml;
+pub(crate) mod xml;
 
 use std::io::Read;
 
 pub use condition::{Comparison, Literal, Operator, Reading, read_condition};
 pub use decode::decode as decode_text;
-pub use describe::{DescribeError, describe};
+pub use describe::{DescribeError, describe, describe_step};
 pub use model::{
     Decision, Definitions, Element, LINKED_FORM_PREFIX, Lane, LinkedForm, Process, VariableRole, VariableUse,
 };

@@ -195,6 +195,11 @@ pub struct Decision<'p> {
 pub const LINKED_FORM_PREFIX: &str = "camunda-forms:bpmn:";
 
 impl Process {
+    /// The name if there is one, else the id: how the process is called in a sentence.
+    pub fn label(&self) -> &str {
+        if self.name.is_empty() { &self.id } else { &self.name }
+    }
+
     /// The variable names, deduplicated in order of first appearance (the contract's `variables`).
     pub fn variables(&self) -> Vec<&str> {
         let mut seen = std::collections::HashSet::new();

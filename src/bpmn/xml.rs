@@ -6,6 +6,9 @@
 //! 65,535 levels. The modellers' reader (bpmn-moddle on saxen) skips each of those and reads on, so
 //! these helpers do the same and never fail: a malformed attribute is skipped, the first of a repeated
 //! one wins, an undefined entity stays as written, and nothing is ever expanded from a DTD.
+//!
+//! The DMN reader ([`crate::dmn`]) uses the same pieces, so [`Ns`] also tells the DMN model namespace
+//! apart; the BPMN reader treats it like any other foreign namespace.
 
 use std::borrow::Cow;
 
@@ -21,6 +24,8 @@ pub enum Ns {
     /// `http://flowable.org/bpmn` or `http://activiti.org/bpmn` (Flowable, Activiti, Camunda 7.0–7.3):
     /// one vocabulary of extension attributes and elements.
     Flowable,
+    /// The DMN model namespace of any DMN version (see [`is_dmn_uri`]); only the DMN reader reads it.
+    Dmn,
     /// Any other namespace.
     Other,
     /// No namespace at all: an unprefixed name where no default namespace is declared. moddle accepts
@@ -47,9 +52,29 @@ impl Ns {
             ZEEBE_URI => Ns::Zeebe,
             CAMUNDA_URI => Ns::Camunda,
             FLOWABLE_URI | ACTIVITI_URI => Ns::Flowable,
+            _ if is_dmn_uri(uri) => Ns::Dmn,
             _ => Ns::Other,
         }
     }
+}
+
+/// Whether `uri` is the model namespace of a DMN version: `http://www.omg.org/spec/DMN/20151101/dmn.xsd`
+/// (1.1), `http://www.omg.org/spec/DMN/20180521/MODEL/` (1.2), `https://www.omg.org/spec/DMN/20191111/MODEL/`
+/// (1.3), and the later ones of the same shape; `http` and `https`, with or without the final slash, as
+/// tools write either. The diagram namespaces (`.../DMNDI/`, `.../DC/`, `.../DI/`) are not it.
+pub fn is_dmn_uri(uri: &str) -> bool {
+    let Some(rest) = uri.strip_prefix("https://").or_else(|| uri.strip_prefix("http://")) else {
+        return false;
+    };
+    let Some(rest) = rest.strip_prefix("www.omg.org/spec/DMN/") else {
+        return false;
+    };
+    let Some((version, tail)) = rest.split_once('/') else {
+        return false;
+    };
+    version.len() == 8
+        && version.bytes().all(|b| b.is_ascii_digit())
+        && matches!(tail, "MODEL/" | "MODEL" | "dmn.xsd")
 }
 
 /// Iterates the well-formed attributes of a start tag's attribute text as `(qualified name, raw value)`,
@@ -250,7 +275,7 @@ impl Scopes {
         }
     }
 
-    /// The namespace bound to `prefix`. An undeclared `bpmn:`, `zeebe:` or `camunda:` means what
+    /// The namespace bound to `prefix`. An undeclared `bpmn:`, `zeebe:`, `camunda:` or `dmn:` means what
     /// modellers mean by it: bpmn-moddle pre-binds its packages' own prefixes, and files written by hand
     /// (or cut from a bigger one) use them without declaring them.
     fn lookup(&self, prefix: &str) -> Option<Ns> {
@@ -259,6 +284,7 @@ impl Scopes {
             "bpmn" => Some(Ns::Bpmn),
             "zeebe" => Some(Ns::Zeebe),
             "camunda" => Some(Ns::Camunda),
+            "dmn" => Some(Ns::Dmn),
             _ => None,
         })
     }
@@ -308,5 +334,29 @@ mod tests {
         assert_eq!(s.attribute("z:formKey"), (Some(Ns::Zeebe), "formKey"));
         s.pop();
         assert_eq!(s.element("process").0, Ns::Bpmn);
+    }
+
+    #[test]
+    fn every_dmn_version_is_the_dmn_namespace_and_diagrams_are_not() {
+        for uri in [
+            "http://www.omg.org/spec/DMN/20151101/dmn.xsd",
+            "http://www.omg.org/spec/DMN/20180521/MODEL/",
+            "https://www.omg.org/spec/DMN/20191111/MODEL/",
+            "https://www.omg.org/spec/DMN/20230324/MODEL",
+        ] {
+            assert!(is_dmn_uri(uri), "{uri}");
+        }
+        for uri in [
+            "https://www.omg.org/spec/DMN/20191111/DMNDI/",
+            "http://www.omg.org/spec/DMN/20180521/DC/",
+            "https://www.omg.org/spec/DMN/2019111/MODEL/",
+            "http://camunda.org/schema/1.0/dmn",
+            BPMN_URI,
+        ] {
+            assert!(!is_dmn_uri(uri), "{uri}");
+        }
+        let mut s = Scopes::default();
+        s.push(r#" xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/""#);
+        assert_eq!(s.element("decision"), (Ns::Dmn, "decision"));
     }
 }

@@ -305,7 +305,7 @@ mod properties {
             dialect in dialect(),
             expression in r#"[=${}#\[\]().:,"a-z0-9 \\]{0,40}"#,
         ) {
-            let access = Access { place: place.clone(), dialect, expression: expression.clone() };
+            let access = Access { place, dialect, expression: expression.clone() };
             let reads = reads_of(&access);
             prop_assert!(reads.iter().all(|r| !r.is_empty()));
             let _ = context_keys(&expression);

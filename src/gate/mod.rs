@@ -17,6 +17,7 @@ mod catalogue;
 mod constraints;
 mod extract;
 pub mod fit;
+mod form_id;
 mod normalise;
 mod secrets;
 
@@ -27,6 +28,7 @@ use crate::bpmn::Process;
 
 pub use catalogue::{CONTAINERS, INPUTS, OPTION_FIELDS, PRESENTATIONAL};
 pub use extract::Unreadable;
+pub use form_id::choose as choose_form_id;
 pub use normalise::Binding;
 pub use secrets::secret_in;
 
@@ -129,7 +131,7 @@ fn gate(
             constraints_brief(other)
         )),
     }
-    let id = stamp_id(&form, form_id, process, &mut report);
+    let id = form_id::stamp(&form, form_id, process, &mut report);
     let Some(Value::Array(mut components)) = form.remove("components") else {
         unreachable!("extract guarantees a components array")
     };
@@ -155,34 +157,6 @@ fn gate(
     );
     schema.insert("schemaVersion".into(), Value::from(SCHEMA_VERSION));
     Ok(Proposal { schema: Value::Object(schema), warnings: report.warnings, bound, bindings })
-}
-
-/// The form's id: the editor's (a generation can never rename a form a task binds), else the form's
-/// own, else one derived from the process.
-fn stamp_id(
-    form: &Map<String, Value>,
-    form_id: Option<&str>,
-    process: Option<&Process>,
-    report: &mut Report,
-) -> String {
-    let own = form.get("id").and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
-    if let Some(stamped) = form_id.map(str::trim).filter(|s| !s.is_empty()) {
-        if let Some(own) = own
-            && own != stamped
-        {
-            report.warn(format!(
-                "The form's id \"{own}\" was replaced by \"{stamped}\", the id the editor holds it under."
-            ));
-        }
-        return stamped.to_string();
-    }
-    if let Some(own) = own {
-        return own.to_string();
-    }
-    match process.map(|p| p.id.as_str()).filter(|id| !id.is_empty()) {
-        Some(pid) => format!("{pid}-form"),
-        None => "Form_formgen".to_string(),
-    }
 }
 
 /// Bound keys, and warnings for keys that bind nothing while a close variable exists.

@@ -10,6 +10,7 @@ use axum::http::request::Parts;
 
 use super::AppState;
 use super::error::ApiError;
+use crate::service::Code;
 use crate::workers::Principal;
 
 /// A JSON body whose rejections are API errors.
@@ -33,8 +34,7 @@ where
 fn json_error(rejection: JsonRejection) -> ApiError {
     match rejection {
         JsonRejection::JsonDataError(e) => ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "bad_request",
+            Code::BadRequest,
             format!(
                 "the request body does not fit: {}",
                 e.body_text()
@@ -42,26 +42,21 @@ fn json_error(rejection: JsonRejection) -> ApiError {
             ),
         ),
         JsonRejection::JsonSyntaxError(e) => ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "bad_json",
+            Code::BadJson,
             format!(
                 "the request body is not valid JSON ({})",
                 e.body_text().trim_start_matches("Failed to parse the request body as JSON: ")
             ),
         ),
-        JsonRejection::MissingJsonContentType(_) => ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "json_required",
-            "send the body as JSON, with Content-Type: application/json",
-        ),
+        JsonRejection::MissingJsonContentType(_) => {
+            ApiError::new(Code::JsonRequired, "send the body as JSON, with Content-Type: application/json")
+        }
         other if other.status() == StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "body_too_large",
+            Code::BodyTooLarge,
             "the request body is over this installation's limit (FORMGEN_LIMIT_REQUEST_BODY_BYTES); send a smaller process or form",
         ),
         other => ApiError::new(
-            StatusCode::BAD_REQUEST,
-            "bad_request",
+            Code::BadRequest,
             format!("the request body could not be read ({})", other.body_text()),
         ),
     }

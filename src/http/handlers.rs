@@ -2,12 +2,13 @@
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::{StatusCode, header};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
 use super::AppState;
 use super::error::ApiError;
 use super::extract::{ApiJson, Caller};
+use crate::service::Code;
 use crate::service::{
     Capability, ErrorBody, GenerateRequest, GenerateResponse, OutlineRequest, OutlineResponse,
     ValidateRequest, ValidateResponse,
@@ -72,16 +73,7 @@ pub async fn metrics(State(state): State<AppState>) -> Response {
         .into_response()
 }
 
-/// This API's OpenAPI document, generated from the types.
-pub async fn openapi() -> Response {
-    (StatusCode::OK, Json(super::openapi::document())).into_response()
-}
-
 /// Any other path.
 pub async fn not_found() -> ApiError {
-    ApiError::new(
-        StatusCode::NOT_FOUND,
-        "not_found",
-        "there is nothing at this path; the API lives under /api/formgen/",
-    )
+    ApiError::new(Code::NotFound, "there is nothing at this path; the API lives under /api/formgen/")
 }

@@ -1,6 +1,6 @@
-//! The HTTP API (axum): routes, layers and the server with graceful shutdown.
+//! The HTTP API (axum): routes and layers here, the server with graceful shutdown in [`run`].
 //!
-//! Thin by design: handlers translate HTTP to one service call and back ([`handlers`]); errors become
+//! Thin by design: handlers translate HTTP to one service call and back (`handlers.rs`); errors become
 //! statuses in one place ([`error`]). Layers add a request id to every response and log line, CORS for
 //! the configured editor origins, a body limit that refuses oversized requests before reading them, and
 //! the built modeller page at `/` when there is one. The service and the page share an origin, so the
@@ -10,8 +10,10 @@ pub mod error;
 mod extract;
 mod handlers;
 pub mod openapi;
+mod server;
 
-use std::net::SocketAddr;
+pub use server::{ServeError, run, serve};
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -73,7 +75,7 @@ pub fn router(service: Arc<Service>, config: &Config) -> Router {
         .route("/api/formgen/outline", post(handlers::outline))
         .route("/healthz", get(handlers::healthz))
         .route("/metrics", get(handlers::metrics))
-        .route("/openapi.json", get(handlers::openapi))
+        .route("/openapi.json", get(openapi::handler))
         .layer(DefaultBodyLimit::max(limits.request_body_bytes))
         .layer(axum::middleware::from_fn_with_state(limits.request_body_bytes, refuse_oversized))
         .with_state(state);
@@ -114,8 +116,7 @@ async fn refuse_oversized(
         .and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|n| n > limit as u64) {
         return axum::response::IntoResponse::into_response(error::ApiError::new(
-            axum::http::StatusCode::PAYLOAD_TOO_LARGE,
-            "body_too_large",
+            crate::service::Code::BodyTooLarge,
             format!(
                 "the request body is over this installation's limit of {limit} bytes (FORMGEN_LIMIT_REQUEST_BODY_BYTES); send a smaller process or form"
             ),
@@ -141,90 +142,4 @@ fn cors(origins: &[String]) -> Option<CorsLayer> {
             .expose_headers([REQUEST_ID, axum::http::header::RETRY_AFTER])
             .max_age(Duration::from_secs(600)),
     )
-}
-
-/// Why the server could not run.
-#[derive(Debug, thiserror::Error)]
-pub enum ServeError {
-    /// The prompts could not be loaded.
-    #[error("{0}")]
-    Prompt(#[from] crate::prompt::PromptError),
-    /// The address could not be bound.
-    #[error("cannot listen on {addr}: {error}")]
-    Bind {
-        /// The address.
-        addr: SocketAddr,
-        /// Why.
-        error: std::io::Error,
-    },
-    /// The server failed.
-    #[error("the server stopped: {0}")]
-    Io(#[from] std::io::Error),
-}
-
-/// Runs the service until SIGTERM or Ctrl-C, then lets in-flight generations finish for up to
-/// `server.shutdown_grace_s` seconds. Prints `listening on http://ADDR` once it accepts connections.
-pub async fn serve(config: Config) -> Result<(), ServeError> {
-    let service = Arc::new(Service::new(&config)?);
-    let app = router(service.clone(), &config);
-    let listener = tokio::net::TcpListener::bind(config.server.listen)
-        .await
-        .map_err(|error| ServeError::Bind { addr: config.server.listen, error })?;
-    let addr = listener.local_addr()?;
-    tracing::info!(
-        %addr,
-        config = %config.source,
-        workers = config.workers.len(),
-        auth = ?config.auth.mode,
-        web = config.server.web_dir.is_some(),
-        "formgen serving"
-    );
-    println!("listening on http://{addr}");
-    let (stop, stopped) = tokio::sync::watch::channel(false);
-    let server = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(async move {
-            let mut stopped = stopped;
-            let _ = stopped.wait_for(|s| *s).await;
-        });
-    let mut running = tokio::spawn(async move { server.await });
-    tokio::select! {
-        result = &mut running => return result.map_err(|e| ServeError::Io(std::io::Error::other(e)))?.map_err(ServeError::Io),
-        _ = shutdown_signal() => {}
-    }
-    let grace = Duration::from_secs(config.server.shutdown_grace_s);
-    tracing::info!(
-        in_flight = service.metrics().in_flight(),
-        grace_s = grace.as_secs(),
-        "shutting down: finishing in-flight generations"
-    );
-    let _ = stop.send(true);
-    match tokio::time::timeout(grace, &mut running).await {
-        Ok(_) => tracing::info!("stopped"),
-        Err(_) => tracing::warn!(
-            in_flight = service.metrics().in_flight(),
-            "in-flight generations did not finish within the grace period; stopping anyway"
-        ),
-    }
-    Ok(())
-}
-
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = terminate => {},
-    }
 }

@@ -11,12 +11,12 @@ use crate::service::{
 #[openapi(
     info(title = "formgen", description = "First drafts of forms for BPMN processes."),
     paths(
-        super::handlers::capability,
-        super::handlers::generate,
-        super::handlers::validate,
-        super::handlers::outline,
-        super::handlers::healthz,
-        super::handlers::metrics
+        crate::http::handlers::capability,
+        crate::http::handlers::generate,
+        crate::http::handlers::validate,
+        crate::http::handlers::outline,
+        crate::http::handlers::healthz,
+        crate::http::handlers::metrics
     ),
     components(schemas(
         Capability,
@@ -42,4 +42,9 @@ pub fn document() -> utoipa::openapi::OpenApi {
     let mut doc = ApiDoc::openapi();
     doc.info.version = env!("CARGO_PKG_VERSION").to_string();
     doc
+}
+
+/// `GET /openapi.json`: this API's OpenAPI document.
+pub async fn handler() -> axum::Json<utoipa::openapi::OpenApi> {
+    axum::Json(document())
 }

@@ -2,14 +2,13 @@
 //!
 //! A generation asks a model one question: system text, user text, an output-token budget and, when the
 //! Worker enables structured output, the JSON schema the answer must follow. Each wire format is a file
-//! of its own with private wire structs ([`messages`], [`chat`]); [`builtin`] is the drafter that needs
-//! no model at all. Every call is bounded: a per-Worker timeout, an answer read with a size cap (a model
+//! of its own with private wire structs (`messages`, `chat`); the builtin drafter, which needs no
+//! model, is not here but in [`crate::draft`]. Every call is bounded: a per-Worker timeout, an answer read with a size cap (a model
 //! that streams a gigabyte costs nothing past the cap), and dropping the future aborts the HTTP call, so
 //! an author who navigates away takes the call with them.
 //!
 //! This module knows wire formats and HTTP; it knows nothing of prompts, forms or who is asking.
 
-pub mod builtin;
 mod chat;
 mod messages;
 mod wire;
@@ -20,7 +19,7 @@ use secrecy::SecretString;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::workers::{Provider, Worker};
+use crate::workers::{ModelWorker, Wire};
 
 /// One question to a model.
 #[derive(Debug, Clone, PartialEq)]
@@ -142,9 +141,6 @@ pub enum ModelError {
     /// An answer without any text.
     #[error("the model answered with no text")]
     Empty,
-    /// The builtin provider is not called over the wire.
-    #[error("the builtin Worker drafts without a model")]
-    NotAModel,
 }
 
 fn retry_phrase(seconds: Option<u64>) -> String {
@@ -163,24 +159,23 @@ pub struct Bounds {
     pub answer_bytes: usize,
 }
 
-/// Asks `worker`'s model. `key` is the resolved credential (none for `credential = "none"`).
+/// Asks a model Worker's model. `key` is the resolved credential (none for `credential = "none"`).
 pub async fn call(
     client: &reqwest::Client,
-    worker: &Worker,
+    worker: &ModelWorker,
     key: Option<&SecretString>,
     request: &ModelRequest,
     bounds: Bounds,
 ) -> Result<ModelAnswer, ModelError> {
-    let endpoint = worker.endpoint.as_ref().ok_or(ModelError::NotAModel)?;
+    let endpoint = &worker.endpoint;
     let call = async {
-        match worker.provider {
-            Provider::Messages => {
+        match worker.wire {
+            Wire::Messages => {
                 messages::call(client, endpoint, key, request, worker.structured_output, bounds).await
             }
-            Provider::ChatCompletions => {
+            Wire::ChatCompletions => {
                 chat::call(client, endpoint, key, request, worker.structured_output, bounds).await
             }
-            Provider::Builtin => Err(ModelError::NotAModel),
         }
     };
     match tokio::time::timeout(bounds.timeout, call).await {

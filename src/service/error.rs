@@ -1,9 +1,171 @@
-//! The service layer's errors: what went wrong, in words for the author. The HTTP layer maps each to a
-//! status and code in one place (`http::error`).
+//! The service's errors and the one vocabulary of error codes.
+//!
+//! Every error formgen answers with has a stable snake_case [`Code`]: the service's own, and those the
+//! HTTP layer makes for a request it cannot read. The HTTP layer maps code → status in one table
+//! (`http::error`); the CLI prints the code and picks its exit code from it; the metrics' outcome
+//! label is the code. Sentences are for the author; codes are for programs.
 
 use crate::credentials::CredentialError;
 use crate::model::ModelError;
+use crate::sources::SourceError;
 use crate::workers::ChoiceError;
+
+/// Every error code formgen answers with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Code {
+    /// Neither a description nor a process.
+    BriefRequired,
+    /// Validate without a form.
+    FormRequired,
+    /// Outline without a process.
+    ProcessRequired,
+    /// A body that does not fit the endpoint's fields.
+    BadRequest,
+    /// A body that is not JSON.
+    BadJson,
+    /// A body sent without the JSON content type.
+    JsonRequired,
+    /// A body over the request limit.
+    BodyTooLarge,
+    /// Several Workers are in reach and none was named.
+    WorkerRequired,
+    /// The named Worker may not be used by this principal.
+    WorkerNotPermitted,
+    /// No Worker has that name.
+    UnknownWorker,
+    /// No Worker is in reach at all.
+    NoWorker,
+    /// No such process.
+    UnknownProcess,
+    /// No such element in the process.
+    UnknownElement,
+    /// The brief is over its limit.
+    DescriptionTooLong,
+    /// The BPMN is over its limit.
+    BpmnTooLarge,
+    /// The form is over its limit.
+    SchemaTooLarge,
+    /// Too many generations in flight.
+    TooManyGenerations,
+    /// The model did not answer in time.
+    ModelTimeout,
+    /// The provider is rate-limiting.
+    ModelRateLimited,
+    /// The provider refused the key.
+    ModelCredentialRefused,
+    /// The answer hit the output-token limit.
+    ModelAnswerTruncated,
+    /// The answer was over the size cap.
+    ModelAnswerTooLarge,
+    /// Any other model endpoint failure.
+    ModelFailed,
+    /// Two answers the gate refused.
+    UnusableAnswer,
+    /// The Worker's credential could not be resolved.
+    CredentialUnavailable,
+    /// The gate refused a hand-written form.
+    SchemaRefused,
+    /// No credentials were sent.
+    Unauthenticated,
+    /// Credentials no principal has.
+    UnknownPrincipal,
+    /// No route at this path.
+    NotFound,
+    /// formgen's own fault.
+    Internal,
+}
+
+impl Code {
+    /// The stable snake_case spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::BriefRequired => "brief_required",
+            Code::FormRequired => "form_required",
+            Code::ProcessRequired => "process_required",
+            Code::BadRequest => "bad_request",
+            Code::BadJson => "bad_json",
+            Code::JsonRequired => "json_required",
+            Code::BodyTooLarge => "body_too_large",
+            Code::WorkerRequired => "worker_required",
+            Code::WorkerNotPermitted => "worker_not_permitted",
+            Code::UnknownWorker => "unknown_worker",
+            Code::NoWorker => "no_worker",
+            Code::UnknownProcess => "unknown_process",
+            Code::UnknownElement => "unknown_element",
+            Code::DescriptionTooLong => "description_too_long",
+            Code::BpmnTooLarge => "bpmn_too_large",
+            Code::SchemaTooLarge => "schema_too_large",
+            Code::TooManyGenerations => "too_many_generations",
+            Code::ModelTimeout => "model_timeout",
+            Code::ModelRateLimited => "model_rate_limited",
+            Code::ModelCredentialRefused => "model_credential_refused",
+            Code::ModelAnswerTruncated => "model_answer_truncated",
+            Code::ModelAnswerTooLarge => "model_answer_too_large",
+            Code::ModelFailed => "model_failed",
+            Code::UnusableAnswer => "unusable_answer",
+            Code::CredentialUnavailable => "credential_unavailable",
+            Code::SchemaRefused => "schema_refused",
+            Code::Unauthenticated => "unauthenticated",
+            Code::UnknownPrincipal => "unknown_principal",
+            Code::NotFound => "not_found",
+            Code::Internal => "internal",
+        }
+    }
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What was over its limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Oversized {
+    /// The author's brief (characters).
+    Description,
+    /// The BPMN document (bytes).
+    Bpmn,
+    /// The current form of a refinement (bytes).
+    CurrentForm,
+    /// The form sent to `validate` (bytes).
+    Form,
+}
+
+impl Oversized {
+    fn what(self) -> &'static str {
+        match self {
+            Oversized::Description => "description",
+            Oversized::Bpmn => "BPMN",
+            Oversized::CurrentForm => "current form",
+            Oversized::Form => "form",
+        }
+    }
+
+    fn unit(self) -> &'static str {
+        match self {
+            Oversized::Description => "characters",
+            _ => "bytes",
+        }
+    }
+
+    fn advice(self) -> &'static str {
+        match self {
+            Oversized::Description => "shorten the brief",
+            Oversized::Bpmn => "send a smaller process",
+            Oversized::CurrentForm | Oversized::Form => "send a smaller form",
+        }
+    }
+}
+
+/// Which concurrency limit was reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BusyScope {
+    /// The installation's limit on generations in flight.
+    Service,
+    /// The Worker's own limit.
+    Worker,
+}
 
 /// Why a generation, validation or outline could not be done.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -20,40 +182,26 @@ pub enum ServiceError {
     /// Choosing a Worker failed.
     #[error("{0}")]
     Worker(#[from] ChoiceError),
-    /// `processId` names no stored process (or none in `processXml`).
-    #[error("there is no process \"{0}\"; check the process id, or send the BPMN as processXml")]
-    UnknownProcess(String),
-    /// `elementId` names nothing in the process.
-    #[error(
-        "the process \"{process}\" has no element \"{element}\"; pick a step of this process, or none for the start form"
-    )]
-    UnknownElement {
-        /// The process.
-        process: String,
-        /// The id asked for.
-        element: String,
-    },
+    /// The process or step could not be found.
+    #[error("{0}")]
+    Source(#[from] SourceError),
     /// An input over its limit.
-    #[error("the {what} is {size} {unit}, over this installation's limit of {limit}; {advice}")]
+    #[error("the {} is {size} {}, over this installation's limit of {limit}; {}", .what.what(), .what.unit(), .what.advice())]
     TooLarge {
-        /// What ("description", "BPMN", "current form").
-        what: &'static str,
+        /// What.
+        what: Oversized,
         /// How big it was.
         size: usize,
-        /// Its unit ("characters", "bytes").
-        unit: &'static str,
         /// The limit.
         limit: usize,
-        /// What to do.
-        advice: &'static str,
     },
     /// Too many generations in flight.
-    #[error("formgen is busy with {in_flight} generations{scope}; try again in {retry_after_s} s")]
+    #[error("formgen is busy with {in_flight} generations{}; try again in {retry_after_s} s", match .scope { BusyScope::Service => "", BusyScope::Worker => " on this Worker" })]
     Busy {
         /// How many are running.
         in_flight: usize,
-        /// " on this Worker", or "".
-        scope: &'static str,
+        /// Which limit.
+        scope: BusyScope,
         /// Seconds to wait.
         retry_after_s: u64,
     },
@@ -84,7 +232,56 @@ pub enum ServiceError {
     /// The gate refused a hand-written form.
     #[error("the form was refused: {}", .0.join(" "))]
     Refused(Vec<String>),
-    /// A request body that is not valid JSON for the endpoint.
-    #[error("the request is not valid: {0}")]
-    BadRequest(String),
+}
+
+impl ServiceError {
+    /// The stable code.
+    pub fn code(&self) -> Code {
+        match self {
+            ServiceError::BriefRequired => Code::BriefRequired,
+            ServiceError::FormRequired => Code::FormRequired,
+            ServiceError::ProcessRequired => Code::ProcessRequired,
+            ServiceError::Worker(ChoiceError::Ambiguous(_)) => Code::WorkerRequired,
+            ServiceError::Worker(ChoiceError::NotAllowed(_)) => Code::WorkerNotPermitted,
+            ServiceError::Worker(ChoiceError::Unknown(_)) => Code::UnknownWorker,
+            ServiceError::Worker(ChoiceError::NoneInReach) => Code::NoWorker,
+            ServiceError::Source(SourceError::UnknownProcess(_)) => Code::UnknownProcess,
+            ServiceError::Source(SourceError::UnknownElement { .. }) => Code::UnknownElement,
+            ServiceError::Source(SourceError::StoreFailed) => Code::Internal,
+            ServiceError::TooLarge { what: Oversized::Description, .. } => Code::DescriptionTooLong,
+            ServiceError::TooLarge { what: Oversized::Bpmn, .. } => Code::BpmnTooLarge,
+            ServiceError::TooLarge { .. } => Code::SchemaTooLarge,
+            ServiceError::Busy { .. } => Code::TooManyGenerations,
+            ServiceError::Model { error, .. } => match error {
+                ModelError::Timeout { .. } => Code::ModelTimeout,
+                ModelError::RateLimited { .. } => Code::ModelRateLimited,
+                ModelError::CredentialRefused { .. } => Code::ModelCredentialRefused,
+                ModelError::Truncated { .. } => Code::ModelAnswerTruncated,
+                ModelError::TooLarge { .. } => Code::ModelAnswerTooLarge,
+                _ => Code::ModelFailed,
+            },
+            ServiceError::Unusable { .. } => Code::UnusableAnswer,
+            ServiceError::Credential { .. } => Code::CredentialUnavailable,
+            ServiceError::Refused(_) => Code::SchemaRefused,
+        }
+    }
+
+    /// Seconds the caller should wait before trying again, when that is the remedy.
+    pub fn retry_after_s(&self) -> Option<u64> {
+        match self {
+            ServiceError::Busy { retry_after_s, .. } => Some(*retry_after_s),
+            ServiceError::Model { error: ModelError::RateLimited { retry_after_s }, .. } => {
+                Some(retry_after_s.unwrap_or(30))
+            }
+            _ => None,
+        }
+    }
+
+    /// One sentence per problem, for refusals that have several.
+    pub fn problems(&self) -> Option<&[String]> {
+        match self {
+            ServiceError::Refused(p) | ServiceError::Unusable { problems: p, .. } => Some(p),
+            _ => None,
+        }
+    }
 }

@@ -1,5 +1,4 @@
 //! Captures every tracing line (all levels, all crates) into a buffer, for tests that grep the logs.
-#![allow(dead_code)]
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};

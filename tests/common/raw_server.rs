@@ -1,6 +1,5 @@
 //! A hand-rolled HTTP peer for what wiremock cannot do: stream an endless body, never answer, and
 //! record when the client closes the connection.
-#![allow(dead_code)]
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

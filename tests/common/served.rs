@@ -1,5 +1,4 @@
 //! A `formgen serve` process for tests: started with a config file, its URL read from its first line.
-#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;

@@ -1,5 +1,4 @@
 //! A generator of large synthetic BPMN processes, for the budget test and the reader benchmark.
-#![allow(dead_code)]
 
 use std::fmt::Write as _;
 

@@ -1,6 +1,7 @@
 //! The reader against bpmn-moddle on the shared corpus (191 real files from 14 sources).
 
-use crate::common::{self, moddle};
+use crate::common;
+use crate::moddle;
 use formgen::bpmn;
 
 #[test]

@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::vault::{env, write_secret};
-use crate::common::served::{spawn_serve, terminate, wait_exit};
+use crate::served::{spawn_serve, terminate, wait_exit};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "conformance tier: run `bash .ci/conformance`"]

@@ -5,19 +5,19 @@
 use std::time::Duration;
 
 use formgen::model::{self, Bounds, ModelError, ModelRequest};
-use formgen::workers::{Provider, Worker};
+use formgen::workers::{ModelWorker, Wire};
 use secrecy::SecretString;
 use serde_json::json;
 
 use super::vault::env;
 
-fn worker(provider: Provider) -> Worker {
+fn worker(provider: Wire) -> ModelWorker {
     let url = env("FORMGEN_TEST_LLM_URL");
     let endpoint = match provider {
-        Provider::ChatCompletions => format!("{url}/v1"),
+        Wire::ChatCompletions => format!("{url}/v1"),
         _ => url,
     };
-    Worker::new("local", provider, Some(endpoint.parse().unwrap()), "gemma-3-270m")
+    ModelWorker::new(provider, endpoint.parse().unwrap())
 }
 
 fn bounds() -> Bounds {
@@ -56,7 +56,7 @@ fn request(max_tokens: u32, schema: Option<serde_json::Value>) -> ModelRequest {
 async fn chat_completions_against_llama_cpp() {
     let client = reqwest::Client::new();
     let key = SecretString::from(env("FORMGEN_TEST_LLM_KEY"));
-    let w = worker(Provider::ChatCompletions);
+    let w = worker(Wire::ChatCompletions);
     let answer =
         model::call(&client, &w, Some(&key), &request(120, Some(small_schema())), bounds()).await.unwrap();
     let parsed: serde_json::Value =
@@ -80,7 +80,7 @@ async fn chat_completions_against_llama_cpp() {
 async fn messages_against_llama_cpp() {
     let client = reqwest::Client::new();
     let key = SecretString::from(env("FORMGEN_TEST_LLM_KEY"));
-    let mut w = worker(Provider::Messages);
+    let mut w = worker(Wire::Messages);
     w.structured_output = false;
     let e = model::call(&client, &w, Some(&key), &request(4, None), bounds()).await.unwrap_err();
     assert_eq!(e, ModelError::Truncated { max_tokens: 4 }, "a small token limit cuts the answer");

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use formgen::credentials::{CredentialRef, Credentials};
+use formgen::credentials::{CredentialRef, Credentials, VaultTokenRef};
 use formgen::vault::{Vault, VaultError};
 use secrecy::ExposeSecret;
 
@@ -27,13 +27,12 @@ pub async fn write_secret(path: &str, data: serde_json::Value) {
     assert!(response.status().is_success(), "writing the secret: HTTP {}", response.status());
 }
 
-fn vault() -> Vault {
+fn vault() -> (Vault, VaultTokenRef) {
     // SAFETY: the conformance tests run with one thread; this variable is only read by the resolver.
     unsafe { std::env::set_var("FORMGEN_TEST_VAULT_TOKEN_REF", env("FORMGEN_TEST_VAULT_TOKEN")) };
-    Vault::new(
-        env("FORMGEN_TEST_VAULT_ADDR").parse().unwrap(),
-        CredentialRef::Env("FORMGEN_TEST_VAULT_TOKEN_REF".into()),
-        None,
+    (
+        Vault::new(env("FORMGEN_TEST_VAULT_ADDR").parse().unwrap(), None),
+        VaultTokenRef::Env("FORMGEN_TEST_VAULT_TOKEN_REF".into()),
     )
 }
 
@@ -67,10 +66,9 @@ async fn a_real_vault_resolves_rotates_and_fails_clearly() {
     // a wrong token: 403
     // SAFETY: as above.
     unsafe { std::env::set_var("FORMGEN_TEST_WRONG_TOKEN", "not-the-token") };
-    let wrong = Vault::new(
-        env("FORMGEN_TEST_VAULT_ADDR").parse().unwrap(),
-        CredentialRef::Env("FORMGEN_TEST_WRONG_TOKEN".into()),
-        None,
+    let wrong = (
+        Vault::new(env("FORMGEN_TEST_VAULT_ADDR").parse().unwrap(), None),
+        VaultTokenRef::Env("FORMGEN_TEST_WRONG_TOKEN".into()),
     );
     let e = Credentials::new(Some(wrong), Duration::ZERO).resolve(&reference).await.unwrap_err();
     assert!(

@@ -1,0 +1,78 @@
+//! `formgen check`: the schema gate on saved forms or raw model answers.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use formgen::Limits;
+use formgen::{bpmn, gate};
+
+use super::{UsageError, read_bpmn};
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct CheckArgs {
+    /// The BPMN process the forms belong to: keys are checked against its variables (first process).
+    #[arg(long, value_name = "FILE.bpmn")]
+    pub(crate) process: Option<PathBuf>,
+    /// The id the editor holds the form under; stamped into the result.
+    #[arg(long)]
+    pub(crate) form_id: Option<String>,
+    /// Forms or model answers to check.
+    #[arg(required = true)]
+    pub(crate) files: Vec<PathBuf>,
+}
+
+pub(crate) fn run(args: CheckArgs, limits: &Limits) -> Result<ExitCode, UsageError> {
+    let process = match &args.process {
+        Some(path) => {
+            let defs = read_bpmn(path, limits)?;
+            match defs.processes.into_iter().next() {
+                Some(p) => Some(p),
+                None => {
+                    return Err(UsageError(format!("{} holds no BPMN process", path.display())));
+                }
+            }
+        }
+        None => None,
+    };
+    let cap = limits.schema_bytes.max(limits.answer_bytes);
+    let mut texts = Vec::new();
+    for path in &args.files {
+        let file = std::fs::File::open(path)
+            .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+        let bytes = bpmn::read_capped(file, cap).map_err(|e| match e {
+            bpmn::ReadError::TooLarge { limit, .. } => UsageError(format!(
+                "{} is over the {limit}-byte limit for a form (FORMGEN_LIMIT_SCHEMA_BYTES)",
+                path.display()
+            )),
+            other => UsageError(format!("cannot read {}: {other}", path.display())),
+        })?;
+        texts.push(String::from_utf8_lossy(&bytes).into_owned());
+    }
+    let single = args.files.len() == 1;
+    let mut refused = false;
+    let mut stderr = std::io::stderr().lock();
+    for (path, text) in args.files.iter().zip(&texts) {
+        let name = path.display();
+        match gate::schema_from(text, args.form_id.as_deref(), process.as_ref()) {
+            Ok(proposal) => {
+                if single {
+                    let json = serde_json::to_string_pretty(&proposal.schema).expect("schema serialises");
+                    let _ = writeln!(std::io::stdout().lock(), "{json}");
+                } else {
+                    let _ = writeln!(stderr, "{name}: accepted");
+                }
+                for w in &proposal.warnings {
+                    let _ = writeln!(stderr, "{name}: warning: {w}");
+                }
+            }
+            Err(e) => {
+                refused = true;
+                for problem in e.problems() {
+                    let _ = writeln!(stderr, "{name}: refused: {problem}");
+                }
+            }
+        }
+    }
+    Ok(if refused { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}

@@ -1,0 +1,133 @@
+//! `formgen generate`: one form for a process step, schema on stdout, warnings on stderr.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use formgen::{bpmn, gate};
+
+use super::{UsageError, init_logs, load_config, runtime};
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct GenerateArgs {
+    /// The BPMN file the form belongs to.
+    #[arg(long, value_name = "FILE.bpmn")]
+    pub(crate) process: Option<PathBuf>,
+    /// Which process of the file (by id); default: the one holding --element, else the first.
+    #[arg(long)]
+    pub(crate) process_id: Option<String>,
+    /// The step the form is for; default: the start form.
+    #[arg(long)]
+    pub(crate) element: Option<String>,
+    /// The brief, in the author's own language.
+    #[arg(long, short = 'd')]
+    pub(crate) description: Option<String>,
+    /// The Worker to ask; default: the only one configured.
+    #[arg(long)]
+    pub(crate) worker: Option<String>,
+    /// Overrides the Worker's model.
+    #[arg(long)]
+    pub(crate) model: Option<String>,
+    /// The form as it stands: refine it instead of drafting a new one.
+    #[arg(long, value_name = "CURRENT.form")]
+    pub(crate) schema: Option<PathBuf>,
+    /// The id the editor holds the form under.
+    #[arg(long)]
+    pub(crate) form_id: Option<String>,
+    /// formgen.toml (default: FORMGEN_CONFIG, else the embedded default with the builtin Worker).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
+    /// Write the schema here instead of stdout.
+    #[arg(long, short = 'o', value_name = "OUT")]
+    pub(crate) output: Option<PathBuf>,
+}
+
+pub(crate) fn run(args: GenerateArgs) -> Result<ExitCode, UsageError> {
+    let config = load_config(args.config.as_deref())?;
+    init_logs("error");
+    let process_xml = match &args.process {
+        Some(path) => {
+            let file = std::fs::File::open(path)
+                .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+            let bytes = bpmn::read_capped(file, config.limits.bpmn_bytes)
+                .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+            bpmn::decode_text(&bytes).into_owned()
+        }
+        None => String::new(),
+    };
+    let schema = match &args.schema {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+            let form = gate::schema_from(&text, None, None)
+                .map_err(|e| UsageError(format!("{} is not a form the gate accepts: {e}", path.display())))?;
+            Some(form.schema)
+        }
+        None => None,
+    };
+    let request = formgen::service::GenerateRequest {
+        description: args.description.unwrap_or_default(),
+        worker: args.worker.unwrap_or_default(),
+        model: args.model.unwrap_or_default(),
+        process_id: args.process_id.unwrap_or_default(),
+        process_xml,
+        element_id: args.element.unwrap_or_default(),
+        form_id: args.form_id.unwrap_or_default(),
+        schema,
+    };
+    let service = formgen::service::Service::new(&config).map_err(|e| UsageError(e.to_string()))?;
+    let worker_label = request.worker.clone();
+    let rt = runtime();
+    let result = rt.block_on(async {
+        let progress = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
+            tokio::spawn(async move {
+                let started = std::time::Instant::now();
+                loop {
+                    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                    let who =
+                        if worker_label.is_empty() { "the model".to_string() } else { worker_label.clone() };
+                    eprint!("\r  asking {who}… {:>4.1} s", started.elapsed().as_secs_f64());
+                }
+            })
+        });
+        let result = service.generate(&formgen::workers::Principal::operator(), request).await;
+        if let Some(p) = progress {
+            p.abort();
+            eprint!("\r\x1b[2K");
+        }
+        result
+    });
+    let response = match result {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("formgen: {} ({})", formgen::words::sentence(&e.to_string()), e.code());
+            for p in e.problems().unwrap_or_default() {
+                eprintln!("  - {p}");
+            }
+            return Ok(ExitCode::from(1));
+        }
+    };
+    let json = serde_json::to_string_pretty(&response.schema).expect("schema serialises");
+    match &args.output {
+        Some(path) => std::fs::write(path, json + "\n")
+            .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?,
+        None => {
+            let _ = writeln!(std::io::stdout().lock(), "{json}");
+        }
+    }
+    let mut stderr = std::io::stderr().lock();
+    let _ = writeln!(
+        stderr,
+        "formgen: {} ({}) wrote the form{} in {} attempt(s), {} tokens in, {} out",
+        response.worker,
+        response.model,
+        if response.element_id.is_empty() { String::new() } else { format!(" for {}", response.element_id) },
+        response.attempts,
+        response.usage.input_tokens,
+        response.usage.output_tokens
+    );
+    for w in &response.warnings {
+        let _ = writeln!(stderr, "warning: {w}");
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,106 @@
+//! The `formgen` command line: `generate`, `serve`, `check` and `outline`, one file each.
+//!
+//! The CLI lives in the binary, not the library: it parses arguments, reads files and prints; every
+//! decision is made by the library function it calls, so the CLI and the HTTP API can never disagree.
+//! Exit codes: 0 done, 1 a refusal the input deserved (a schema the gate refused), 2 bad usage or an unreadable path, with one line on stderr.
+
+mod check;
+mod generate;
+mod outline;
+mod serve;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use formgen::bpmn;
+use formgen::config::Config;
+use formgen::limits::Limits;
+
+/// formgen: first drafts of forms for BPMN processes.
+#[derive(Debug, Parser)]
+#[command(name = "formgen", version, about, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Print what formgen reads in BPMN files: the text a model is shown, or the outline as JSON.
+    Outline(outline::OutlineArgs),
+    /// Run the schema gate on forms: saved `.form` files or raw model answers (fenced, chatty).
+    Check(check::CheckArgs),
+    /// Write a form for a process step, once: schema on stdout, warnings on stderr.
+    Generate(generate::GenerateArgs),
+    /// Run the HTTP service for editors.
+    Serve(serve::ServeArgs),
+}
+
+/// A failure that ends the command with exit code 2 and one line on stderr.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct UsageError(pub(crate) String);
+
+/// Runs the command line and returns the process exit code.
+pub(crate) fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let limits = match limits_from_env() {
+        Ok(l) => l,
+        Err(e) => return usage(e),
+    };
+    let result = match cli.command {
+        Command::Outline(args) => outline::run(args, &limits),
+        Command::Check(args) => check::run(args, &limits),
+        Command::Generate(args) => generate::run(args),
+        Command::Serve(args) => serve::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => usage(e),
+    }
+}
+
+pub(crate) fn usage(e: UsageError) -> ExitCode {
+    eprintln!("formgen: {e}");
+    ExitCode::from(2)
+}
+
+pub(crate) fn load_config(path: Option<&std::path::Path>) -> Result<Config, UsageError> {
+    Config::load(path, &|k| std::env::var(k).ok()).map_err(|e| UsageError(e.to_string()))
+}
+
+/// Logs to stderr: `RUST_LOG` if set, else `default` (colours only on a terminal).
+pub(crate) fn init_logs(default: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(default));
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_ansi(ansi).init();
+}
+
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime")
+}
+
+fn limits_from_env() -> Result<Limits, UsageError> {
+    let mut limits = Limits::default();
+    let problems = limits.apply_env(|k| std::env::var(k).ok());
+    match problems.first() {
+        Some(p) => Err(UsageError(p.to_string())),
+        None => Ok(limits),
+    }
+}
+
+pub(crate) fn read_bpmn(path: &std::path::Path, limits: &Limits) -> Result<bpmn::Definitions, UsageError> {
+    bpmn::read_file(path, limits.bpmn_bytes).map_err(|e| match e {
+        bpmn::ReadError::Io(io) => UsageError(format!("cannot read {}: {io}", path.display())),
+        too_large => UsageError(format!("{}: {too_large}", path.display())),
+    })
+}

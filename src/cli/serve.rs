@@ -1,0 +1,25 @@
+//! `formgen serve`: the HTTP service for editors.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use super::{UsageError, init_logs, load_config, runtime};
+
+#[derive(Debug, clap::Args)]
+pub(crate) struct ServeArgs {
+    /// formgen.toml (default: FORMGEN_CONFIG, else the embedded default: loopback, no auth, builtin Worker).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<PathBuf>,
+}
+
+pub(crate) fn run(args: ServeArgs) -> Result<ExitCode, UsageError> {
+    let config = load_config(args.config.as_deref())?;
+    init_logs("info");
+    match runtime().block_on(formgen::http::serve(config)) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) => {
+            eprintln!("formgen: {e}");
+            Ok(ExitCode::from(1))
+        }
+    }
+}

@@ -1,0 +1,320 @@
+//! `formgen.toml`: the operator's configuration, validated whole at start.
+//!
+//! Loading reports *every* problem at once, each naming its place (`workers[2].provider: "chat" is not a
+//! wire format; ...`), so an operator fixes a file in one round. As ripgrep turns raw flags into checked
+//! types, the file as written (`raw.rs`) is turned section by section into checked types, each builder
+//! adding to one list of problems: `server.rs`, `auth.rs`, `vault.rs`, `workers.rs`, `limits.rs`.
+//! Values are first overridden from the environment where container platforms put them
+//! ([`ENV_VARS`]).
+//!
+//! With no config file at all, formgen runs on the embedded default: loopback only, no auth, the
+//! `builtin` Worker (no model, no key, no network), and `./processes` if it exists.
+//!
+//! This module turns text into a checked [`Config`]; it knows nothing of serving or calling models.
+
+mod auth;
+mod limits;
+mod raw;
+mod server;
+mod vault;
+mod workers;
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::credentials::VaultTokenRef;
+use crate::limits::Limits;
+use crate::workers::Worker;
+
+pub use crate::auth::{Auth, AuthMode, PrincipalConfig};
+pub use raw::{ENV_VARS, EnvVar};
+
+/// Server settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Server {
+    /// Where to listen.
+    pub listen: SocketAddr,
+    /// Editor origins allowed by CORS.
+    pub cors_origins: Vec<String>,
+    /// Seconds in-flight generations may take to finish on shutdown.
+    pub shutdown_grace_s: u64,
+    /// The built modeller page to serve at `/`, if any.
+    pub web_dir: Option<PathBuf>,
+}
+
+/// The vault.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VaultConfig {
+    /// Its address.
+    pub addr: reqwest::Url,
+    /// A reference to its token (`env:VAULT_TOKEN`, `file:...`), never itself in the vault.
+    pub token: VaultTokenRef,
+    /// Vault Enterprise / OpenBao namespace.
+    pub namespace: Option<String>,
+}
+
+/// The whole, checked configuration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    /// Server settings.
+    pub server: Server,
+    /// Authentication.
+    pub auth: Auth,
+    /// The process store's folder (`drafts/` and `deployed/` inside), if any.
+    pub processes_dir: Option<PathBuf>,
+    /// The Workers.
+    pub workers: Vec<Worker>,
+    /// The vault, if configured.
+    pub vault: Option<VaultConfig>,
+    /// How long a resolved credential is reused.
+    pub credential_cache: Duration,
+    /// Resource ceilings.
+    pub limits: Limits,
+    /// A folder whose `system.md` / `generate.md` / `refine.md` / `repair.md` replace the embedded prompts.
+    pub prompts_dir: Option<PathBuf>,
+    /// Where the configuration came from, for the start-up log.
+    pub source: String,
+}
+
+/// Everything wrong with a configuration, one line each.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{} problem(s) in the configuration ({origin}):\n  {}", problems.len(), problems.join("\n  "))]
+pub struct ConfigError {
+    /// Where the configuration came from.
+    pub origin: String,
+    /// The problems.
+    pub problems: Vec<String>,
+}
+
+/// The embedded default: what formgen runs on without a config file.
+pub const DEFAULT_TOML: &str = r#"
+[server]
+listen = "127.0.0.1:8080"
+
+[auth]
+mode = "none"
+
+[[workers]]
+name = "builtin"
+provider = "builtin"
+model = "outline"
+"#;
+
+/// The name of the builtin drafter's model, shown to authors.
+pub const BUILTIN_MODEL: &str = "outline";
+
+impl Config {
+    /// Loads the configuration: `path` (or `FORMGEN_CONFIG`), else the embedded default; then the
+    /// environment overrides; then checks everything. `env` is the process environment in production.
+    pub fn load(path: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
+        let path = path.map(Path::to_path_buf).or_else(|| env("FORMGEN_CONFIG").map(PathBuf::from));
+        let (text, source, base, embedded) = match &path {
+            Some(p) => {
+                let text = std::fs::read_to_string(p).map_err(|e| ConfigError {
+                    origin: p.display().to_string(),
+                    problems: vec![format!("cannot read {}: {e}", p.display())],
+                })?;
+                let base = p.parent().map(Path::to_path_buf).unwrap_or_default();
+                (text, p.display().to_string(), base, false)
+            }
+            None => (DEFAULT_TOML.to_string(), "the embedded default".to_string(), PathBuf::from("."), true),
+        };
+        Config::parse(&text, &source, &base, embedded, env)
+    }
+
+    /// Parses and checks configuration text. `base` is the folder relative paths start from.
+    pub fn parse(
+        text: &str,
+        source: &str,
+        base: &Path,
+        embedded: bool,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Config, ConfigError> {
+        let fail = |problems: Vec<String>| ConfigError { origin: source.to_string(), problems };
+        let mut raw: raw::RawConfig = toml::from_str(text).map_err(|e| fail(vec![toml_problem(&e)]))?;
+        let mut p = Problems::default();
+        for problem in raw::apply_env(&mut raw, env) {
+            p.add(problem);
+        }
+        let paths = Paths { base, embedded };
+        let server = Server::from_raw(&raw.server, paths, &mut p);
+        let auth = Auth::from_raw(&raw.auth, server.as_ref().map(|s| s.listen), &mut p);
+        let vault = VaultConfig::from_raw(raw.vault.as_ref(), base, &mut p);
+        let credential_cache = Duration::from_secs(raw.vault.as_ref().and_then(|v| v.cache_s).unwrap_or(30));
+        let workers = workers::from_raw(&raw.workers, raw.vault.is_some(), base, &mut p);
+        let limits = Limits::from_raw(raw.limits.as_ref(), env, &mut p);
+        let processes_dir = match paths.resolve(raw.processes.dir.clone()) {
+            Some(d) => Some(d),
+            None if embedded => Some(PathBuf::from("processes")).filter(|d| d.is_dir()),
+            None => None,
+        };
+        let prompts_dir = paths.resolve(raw.prompts.dir.clone());
+        if let Some(d) = &prompts_dir
+            && !d.is_dir()
+        {
+            p.add(format!("prompts.dir: {} is not a folder", d.display()));
+        }
+        match (server, p.0.is_empty()) {
+            (Some(server), true) => Ok(Config {
+                server,
+                auth,
+                processes_dir,
+                workers,
+                vault,
+                credential_cache,
+                limits,
+                prompts_dir,
+                source: source.to_string(),
+            }),
+            _ => Err(fail(p.0)),
+        }
+    }
+}
+
+/// Every problem found so far, in the order found.
+#[derive(Default)]
+pub(crate) struct Problems(Vec<String>);
+
+impl Problems {
+    pub(crate) fn add(&mut self, problem: String) {
+        self.0.push(problem);
+    }
+}
+
+/// How relative paths in the file are resolved.
+#[derive(Clone, Copy)]
+struct Paths<'a> {
+    /// The config file's folder.
+    base: &'a Path,
+    /// Whether this is the embedded default (which looks in the current folder).
+    embedded: bool,
+}
+
+impl Paths<'_> {
+    fn resolve(&self, dir: Option<PathBuf>) -> Option<PathBuf> {
+        dir.map(|d| if d.is_relative() { self.base.join(d) } else { d })
+    }
+}
+
+/// A TOML error as one line: what and where.
+fn toml_problem(e: &toml::de::Error) -> String {
+    let message = e.message().trim().to_string();
+    match e.span() {
+        Some(span) => format!("{message} (at byte {})", span.start),
+        None => message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_env(_: &str) -> Option<String> {
+        None
+    }
+
+    fn parse(text: &str) -> Result<Config, ConfigError> {
+        Config::parse(text, "test.toml", Path::new("/etc/formgen"), false, &no_env)
+    }
+
+    #[test]
+    fn the_embedded_default() {
+        let c = Config::load(None, &no_env).unwrap();
+        assert_eq!(c.server.listen.to_string(), "127.0.0.1:8080");
+        assert_eq!(c.auth.mode, AuthMode::None);
+        assert_eq!(c.workers.len(), 1);
+        assert_eq!(
+            (c.workers[0].name.as_str(), c.workers[0].provider()),
+            ("builtin", crate::workers::Provider::Builtin)
+        );
+        assert_eq!(c.source, "the embedded default");
+    }
+
+    #[test]
+    fn every_problem_at_once_with_its_place() {
+        let err = parse(
+            r#"
+            [server]
+            listen = "0.0.0.0:8080"
+            [auth]
+            mode = "none"
+            [[auth.principals]]
+            name = "ana"
+            [[workers]]
+            name = "claude"
+            provider = "messages"
+            endpoint = "https://api.anthropic.com"
+            model = "claude-x"
+            credential = "vault:secret/formgen#anthropic"
+            [[workers]]
+            name = "claude"
+            provider = "chat"
+            endpoint = "ftp://example.com"
+            model = "m"
+            credential = "sk-123"
+            "#,
+        )
+        .unwrap_err();
+        let text = err.to_string();
+        for expected in [
+            "auth.mode: \"none\" lets anyone generate forms with your Workers, so it is only allowed on a loopback address, not 0.0.0.0:8080",
+            "auth.principals[0] (\"ana\"): has no token_sha256",
+            "workers[0].credential: \"vault:secret/formgen#anthropic\" is in a vault, but there is no [vault] section",
+            "workers[1].name: \"claude\" is already the name of workers[0]",
+            "workers[1].provider: \"chat\" is not a wire format; expected \"messages\", \"chat-completions\" or \"builtin\"",
+            "workers[1].endpoint: \"ftp://example.com\" is not an http(s) URL",
+            "workers[1].credential: \"sk-123\" is not a credential reference",
+        ] {
+            assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+        }
+        assert!(
+            !text.contains("sk-123\" is") || text.contains("credential reference"),
+            "never a value beyond the reference"
+        );
+        assert_eq!(err.problems.len(), 7, "{text}");
+    }
+
+    #[test]
+    fn environment_overrides() {
+        let env = |k: &str| match k {
+            "FORMGEN_WORKER_LOCAL_LLM_MODEL" => Some("other-model".to_string()),
+            "FORMGEN_LISTEN" => Some("127.0.0.1:9999".to_string()),
+            "FORMGEN_VAULT_ADDR" => Some("http://127.0.0.1:8200".to_string()),
+            "FORMGEN_LIMIT_PROMPT_CHARS" => Some("1000".to_string()),
+            _ => None,
+        };
+        let c = Config::parse(
+            "[[workers]]\nname = \"local-llm\"\nprovider = \"chat-completions\"\nendpoint = \"http://127.0.0.1:8089/v1\"\nmodel = \"m\"\ncredential = \"vault:secret/x#y\"\n",
+            "t",
+            Path::new("."),
+            false,
+            &env,
+        )
+        .unwrap();
+        assert_eq!(c.workers[0].model, "other-model");
+        assert_eq!(c.server.listen.to_string(), "127.0.0.1:9999");
+        assert_eq!(c.vault.as_ref().unwrap().token, VaultTokenRef::Env("VAULT_TOKEN".into()));
+        assert_eq!(c.limits.prompt_chars, 1000);
+    }
+
+    #[test]
+    fn unknown_keys_and_bad_toml_are_reported() {
+        let e = parse("[server]\nlisten_on = \"x\"\n").unwrap_err();
+        assert!(e.to_string().contains("unknown field `listen_on`"), "{e}");
+        let e = parse("[limits]\nbpmn_bytes = \"lots\"\n").unwrap_err();
+        assert!(e.to_string().contains("limits:"), "{e}");
+    }
+
+    #[test]
+    fn tokens_and_header_modes() {
+        let ok = parse(&format!(
+            "[auth]\nmode = \"tokens\"\n[[auth.principals]]\nname = \"ana\"\ntoken_sha256 = \"{}\"\ngroups = [\"designers\"]\n",
+            "ab".repeat(32)
+        ))
+        .unwrap();
+        assert_eq!(ok.auth.principals[0].groups, ["designers"]);
+        let e = parse("[auth]\nmode = \"header\"\n").unwrap_err();
+        assert!(e.to_string().contains("needs auth.trusted_proxies"), "{e}");
+    }
+}

@@ -1,0 +1,168 @@
+//! `[[workers]]`: the operator's records of models, each checked on its own.
+//!
+//! An unknown provider is reported and the Worker's other fields are then checked as for a model
+//! Worker, so one round shows every problem.
+
+use std::path::Path;
+
+use super::raw::RawWorker;
+use super::{BUILTIN_MODEL, Problems};
+use crate::credentials::CredentialRef;
+use crate::workers::{Allow, Backend, DEFAULT_MAX_COMPONENTS, ModelWorker, Provider, Wire, Worker};
+
+/// The checked Workers, in file order. A Worker with a problem that leaves it unusable (no endpoint)
+/// is reported and left out; the configuration is refused then anyway.
+pub(super) fn from_raw(raw: &[RawWorker], has_vault: bool, base: &Path, p: &mut Problems) -> Vec<Worker> {
+    let mut names: Vec<String> = Vec::new();
+    let mut workers = Vec::new();
+    for (i, rw) in raw.iter().enumerate() {
+        let (name, worker) = worker(rw, &format!("workers[{i}]"), has_vault, base, p);
+        if let Some(first) = names.iter().position(|n| *n == name) {
+            p.add(format!("workers[{i}].name: \"{name}\" is already the name of workers[{first}]"));
+        }
+        names.push(name);
+        workers.extend(worker);
+    }
+    workers
+}
+
+fn worker(
+    rw: &RawWorker,
+    place: &str,
+    has_vault: bool,
+    base: &Path,
+    p: &mut Problems,
+) -> (String, Option<Worker>) {
+    let name = match rw.name.as_deref().map(str::trim) {
+        Some(n) if !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || "-_.".contains(c)) => {
+            n.to_string()
+        }
+        Some(n) if !n.is_empty() => {
+            p.add(format!("{place}.name: \"{n}\" may only hold letters, digits, -, _ and ."));
+            n.to_string()
+        }
+        _ => {
+            p.add(format!("{place}.name: missing"));
+            format!("#{}", place.trim_start_matches("workers[").trim_end_matches(']'))
+        }
+    };
+    let provider = match rw.provider.as_deref() {
+        Some(s) => Provider::parse(s).unwrap_or_else(|| {
+            p.add(format!(
+                "{place}.provider: \"{s}\" is not a wire format; expected \"messages\", \"chat-completions\" or \"builtin\""
+            ));
+            Provider::ChatCompletions
+        }),
+        None => {
+            p.add(format!("{place}.provider: missing; expected \"messages\", \"chat-completions\" or \"builtin\""));
+            Provider::ChatCompletions
+        }
+    };
+    let mut allow = Vec::new();
+    let backend = match provider {
+        Provider::Builtin => {
+            if rw.endpoint.is_some() {
+                p.add(format!("{place}.endpoint: the builtin Worker calls no endpoint; remove it"));
+            }
+            match rw.credential.as_deref().map(CredentialRef::parse) {
+                None | Some(Ok(CredentialRef::None)) => {}
+                Some(Err(e)) => p.add(format!("{place}.credential: {e}")),
+                Some(Ok(_)) => {
+                    p.add(format!("{place}.credential: the builtin Worker needs no credential; remove it"));
+                }
+            }
+            Some(Backend::Builtin)
+        }
+        Provider::Messages | Provider::ChatCompletions => {
+            let wire = if provider == Provider::Messages { Wire::Messages } else { Wire::ChatCompletions };
+            model_backend(rw, place, wire, has_vault, base, p)
+        }
+    };
+    let model = match (provider, rw.model.as_deref().map(str::trim)) {
+        (Provider::Builtin, m) => m.filter(|m| !m.is_empty()).unwrap_or(BUILTIN_MODEL).to_string(),
+        (_, Some(m)) if !m.is_empty() => m.to_string(),
+        _ => {
+            p.add(format!("{place}.model: missing; name the model this Worker asks"));
+            String::new()
+        }
+    };
+    for (j, a) in rw.allow.iter().enumerate() {
+        match Allow::parse(a) {
+            Some(entry) => allow.push(entry),
+            None => p.add(format!("{place}.allow[{j}]: \"{a}\" is neither a principal name nor group:NAME")),
+        }
+    }
+    let worker = backend.map(|backend| Worker {
+        name: name.clone(),
+        model,
+        allow,
+        timeout_s: rw.timeout_s.unwrap_or(0),
+        max_concurrent: rw.max_concurrent.unwrap_or(0),
+        backend,
+    });
+    (name, worker)
+}
+
+fn model_backend(
+    rw: &RawWorker,
+    place: &str,
+    wire: Wire,
+    has_vault: bool,
+    base: &Path,
+    p: &mut Problems,
+) -> Option<Backend> {
+    let endpoint = match rw.endpoint.as_deref() {
+        None => {
+            p.add(format!("{place}.endpoint: missing; give the model server's base URL"));
+            None
+        }
+        Some(e) => match reqwest::Url::parse(e) {
+            Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => Some(u),
+            _ => {
+                p.add(format!("{place}.endpoint: \"{e}\" is not an http(s) URL"));
+                None
+            }
+        },
+    };
+    let credential = match rw.credential.as_deref() {
+        None => CredentialRef::None,
+        Some(c) => match CredentialRef::parse(c) {
+            Ok(r) => r.relative_to(base),
+            Err(e) => {
+                p.add(format!("{place}.credential: {e}"));
+                CredentialRef::None
+            }
+        },
+    };
+    if credential.needs_vault() && !has_vault {
+        p.add(format!("{place}.credential: \"{credential}\" is in a vault, but there is no [vault] section"));
+    }
+    if let Some(t) = rw.temperature
+        && !(0.0..=2.0).contains(&t)
+    {
+        p.add(format!("{place}.temperature: {t} is outside 0 to 2"));
+    }
+    let lean_schema = match rw.answer_schema.as_deref() {
+        None | Some("full") => false,
+        Some("lean") => true,
+        Some(other) => {
+            p.add(format!(
+                "{place}.answer_schema: \"{other}\" is not an answer schema; expected \"full\" or \"lean\""
+            ));
+            false
+        }
+    };
+    if rw.max_components == Some(0) {
+        p.add(format!("{place}.max_components: 0 would allow no form at all"));
+    }
+    Some(Backend::Model(ModelWorker {
+        wire,
+        endpoint: endpoint?,
+        credential,
+        structured_output: rw.structured_output.unwrap_or(true),
+        max_output_tokens: rw.max_output_tokens.unwrap_or(0),
+        temperature: rw.temperature,
+        max_components: rw.max_components.unwrap_or(DEFAULT_MAX_COMPONENTS),
+        lean_schema,
+    }))
+}

@@ -1,0 +1,320 @@
+//! The lenient DMN reader: XML events in, [`Decisions`] out, never an error.
+//!
+//! The same rules as the BPMN reader: quick-xml finds the tags, the shared helpers of
+//! [`crate::bpmn::xml`] read attributes, references and namespace scopes (by URI, any DMN version);
+//! a stack of [`Frame`]s says what each open element is to us, and a depth counter skips whole
+//! subtrees we do not read (diagrams, rules' input entries, vendor extensions) without allocating.
+//! The first break (a malformed tag, a mismatched end tag, the end of a truncated file) ends reading;
+//! what came before it stands. DTDs are ignored, so no entity is ever defined or expanded: a reference
+//! to one stays in the text as written.
+
+use quick_xml::Reader;
+use quick_xml::events::Event;
+
+use super::model::{Decision, DecisionInput, DecisionOutput, Decisions, HitPolicy};
+use super::unary::{allowed_values, string_literal};
+use crate::bpmn::trim;
+use crate::bpmn::xml::{Ns, Scopes, attr, resolve_reference, unescape};
+
+/// Elements deeper than this are skipped as one subtree: no DMN construct nests this deep.
+const MAX_DEPTH: usize = 512;
+
+/// Where the text of a `<text>` element goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Target {
+    InputExpression(usize),
+    InputValues(usize),
+    OutputValues(usize),
+    /// A rule's output entry for this output column.
+    OutputEntry(usize),
+    Literal,
+}
+
+/// What an open element is to the reader.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Frame {
+    /// `definitions`
+    Root,
+    /// `decision` (the last one read)
+    Decision,
+    /// `informationRequirement`
+    Requirement,
+    /// `decisionTable`
+    Table,
+    /// `input`, by index
+    Input(usize),
+    /// `output`, by index
+    Output(usize),
+    /// `rule`, with the number of output entries seen so far
+    Rule(usize),
+    /// An element whose `<text>` child goes to the target.
+    HasText(Target),
+    /// `<text>`: its content is collected.
+    Text(Target),
+}
+
+/// Reads decoded DMN text. Never fails: stops at the first break and returns what came before.
+pub(super) fn read_text(text: &str) -> Decisions {
+    let mut reader = Reader::from_str(text);
+    let config = reader.config_mut();
+    config.check_end_names = true;
+    config.allow_dangling_amp = true;
+    config.expand_empty_elements = false;
+    let mut b = Builder::default();
+    loop {
+        let event = match reader.read_event() {
+            Ok(Event::Eof) => {
+                if !b.stack.is_empty() || b.skip > 0 {
+                    b.out.break_at = Some(reader.buffer_position());
+                }
+                break;
+            }
+            Err(_) => {
+                b.out.break_at = Some(reader.error_position());
+                break;
+            }
+            Ok(event) => event,
+        };
+        if b.skip > 0 {
+            match event {
+                Event::Start(_) => b.skip += 1,
+                Event::End(_) => b.skip -= 1,
+                _ => {}
+            }
+            continue;
+        }
+        match event {
+            Event::Text(t) => b.push_text(&t),
+            Event::CData(c) => b.push_text(&c),
+            Event::GeneralRef(r) => b.push_reference(&r),
+            Event::Start(e) => b.open(e.name().as_ref(), e.attributes_raw(), true),
+            Event::Empty(e) => b.open(e.name().as_ref(), e.attributes_raw(), false),
+            Event::End(_) => {
+                if let Some(frame) = b.stack.pop() {
+                    b.scopes.pop();
+                    b.close(frame);
+                }
+            }
+            Event::Comment(_) | Event::PI(_) | Event::Decl(_) | Event::DocType(_) | Event::Eof => {}
+        }
+    }
+    b.out
+}
+
+#[derive(Default)]
+struct Builder {
+    out: Decisions,
+    scopes: Scopes,
+    stack: Vec<Frame>,
+    /// Depth inside a subtree being ignored; 0 when reading.
+    skip: usize,
+    /// The content of the open `<text>`.
+    body: String,
+    /// The open decision's `variable`, until its logic (table or literal expression) is known.
+    pending: Option<DecisionOutput>,
+}
+
+impl Builder {
+    fn collecting(&self) -> bool {
+        matches!(self.stack.last(), Some(Frame::Text(_)))
+    }
+
+    fn push_text(&mut self, text: &str) {
+        if self.collecting() {
+            self.body.push_str(text);
+        }
+    }
+
+    fn push_reference(&mut self, name: &str) {
+        if self.collecting() {
+            match resolve_reference(name) {
+                Some(c) => self.body.push(c),
+                None => {
+                    // an entity no DTD defines for us: kept as written, never expanded
+                    self.body.push('&');
+                    self.body.push_str(name);
+                    self.body.push(';');
+                }
+            }
+        }
+    }
+
+    fn decision(&mut self) -> &mut Decision {
+        if self.out.decisions.is_empty() {
+            self.out.decisions.push(Decision::default());
+        }
+        self.out.decisions.last_mut().expect("a decision exists")
+    }
+
+    fn open(&mut self, qname: &str, attrs: &str, has_children: bool) {
+        if self.stack.len() >= MAX_DEPTH {
+            if has_children {
+                self.skip = 1;
+            }
+            return;
+        }
+        self.scopes.push(attrs);
+        let (ns, local) = self.scopes.element(qname);
+        let frame = if ns == Ns::Dmn { self.frame_for(local, attrs) } else { None };
+        match (frame, has_children) {
+            (Some(frame), true) => {
+                self.stack.push(frame);
+                return;
+            }
+            (Some(frame), false) => self.close(frame),
+            (None, true) => self.skip = 1,
+            (None, false) => {}
+        }
+        self.scopes.pop();
+    }
+
+    /// Decides what a newly opened DMN element is, recording what its start tag says. `None`: skip it.
+    fn frame_for(&mut self, local: &str, attrs: &str) -> Option<Frame> {
+        let parent = self.stack.last().copied();
+        Some(match (parent, local) {
+            (None, "definitions") => Frame::Root,
+            (Some(Frame::Root), "decision") => {
+                self.pending = None;
+                self.out.decisions.push(Decision {
+                    id: value(attrs, "id"),
+                    name: trim(&value(attrs, "name")).to_string(),
+                    ..Decision::default()
+                });
+                Frame::Decision
+            }
+            (Some(Frame::Decision), "informationRequirement") => Frame::Requirement,
+            (Some(Frame::Requirement), "requiredDecision") => {
+                let href = value(attrs, "href");
+                let id = trim(href.rsplit('#').next().unwrap_or_default()).to_string();
+                if !id.is_empty() {
+                    self.decision().required_decisions.push(id);
+                }
+                return None;
+            }
+            (Some(Frame::Decision), "variable") => {
+                let output = DecisionOutput {
+                    name: trim(&value(attrs, "name")).to_string(),
+                    type_ref: trim(&value(attrs, "typeRef")).to_string(),
+                    ..DecisionOutput::default()
+                };
+                let decision = self.decision();
+                if decision.literal_expression.is_some() {
+                    if decision.outputs.is_empty() && !output.name.is_empty() {
+                        decision.outputs.push(output);
+                    }
+                } else if self.pending.is_none() {
+                    // a literal expression's variable names its result, a table's only repeats the
+                    // decision's name: kept until the decision's logic shows which this is
+                    self.pending = Some(output);
+                }
+                return None;
+            }
+            (Some(Frame::Decision), "decisionTable") => {
+                let policy = attr(attrs, "hitPolicy").map(unescape);
+                let aggregation = attr(attrs, "aggregation").map(unescape);
+                self.pending = None;
+                self.decision().hit_policy =
+                    policy.and_then(|p| HitPolicy::parse(&p, aggregation.as_deref())).unwrap_or_default();
+                Frame::Table
+            }
+            (Some(Frame::Decision), "literalExpression") => {
+                let type_ref = trim(&value(attrs, "typeRef")).to_string();
+                let pending = self.pending.take();
+                let decision = self.decision();
+                decision.literal_expression = Some(String::new());
+                if let Some(mut output) = pending {
+                    if output.type_ref.is_empty() {
+                        output.type_ref = type_ref;
+                    }
+                    if !output.name.is_empty() {
+                        decision.outputs.push(output);
+                    }
+                }
+                Frame::HasText(Target::Literal)
+            }
+            (Some(Frame::Table), "input") => {
+                let decision = self.decision();
+                decision.inputs.push(DecisionInput {
+                    label: trim(&value(attrs, "label")).to_string(),
+                    ..DecisionInput::default()
+                });
+                Frame::Input(decision.inputs.len() - 1)
+            }
+            (Some(Frame::Input(i)), "inputExpression") => {
+                self.decision().inputs[i].type_ref = trim(&value(attrs, "typeRef")).to_string();
+                Frame::HasText(Target::InputExpression(i))
+            }
+            (Some(Frame::Input(i)), "inputValues") => Frame::HasText(Target::InputValues(i)),
+            (Some(Frame::Table), "output") => {
+                let decision = self.decision();
+                decision.outputs.push(DecisionOutput {
+                    name: trim(&value(attrs, "name")).to_string(),
+                    label: trim(&value(attrs, "label")).to_string(),
+                    type_ref: trim(&value(attrs, "typeRef")).to_string(),
+                    ..DecisionOutput::default()
+                });
+                Frame::Output(decision.outputs.len() - 1)
+            }
+            (Some(Frame::Output(o)), "outputValues") => Frame::HasText(Target::OutputValues(o)),
+            (Some(Frame::Table), "rule") => Frame::Rule(0),
+            (Some(Frame::Rule(n)), "outputEntry") => {
+                if let Some(Frame::Rule(count)) = self.stack.last_mut() {
+                    *count += 1;
+                }
+                Frame::HasText(Target::OutputEntry(n))
+            }
+            (Some(Frame::HasText(target)), "text") => {
+                self.body.clear();
+                Frame::Text(target)
+            }
+            _ => return None,
+        })
+    }
+
+    /// An element ends: settle the text it collected.
+    fn close(&mut self, frame: Frame) {
+        let Frame::Text(target) = frame else {
+            return;
+        };
+        let body = std::mem::take(&mut self.body);
+        let text = trim(&body);
+        let decision = self.decision();
+        match target {
+            Target::InputExpression(i) => {
+                let input = &mut decision.inputs[i];
+                if input.expression.is_empty() {
+                    input.expression = text.to_string();
+                }
+            }
+            Target::InputValues(i) => {
+                let input = &mut decision.inputs[i];
+                if input.allowed_values.is_empty() {
+                    input.allowed_values = allowed_values(text);
+                }
+            }
+            Target::OutputValues(o) => {
+                let output = &mut decision.outputs[o];
+                if output.allowed_values.is_empty() {
+                    output.allowed_values = allowed_values(text);
+                }
+            }
+            Target::OutputEntry(o) => {
+                if let (Some(output), Some(value)) = (decision.outputs.get_mut(o), string_literal(text))
+                    && !output.rule_values.contains(&value)
+                {
+                    output.rule_values.push(value);
+                }
+            }
+            Target::Literal => {
+                if decision.literal_expression.as_deref().is_none_or(str::is_empty) {
+                    decision.literal_expression = Some(text.to_string());
+                }
+            }
+        }
+    }
+}
+
+/// The first value of an unprefixed attribute, unescaped; `""` when absent.
+fn value(attrs: &str, name: &str) -> String {
+    attr(attrs, name).map(|v| unescape(v).into_owned()).unwrap_or_default()
+}

@@ -1,0 +1,107 @@
+//! Allowed values: the plain enumerations among FEEL unary tests (`"gold","silver"`, `1,2,3`).
+//!
+//! `inputValues` and `outputValues` hold unary tests, which may be anything FEEL allows (`[1..10]`,
+//! `> 5`, `not("x")`). Only a comma-separated list of string or number literals is a set of options a
+//! form can offer; anything else yields no values, never an error.
+
+/// The values of a unary-tests text that is a list of string or number literals, in order, without
+/// repeats: strings unquoted and unescaped, numbers as written. Empty for any other text.
+pub fn allowed_values(text: &str) -> Vec<String> {
+    let mut values: Vec<String> = Vec::new();
+    let mut rest = text.trim();
+    if rest.is_empty() {
+        return values;
+    }
+    loop {
+        let (value, after) = match literal(rest) {
+            Some(found) => found,
+            None => return Vec::new(),
+        };
+        if !values.contains(&value) {
+            values.push(value);
+        }
+        rest = after.trim_start();
+        if rest.is_empty() {
+            return values;
+        }
+        match rest.strip_prefix(',') {
+            Some(after_comma) => rest = after_comma.trim_start(),
+            None => return Vec::new(),
+        }
+    }
+}
+
+/// The text of a FEEL expression that is exactly one string literal (`"REVIEW"`), unescaped.
+pub fn string_literal(text: &str) -> Option<String> {
+    let text = text.trim();
+    if !text.starts_with('"') {
+        return None;
+    }
+    let (value, rest) = literal(text)?;
+    rest.trim().is_empty().then_some(value)
+}
+
+/// A string or number literal at the start of `text`, and the text after it.
+fn literal(text: &str) -> Option<(String, &str)> {
+    if let Some(body) = text.strip_prefix('"') {
+        let mut out = String::new();
+        let mut chars = body.char_indices();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '"' => return Some((out, &body[i + 1..])),
+                '\\' => match chars.next()?.1 {
+                    'n' => out.push('\n'),
+                    't' => out.push('\t'),
+                    'r' => out.push('\r'),
+                    other => out.push(other), // `\"`, `\\`, `\'` and anything unknown: the character
+                },
+                c => out.push(c),
+            }
+        }
+        return None; // unclosed
+    }
+    let bytes = text.as_bytes();
+    let mut end = usize::from(bytes.first() == Some(&b'-'));
+    let digits_start = end;
+    while end < bytes.len() && (bytes[end].is_ascii_digit() || bytes[end] == b'.') {
+        end += 1;
+    }
+    let number = &text[digits_start..end];
+    let well_formed = !number.is_empty()
+        && number.bytes().filter(|&b| b == b'.').count() <= 1
+        && number.bytes().any(|b| b.is_ascii_digit());
+    // a number must end the item: `1..10` (a range) or `5x` is not a literal
+    let next = text[end..].trim_start();
+    (well_formed && (next.is_empty() || next.starts_with(',')))
+        .then(|| (text[..end].to_string(), &text[end..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn string_and_number_enumerations() {
+        assert_eq!(allowed_values(r#""gold","silver", "bronze" "#), ["gold", "silver", "bronze"]);
+        assert_eq!(allowed_values(r#""a, b","say \"hi\"""#), ["a, b", "say \"hi\""]);
+        assert_eq!(allowed_values("1, 2.5,-3"), ["1", "2.5", "-3"]);
+        assert_eq!(allowed_values(r#""x","x""#), ["x"], "no repeats");
+    }
+
+    #[test]
+    fn anything_else_yields_nothing() {
+        for text in
+            ["", "[1..10]", "> 5", r#"not("x")"#, r#""a", b"#, r#""open"#, "1..2", r#""a" "b""#, "-", "."]
+        {
+            assert!(allowed_values(text).is_empty(), "{text}");
+        }
+    }
+
+    #[test]
+    fn single_string_literals() {
+        assert_eq!(string_literal(r#" "REVIEW" "#).as_deref(), Some("REVIEW"));
+        assert_eq!(string_literal(r#""a","b""#), None);
+        assert_eq!(string_literal("42"), None);
+        assert_eq!(string_literal(r#""a" + x"#), None);
+    }
+}

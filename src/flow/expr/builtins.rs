@@ -1,0 +1,234 @@
+//! The fixed vocabularies of the two expression languages: Camunda 8 FEEL built-in function names
+//! (many of them several words long), FEEL keywords, JUEL keywords and the Camunda 7 engine objects.
+//!
+//! The FEEL list is `@camunda/feel-builtins` 1.4.1 (`camundaBuiltins`: the standard FEEL functions
+//! plus the Camunda extensions), the list bpmn.io's variable resolver ignores, plus the deprecated
+//! names the engine still accepts and the connector functions `bpmnError` / `jobError`. It knows
+//! nothing of where an expression comes from.
+
+/// Camunda 8 FEEL built-in functions, each as its words. A name here followed by `(` is a call.
+const FEEL_BUILTINS: &[&str] = &[
+    // standard FEEL (conversion, boolean, context, list, numeric, range, string, temporal)
+    "not",
+    "get value",
+    "get entries",
+    "context put",
+    "context merge",
+    "string",
+    "number",
+    "context",
+    "date",
+    "time",
+    "date and time",
+    "duration",
+    "years and months duration",
+    "from json",
+    "to json",
+    "list contains",
+    "count",
+    "min",
+    "max",
+    "sum",
+    "product",
+    "mean",
+    "median",
+    "stddev",
+    "mode",
+    "all",
+    "any",
+    "sublist",
+    "append",
+    "concatenate",
+    "insert before",
+    "remove",
+    "reverse",
+    "index of",
+    "union",
+    "distinct values",
+    "flatten",
+    "sort",
+    "string join",
+    "decimal",
+    "floor",
+    "ceiling",
+    "round up",
+    "round down",
+    "round half up",
+    "round half down",
+    "abs",
+    "modulo",
+    "sqrt",
+    "log",
+    "exp",
+    "odd",
+    "even",
+    "before",
+    "after",
+    "meets",
+    "met by",
+    "overlaps",
+    "overlaps before",
+    "overlaps after",
+    "finishes",
+    "finished by",
+    "includes",
+    "during",
+    "starts",
+    "started by",
+    "coincides",
+    "substring",
+    "string length",
+    "upper case",
+    "lower case",
+    "substring before",
+    "substring after",
+    "contains",
+    "starts with",
+    "ends with",
+    "matches",
+    "replace",
+    "split",
+    "now",
+    "today",
+    "day of week",
+    "day of year",
+    "week of year",
+    "month of year",
+    // Camunda extensions
+    "is defined",
+    "get or else",
+    "assert",
+    "duplicate values",
+    "is empty",
+    "partition",
+    "fromAi",
+    "random number",
+    "extract",
+    "trim",
+    "uuid",
+    "to base64",
+    "is blank",
+    "last day of month",
+    // deprecated names still accepted by the engine
+    "and",
+    "or",
+    "put",
+    "put all",
+    "appendAll",
+    "is",
+    // connector result-expression helpers
+    "bpmnError",
+    "jobError",
+];
+
+/// The longest built-in needs this many words.
+const MAX_BUILTIN_WORDS: usize = 4;
+
+/// How many of `words` (from the first) spell a built-in function name, the longest match; 0 if none.
+pub fn builtin_words(words: &[&str]) -> usize {
+    (1..=words.len().min(MAX_BUILTIN_WORDS))
+        .rev()
+        .find(|&n| {
+            FEEL_BUILTINS.iter().any(|b| {
+                let mut parts = b.split(' ');
+                words[..n].iter().all(|w| parts.next() == Some(w)) && parts.next().is_none()
+            })
+        })
+        .unwrap_or(0)
+}
+
+/// FEEL words that are never part of a name: operators, literals and the grammar's keywords.
+/// (`of` only counts after `instance`, `function` only before `(`; the scanner handles both.)
+pub fn is_feel_keyword(word: &str) -> bool {
+    matches!(
+        word,
+        "if" | "then"
+            | "else"
+            | "for"
+            | "in"
+            | "return"
+            | "some"
+            | "every"
+            | "satisfies"
+            | "and"
+            | "or"
+            | "not"
+            | "between"
+            | "instance"
+            | "null"
+            | "true"
+            | "false"
+            | "function"
+    )
+}
+
+/// JUEL keywords and operator words (`empty`, `eq`, `div`, ...), never variables.
+pub fn is_juel_keyword(word: &str) -> bool {
+    matches!(
+        word,
+        "empty"
+            | "not"
+            | "eq"
+            | "ne"
+            | "lt"
+            | "gt"
+            | "le"
+            | "ge"
+            | "and"
+            | "or"
+            | "div"
+            | "mod"
+            | "true"
+            | "false"
+            | "null"
+            | "instanceof"
+    )
+}
+
+/// The objects a Camunda 7 / Flowable / Activiti engine puts in every expression's scope: never
+/// process variables themselves (`execution.getVariable("x")` reads `x`, not `execution`).
+pub fn is_engine_object(word: &str) -> bool {
+    matches!(
+        word,
+        "execution"
+            | "task"
+            | "externalTask"
+            | "caseExecution"
+            | "authorization"
+            | "variableScope"
+            | "variableContext"
+            | "connector"
+            | "camunda"
+            | "flowable"
+            | "activiti"
+    )
+}
+
+/// The engine-object methods whose first string argument names a variable that is read.
+pub fn is_variable_getter(method: &str) -> bool {
+    matches!(
+        method,
+        "getVariable"
+            | "getVariableLocal"
+            | "getVariableTyped"
+            | "getVariableLocalTyped"
+            | "hasVariable"
+            | "hasVariableLocal"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn longest_builtin_wins() {
+        assert_eq!(builtin_words(&["date", "and", "time", "x"]), 3);
+        assert_eq!(builtin_words(&["date", "x"]), 1);
+        assert_eq!(builtin_words(&["years", "and", "months", "duration"]), 4);
+        assert_eq!(builtin_words(&["get", "or", "else"]), 3);
+        assert_eq!(builtin_words(&["string", "join"]), 2);
+        assert_eq!(builtin_words(&["order"]), 0);
+        assert_eq!(builtin_words(&[]), 0);
+    }
+}

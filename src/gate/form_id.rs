@@ -1,0 +1,84 @@
+//! The form's id, owned here and only here: which id a new proposal will carry (the editor's, the
+//! current form's, the one the step binds, or a new one of its own), and stamping it into the form.
+//!
+//! Camunda identifies a form by its id, so a generation must never rename a form a user task binds,
+//! and a new form must never take an id another step of the process binds already.
+
+use serde_json::{Map, Value};
+
+use super::Report;
+use crate::bpmn::Process;
+
+/// The id a generation's form will carry: the id the editor holds it under, else the current form's
+/// (a refinement), else the id the step already binds (when it is a plain form id, not a Camunda 7 key
+/// or a linked form), else a new one derived from the process and step that no other step binds.
+/// `target` is the process with the step's index (none: the start form). None: no process and no id
+/// (the gate then derives one).
+pub fn choose(
+    requested: &str,
+    current: Option<&Value>,
+    target: Option<(&Process, Option<usize>)>,
+) -> Option<String> {
+    if !requested.trim().is_empty() {
+        return Some(requested.trim().to_string());
+    }
+    if let Some(current) = current {
+        return current
+            .get("id")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string);
+    }
+    let (p, element) = target?;
+    let step = match element {
+        Some(i) => Some(&p.elements[i]),
+        None => p.elements.iter().find(|e| e.kind == "startEvent" && e.parent.is_none()),
+    };
+    if let Some(e) = step
+        && !e.form_id.is_empty()
+        && !e.form_id.contains(':')
+    {
+        return Some(e.form_id.clone());
+    }
+    let base = match (element, step) {
+        (Some(_), Some(e)) => format!("{}-{}", p.id, e.id),
+        _ => format!("{}-start", p.id),
+    };
+    let taken = |id: &str| p.elements.iter().any(|e| e.form_id == id);
+    let mut id = base.clone();
+    let mut n = 2;
+    while taken(&id) {
+        id = format!("{base}-{n}");
+        n += 1;
+    }
+    Some(id)
+}
+
+/// The form's id: the editor's (a generation can never rename a form a task binds), else the form's
+/// own, else one derived from the process.
+pub(super) fn stamp(
+    form: &Map<String, Value>,
+    form_id: Option<&str>,
+    process: Option<&Process>,
+    report: &mut Report,
+) -> String {
+    let own = form.get("id").and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
+    if let Some(stamped) = form_id.map(str::trim).filter(|s| !s.is_empty()) {
+        if let Some(own) = own
+            && own != stamped
+        {
+            report.warn(format!(
+                "The form's id \"{own}\" was replaced by \"{stamped}\", the id the editor holds it under."
+            ));
+        }
+        return stamped.to_string();
+    }
+    if let Some(own) = own {
+        return own.to_string();
+    }
+    match process.map(|p| p.id.as_str()).filter(|id| !id.is_empty()) {
+        Some(pid) => format!("{pid}-form"),
+        None => "Form_formgen".to_string(),
+    }
+}

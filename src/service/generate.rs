@@ -1,0 +1,190 @@
+//! One generation: the builtin drafter, or a model asked once and, when the gate refuses its answer,
+//! once more with the refusal sentences. Every answer passes the gate and (for a refinement) is
+//! reconciled with the author's form in one place ([`accept`]).
+
+use std::time::Instant;
+
+use secrecy::SecretString;
+use serde_json::Value;
+
+use super::{GenerateRequest, Service, ServiceError};
+use crate::draft;
+use crate::gate::{self, GateError, Proposal};
+use crate::model::{self, Bounds, ModelError, ModelRequest, Usage};
+use crate::prompt::{self, GenerateInput, RepairInput};
+use crate::sources::Target;
+use crate::workers::{Backend, ModelWorker, Worker};
+
+/// What a generation produced.
+#[derive(Debug)]
+pub(super) struct Generation {
+    /// The gated (and reconciled) form.
+    pub proposal: Proposal,
+    /// Tokens spent over all attempts.
+    pub usage: Usage,
+    /// Model calls it took (1 for the builtin drafter).
+    pub attempts: u32,
+    /// The model that answered.
+    pub model: String,
+}
+
+/// What stays the same over a generation's attempts.
+pub(super) struct Job<'a> {
+    pub request: &'a GenerateRequest,
+    pub target: Option<&'a Target>,
+    pub form_id: Option<String>,
+}
+
+impl Job<'_> {
+    fn process(&self) -> Option<&crate::bpmn::Process> {
+        self.target.map(Target::process)
+    }
+}
+
+impl Service {
+    pub(super) async fn run(&self, worker: &Worker, job: &Job<'_>) -> Result<Generation, ServiceError> {
+        match &worker.backend {
+            Backend::Builtin => {
+                let draft = draft::draft(
+                    job.process(),
+                    job.target.and_then(Target::element_index),
+                    &job.request.description,
+                    job.request.schema.as_ref(),
+                );
+                let proposal =
+                    accept(gate::schema_from_value(draft, job.form_id.as_deref(), job.process()), job)
+                        .map_err(|e| ServiceError::Unusable {
+                            worker: worker.name.clone(),
+                            problems: e.problems(),
+                        })?;
+                Ok(Generation { proposal, usage: Usage::default(), attempts: 1, model: worker.model.clone() })
+            }
+            Backend::Model(settings) => self.ask_model(worker, settings, job).await,
+        }
+    }
+
+    async fn ask_model(
+        &self,
+        worker: &Worker,
+        settings: &ModelWorker,
+        job: &Job<'_>,
+    ) -> Result<Generation, ServiceError> {
+        let key = self
+            .credentials
+            .resolve(&settings.credential)
+            .await
+            .map_err(|error| ServiceError::Credential { worker: worker.name.clone(), error })?;
+        let req = job.request;
+        let model_name =
+            if req.model.trim().is_empty() { worker.model.clone() } else { req.model.trim().to_string() };
+        let user = self.prompts.user(&GenerateInput {
+            target: job.target,
+            description: &req.description,
+            current: req.schema.as_ref(),
+            form_id: job.form_id.as_deref(),
+            budget: self.limits.prompt_chars,
+        });
+        let max_tokens = match settings.max_output_tokens {
+            0 => self.limits.output_tokens,
+            n => n.min(self.limits.output_tokens),
+        };
+        let request = ModelRequest {
+            model: model_name.clone(),
+            system: self.prompts.system().to_string(),
+            user,
+            max_tokens,
+            json_schema: settings
+                .structured_output
+                .then(|| prompt::answer_schema(settings.max_components, settings.lean_schema)),
+            temperature: settings.temperature,
+        };
+        let bounds = Bounds {
+            timeout: self.limits.model_timeout(worker.timeout_s),
+            answer_bytes: self.limits.answer_bytes,
+        };
+        let mut usage = Usage::default();
+        let done =
+            |proposal, usage, attempts| Generation { proposal, usage, attempts, model: model_name.clone() };
+        let (problems, previous) = match self
+            .ask(worker, settings, key.as_ref(), &request, bounds, &mut usage)
+            .await
+        {
+            Ok(text) => match accept(gate::schema_from(&text, job.form_id.as_deref(), job.process()), job) {
+                Ok(p) => return Ok(done(p, usage, 1)),
+                Err(e) => (e.problems(), text),
+            },
+            Err(ModelError::Truncated { max_tokens }) => (
+                vec![format!(
+                    "Your answer was cut off at the {max_tokens}-token output limit before the JSON was complete; write a shorter form."
+                )],
+                String::new(),
+            ),
+            Err(error) => return Err(ServiceError::Model { worker: worker.name.clone(), error }),
+        };
+        tracing::info!(worker = %worker.name, problems = problems.len(), "the gate refused the answer; one repair round");
+        let repair = self.prompts.repair(&RepairInput {
+            problems: &problems,
+            previous: &previous,
+            request: &request.user,
+        });
+        let second = ModelRequest { user: repair, ..request };
+        let text = self
+            .ask(worker, settings, key.as_ref(), &second, bounds, &mut usage)
+            .await
+            .map_err(|error| ServiceError::Model { worker: worker.name.clone(), error })?;
+        match accept(gate::schema_from(&text, job.form_id.as_deref(), job.process()), job) {
+            Ok(p) => Ok(done(p, usage, 2)),
+            Err(e) => Err(ServiceError::Unusable { worker: worker.name.clone(), problems: e.problems() }),
+        }
+    }
+
+    /// One model call, timed and counted.
+    async fn ask(
+        &self,
+        worker: &Worker,
+        settings: &ModelWorker,
+        key: Option<&SecretString>,
+        request: &ModelRequest,
+        bounds: Bounds,
+        usage: &mut Usage,
+    ) -> Result<String, ModelError> {
+        let started = Instant::now();
+        let result = model::call(&self.client, settings, key, request, bounds).await;
+        let (input, output) =
+            result.as_ref().map(|a| (a.usage.input_tokens, a.usage.output_tokens)).unwrap_or((0, 0));
+        self.metrics.model_call(&worker.name, started.elapsed().as_secs_f64(), input, output);
+        match &result {
+            Ok(a) => *usage += a.usage,
+            Err(e) => tracing::warn!(worker = %worker.name, error = %e, "model call failed"),
+        }
+        result.map(|a| a.text)
+    }
+}
+
+/// A gated answer, reconciled with the author's form for a refinement: the author's ids are kept and
+/// the restored ids pass the gate again (a restored id could meet a generated one); the warnings say
+/// what changed.
+fn accept(gated: Result<Proposal, GateError>, job: &Job<'_>) -> Result<Proposal, GateError> {
+    let proposal = gated?;
+    let Some(current) = &job.request.schema else {
+        return Ok(proposal);
+    };
+    Ok(reconciled(proposal, current, job.form_id.as_deref(), job.process()))
+}
+
+fn reconciled(
+    mut proposal: Proposal,
+    current: &Value,
+    form_id: Option<&str>,
+    process: Option<&crate::bpmn::Process>,
+) -> Proposal {
+    let mut revised = proposal.schema.clone();
+    let diff = super::refine::reconcile(current, &mut revised);
+    if let Ok(again) = gate::schema_from_value(revised, form_id, process) {
+        let mut warnings = proposal.warnings;
+        warnings.extend(again.warnings);
+        proposal = Proposal { warnings, ..again };
+    }
+    proposal.warnings.extend(diff);
+    proposal
+}

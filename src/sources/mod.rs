@@ -1,0 +1,243 @@
+//! Process sources: which process, and which step of it, a request is about.
+//!
+//! In order: the BPMN the author has open in the editor right now (`processXml`, `processSource:
+//! "request"`); else the process's draft in the store; else its deployed version (`store.rs`). The
+//! resolver ([`resolve`]) does this once per request and returns a [`Target`]: the shared parsed
+//! definitions with the *indexes* of the process and the step, so no later stage looks anything up
+//! by string again, and nothing is copied out of the shared definitions.
+//!
+//! This module finds and reads processes; it knows nothing of HTTP, prompts, forms or models.
+
+mod store;
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::bpmn::{self, Definitions, Element, Process};
+
+pub use store::{ProcessStore, Source};
+
+/// Where a process was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Origin {
+    /// `processes/drafts/`: a process that is not running yet.
+    Draft,
+    /// `processes/deployed/`: the version currently deployed.
+    Deployment,
+    /// `processXml` in the request: what the author has open now.
+    Request,
+}
+
+impl Origin {
+    /// The `processSource` value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Origin::Draft => "draft",
+            Origin::Deployment => "deployment",
+            Origin::Request => "request",
+        }
+    }
+}
+
+/// A resolved process and step: what every stage after the resolver works on.
+#[derive(Debug, Clone)]
+pub struct Target {
+    definitions: Arc<Definitions>,
+    process: usize,
+    element: Option<usize>,
+    origin: Origin,
+}
+
+impl Target {
+    /// The process.
+    pub fn process(&self) -> &Process {
+        &self.definitions.processes[self.process]
+    }
+
+    /// The step's index in [`Process::elements`]; none for the start form.
+    pub fn element_index(&self) -> Option<usize> {
+        self.element
+    }
+
+    /// The step; none for the start form.
+    pub fn element(&self) -> Option<&Element> {
+        self.element.map(|i| &self.process().elements[i])
+    }
+
+    /// The step's id as the process writes it (`""` for the start form).
+    pub fn element_id(&self) -> &str {
+        self.element().map_or("", |e| e.id.as_str())
+    }
+
+    /// Where the process came from.
+    pub fn origin(&self) -> Origin {
+        self.origin
+    }
+}
+
+/// What a request's process fields came to.
+#[derive(Debug, Clone)]
+pub enum Resolved {
+    /// The request named no process: the brief is all there is.
+    Nothing,
+    /// A source was found but holds no BPMN process (not even a broken one): the brief is all there is.
+    NoProcess(Origin),
+    /// The process and step.
+    Found(Target),
+}
+
+impl Resolved {
+    /// The target, when a process was read.
+    pub fn target(&self) -> Option<&Target> {
+        match self {
+            Resolved::Found(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Where the process came from, when a source was read.
+    pub fn origin(&self) -> Option<Origin> {
+        match self {
+            Resolved::Nothing => None,
+            Resolved::NoProcess(o) => Some(*o),
+            Resolved::Found(t) => Some(t.origin),
+        }
+    }
+
+    /// What the author should know about the source.
+    pub fn warnings(&self) -> Vec<String> {
+        match self {
+            Resolved::NoProcess(_) => vec![
+                "The process could not be read (no BPMN process in it), so the description was the whole brief."
+                    .into(),
+            ],
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Why the process or step a request names cannot be found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SourceError {
+    /// `processId` names no stored process (or none in `processXml`).
+    #[error("there is no process \"{0}\"; check the process id, or send the BPMN as processXml")]
+    UnknownProcess(String),
+    /// `elementId` names nothing in the process.
+    #[error(
+        "the process \"{process}\" has no element \"{element}\"; pick a step of this process, or none for the start form"
+    )]
+    UnknownElement {
+        /// The process.
+        process: String,
+        /// The id asked for.
+        element: String,
+    },
+    /// Reading the store failed in a way that is formgen's fault, not the request's.
+    #[error("formgen could not read its process store; the operator will find the reason in the log")]
+    StoreFailed,
+}
+
+/// What a request says about its process; the fields as the request has them (they are trimmed here).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Named<'a> {
+    /// `processId`.
+    pub process_id: &'a str,
+    /// `processXml`.
+    pub process_xml: &'a str,
+    /// `elementId`.
+    pub element_id: &'a str,
+}
+
+/// Resolves the process a request names: `processXml` first, else the store's draft, else its
+/// deployed version; then the step. The store is read on the blocking pool.
+pub async fn resolve(store: &Arc<ProcessStore>, named: Named<'_>) -> Result<Resolved, SourceError> {
+    let (process_id, element_id) = (named.process_id.trim(), named.element_id.trim());
+    let (definitions, origin) = if !named.process_xml.trim().is_empty() {
+        (Arc::new(bpmn::read_str(named.process_xml)), Origin::Request)
+    } else if !process_id.is_empty() {
+        let store = store.clone();
+        let id = process_id.to_string();
+        let found = tokio::task::spawn_blocking(move || store.lookup(&id)).await.map_err(|e| {
+            tracing::error!(error = %e, "the process store lookup failed");
+            SourceError::StoreFailed
+        })?;
+        match found {
+            Some(source) => (source.definitions, source.origin),
+            None => return Err(SourceError::UnknownProcess(process_id.to_string())),
+        }
+    } else {
+        return Ok(Resolved::Nothing);
+    };
+    locate(definitions, origin, process_id, element_id)
+}
+
+/// Picks the process and step inside read definitions: the named process, else the one holding the
+/// step, else the first.
+pub fn locate(
+    definitions: Arc<Definitions>,
+    origin: Origin,
+    process_id: &str,
+    element_id: &str,
+) -> Result<Resolved, SourceError> {
+    let (process_id, element_id) = (process_id.trim(), element_id.trim());
+    if definitions.processes.is_empty() {
+        return Ok(Resolved::NoProcess(origin));
+    }
+    let process = if !process_id.is_empty() {
+        definitions
+            .processes
+            .iter()
+            .position(|p| p.id == process_id)
+            .ok_or_else(|| SourceError::UnknownProcess(process_id.to_string()))?
+    } else if !element_id.is_empty() {
+        definitions.processes.iter().position(|p| p.element_index(element_id).is_some()).unwrap_or(0)
+    } else {
+        0
+    };
+    let element = if element_id.is_empty() {
+        None
+    } else {
+        let p = &definitions.processes[process];
+        Some(p.element_index(element_id).ok_or_else(|| SourceError::UnknownElement {
+            process: p.id.clone(),
+            element: element_id.to_string(),
+        })?)
+    };
+    Ok(Resolved::Found(Target { definitions, process, element, origin }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TWO: &str = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"><process id="P"><userTask id="a"/></process><process id="Q"><userTask id="b"/></process></definitions>"#;
+
+    fn defs() -> Arc<Definitions> {
+        Arc::new(bpmn::read_str(TWO))
+    }
+
+    #[test]
+    fn the_step_picks_its_process_and_is_trimmed() {
+        let Resolved::Found(t) = locate(defs(), Origin::Request, "", " b ").unwrap() else { panic!() };
+        assert_eq!((t.process().id.as_str(), t.element_id(), t.element_index()), ("Q", "b", Some(0)));
+        let Resolved::Found(t) = locate(defs(), Origin::Request, "", "").unwrap() else { panic!() };
+        assert_eq!((t.process().id.as_str(), t.element()), ("P", None));
+    }
+
+    #[test]
+    fn unknown_process_and_element() {
+        assert_eq!(
+            locate(defs(), Origin::Request, "R", "").unwrap_err(),
+            SourceError::UnknownProcess("R".into())
+        );
+        assert_eq!(
+            locate(defs(), Origin::Request, "P", "b").unwrap_err(),
+            SourceError::UnknownElement { process: "P".into(), element: "b".into() }
+        );
+        let none = locate(Arc::new(Definitions::default()), Origin::Draft, "", "x").unwrap();
+        assert!(matches!(none, Resolved::NoProcess(Origin::Draft)));
+        assert_eq!(none.warnings().len(), 1);
+    }
+}

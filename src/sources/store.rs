@@ -1,0 +1,157 @@
+//! The process store: a read-only folder of BPMN files, looked up by process id.
+//!
+//! The store is a read-only folder,
+//! owned elsewhere: `drafts/*.bpmn` and `deployed/*.bpmn`, indexed by the process ids *inside* the
+//! files (a file may hold several). It is re-read when files change, without a restart: each lookup
+//! compares the folder listing (names, sizes, modification times) with the last one and re-reads only
+//! files that changed. Files over the BPMN size limit are skipped with a warning in the log.
+//!
+//! This file finds and reads process files; choosing between the request's BPMN and the store is the
+//! resolver's ([`super::resolve`]).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use super::Origin;
+use crate::bpmn::{self, Definitions};
+
+/// A process found in the store.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// The file's definitions (the process is among them).
+    pub definitions: Arc<Definitions>,
+    /// Where it came from.
+    pub origin: Origin,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<SystemTime>,
+}
+
+#[derive(Default)]
+struct Index {
+    /// Per file: its stamp and what it held.
+    files: HashMap<PathBuf, (Stamp, Arc<Definitions>)>,
+    /// The listing the index was built from.
+    listing: Vec<(PathBuf, Stamp)>,
+}
+
+/// The read-only process store.
+pub struct ProcessStore {
+    dir: Option<PathBuf>,
+    bpmn_limit: usize,
+    index: Mutex<Index>,
+}
+
+impl std::fmt::Debug for ProcessStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProcessStore").field("dir", &self.dir).finish()
+    }
+}
+
+impl ProcessStore {
+    /// A store over `dir` (none: every lookup finds nothing).
+    pub fn new(dir: Option<PathBuf>, bpmn_limit: usize) -> Self {
+        ProcessStore { dir, bpmn_limit, index: Mutex::new(Index::default()) }
+    }
+
+    /// The process `id`: its draft if there is one, else its deployed version. Blocking (file system):
+    /// call it from a blocking task.
+    pub fn lookup(&self, id: &str) -> Option<Source> {
+        let dir = self.dir.as_ref()?;
+        let drafts = dir.join("drafts");
+        let deployed = dir.join("deployed");
+        let listing: Vec<(PathBuf, Stamp)> = [&drafts, &deployed].into_iter().flat_map(|d| list(d)).collect();
+        let mut index = self.index.lock().unwrap_or_else(|e| e.into_inner());
+        if index.listing != listing {
+            let mut files = HashMap::new();
+            for (path, stamp) in &listing {
+                let reused = index.files.get(path).filter(|(s, _)| s == stamp).map(|(_, d)| d.clone());
+                let defs = match reused {
+                    Some(d) => d,
+                    None => match bpmn::read_file(path, self.bpmn_limit) {
+                        Ok(d) => Arc::new(d),
+                        Err(e) => {
+                            tracing::warn!(file = %path.display(), error = %e, "process file skipped");
+                            continue;
+                        }
+                    },
+                };
+                files.insert(path.clone(), (stamp.clone(), defs));
+            }
+            index.files = files;
+            index.listing = listing.clone();
+        }
+        for (folder, origin) in [(&drafts, Origin::Draft), (&deployed, Origin::Deployment)] {
+            for (path, _) in listing.iter().filter(|(p, _)| p.parent() == Some(folder.as_path())) {
+                if let Some((_, defs)) = index.files.get(path)
+                    && defs.process(id).is_some()
+                {
+                    return Some(Source { definitions: defs.clone(), origin });
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The `.bpmn` files of a folder with their stamps, sorted by name (a missing folder is empty).
+fn list(dir: &Path) -> Vec<(PathBuf, Stamp)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<(PathBuf, Stamp)> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x.eq_ignore_ascii_case("bpmn")))
+        .filter_map(|e| {
+            let meta = e.metadata().ok()?;
+            meta.is_file().then(|| (e.path(), Stamp { len: meta.len(), modified: meta.modified().ok() }))
+        })
+        .collect();
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    files
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BPMN: &str = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"><process id="P" name="NAME"/><process id="Q"/></definitions>"#;
+
+    #[test]
+    fn drafts_before_deployments_and_changes_without_a_restart() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("drafts")).unwrap();
+        std::fs::create_dir_all(dir.path().join("deployed")).unwrap();
+        std::fs::write(dir.path().join("deployed/p.bpmn"), BPMN.replace("NAME", "deployed")).unwrap();
+        let store = ProcessStore::new(Some(dir.path().to_path_buf()), 1 << 20);
+        let found = store.lookup("P").unwrap();
+        assert_eq!(
+            (found.origin, found.definitions.processes[0].name.as_str()),
+            (Origin::Deployment, "deployed")
+        );
+        assert_eq!(
+            store.lookup("Q").unwrap().origin,
+            Origin::Deployment,
+            "a file may hold several processes"
+        );
+        assert!(store.lookup("R").is_none());
+
+        std::fs::write(dir.path().join("drafts/p-draft.bpmn"), BPMN.replace("NAME", "draft")).unwrap();
+        let found = store.lookup("P").unwrap();
+        assert_eq!((found.origin, found.definitions.processes[0].name.as_str()), (Origin::Draft, "draft"));
+
+        std::fs::remove_file(dir.path().join("drafts/p-draft.bpmn")).unwrap();
+        assert_eq!(store.lookup("P").unwrap().origin, Origin::Deployment);
+    }
+
+    #[test]
+    fn no_folder_finds_nothing() {
+        assert!(ProcessStore::new(None, 10).lookup("P").is_none());
+        assert!(ProcessStore::new(Some("/nonexistent".into()), 10).lookup("P").is_none());
+    }
+}

@@ -1,0 +1,139 @@
+//! The `formgen` binary's command line: exit codes, the JSON outline lines, one-line errors.
+
+use std::process::Command;
+
+fn formgen(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_formgen")).args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+fn fixture(name: &str) -> String {
+    crate::common::fixtures().join("bpmn").join(name).to_string_lossy().into_owned()
+}
+
+#[test]
+fn outline_json_is_one_line_per_file_in_the_contract_format() {
+    let (code, out, _) =
+        formgen(&["outline", "--json", &fixture("vacation.bpmn"), &fixture("not-bpmn.bpmn")]);
+    assert_eq!(code, 0);
+    let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["file"], "vacation.bpmn");
+    let keys: Vec<&str> = lines[0].as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    assert_eq!(keys, ["file", "processes"]);
+    let element = &lines[0]["processes"][0]["elements"][0];
+    let keys: Vec<&str> = element.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    // the contract's fields first, exactly as they are; then the data-flow additions
+    assert_eq!(keys, ["id", "kind", "name", "documentation", "condition", "formId", "reads", "writes"]);
+    let process = lines[0]["processes"][0].as_object().unwrap();
+    let keys: Vec<&str> = process.keys().map(|k| k.as_str()).collect();
+    assert_eq!(keys, ["id", "name", "documentation", "elements", "variables", "declaredFields"]);
+    assert_eq!(lines[1]["processes"], serde_json::json!([]));
+}
+
+#[test]
+fn broken_files_still_exit_zero() {
+    for f in ["truncated.bpmn", "mismatched.bpmn", "billion-laughs.bpmn", "not-bpmn.bpmn"] {
+        let (code, _, err) = formgen(&["outline", &fixture(f)]);
+        assert_eq!(code, 0, "{f}: {err}");
+        let (code, _, _) = formgen(&["outline", "--json", &fixture(f)]);
+        assert_eq!(code, 0, "{f}");
+    }
+}
+
+#[test]
+fn describe_text_for_an_element() {
+    let (code, out, _) = formgen(&["outline", "--element", "Task_approve", &fixture("vacation.bpmn")]);
+    assert_eq!(code, 0);
+    assert!(out.contains("The form is for the step \"Antrag prüfen\" (userTask Task_approve)."), "{out}");
+}
+
+#[test]
+fn usage_errors_exit_two_with_one_line() {
+    let cases: &[&[&str]] = &[
+        &["outline", "/nonexistent/file.bpmn"],
+        &["outline"],
+        &["outline", "--bogus", "x.bpmn"],
+        &["frobnicate"],
+    ];
+    for args in cases {
+        let (code, _, err) = formgen(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(!err.trim().is_empty(), "{args:?}");
+    }
+    let (code, _, err) = formgen(&["outline", "/nonexistent/file.bpmn"]);
+    assert_eq!((code, err.lines().count()), (2, 1), "{err}");
+    assert!(err.contains("cannot read /nonexistent/file.bpmn"), "{err}");
+    let (code, _, err) = formgen(&["outline", "--element", "Nope", &fixture("vacation.bpmn")]);
+    assert_eq!(code, 2);
+    assert!(err.contains("has no element \"Nope\""), "{err}");
+}
+
+#[test]
+fn over_the_size_limit_is_refused() {
+    let out = Command::new(env!("CARGO_BIN_EXE_formgen"))
+        .args(["outline", &fixture("vacation.bpmn")])
+        .env("FORMGEN_LIMIT_BPMN_BYTES", "100")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("over this installation's limit of 100 bytes"), "{err}");
+}
+
+fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn check_prints_the_schema_of_one_accepted_file_and_warnings_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let answer = write(
+        dir.path(),
+        "answer.txt",
+        "Here is the form:\n```json\n{\"components\":[{\"type\":\"number\",\"key\":\"vacationDays\",\"label\":\"Vacation days\"}]}\n```",
+    );
+    let (code, out, err) =
+        formgen(&["check", "--form-id", "approve-vacation", "--process", &fixture("vacation.bpmn"), &answer]);
+    assert_eq!(code, 0, "{err}");
+    let schema: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(schema["id"], "approve-vacation");
+    assert_eq!(schema["schemaVersion"], 19);
+    assert!(err.contains("warning: The field \"Vacation days\" binds `vacationDays`"), "{err}");
+    assert!(err.contains("the process has `urlaubstage`"), "{err}");
+}
+
+#[test]
+fn check_refusals_exit_one_with_a_sentence_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let good =
+        write(dir.path(), "good.form", r#"{"components":[{"type":"textfield","key":"a","label":"A"}]}"#);
+    let bad = write(
+        dir.path(),
+        "bad.form",
+        r#"{"components":[{"type":"textfield","key":"pw","label":"Password"},{"type":"number","key":"n","label":"N","validate":{"min":3,"max":1}}]}"#,
+    );
+    let (code, out, err) = formgen(&["check", &good, &bad]);
+    assert_eq!(code, 1, "{err}");
+    assert!(out.is_empty(), "several files: no schema on stdout");
+    let refusals: Vec<&str> = err.lines().filter(|l| l.contains("refused:")).collect();
+    assert_eq!(refusals.len(), 2, "{err}");
+    assert!(err.contains("good.form: accepted"), "{err}");
+    assert!(err.contains("asks for a secret"), "{err}");
+    assert!(err.contains("has min 3 above max 1"), "{err}");
+}
+
+#[test]
+fn check_usage_errors_exit_two() {
+    let (code, _, err) = formgen(&["check", "/nonexistent.form"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read /nonexistent.form"), "{err}");
+    let (code, _, _) = formgen(&["check"]);
+    assert_eq!(code, 2);
+}

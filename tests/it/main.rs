@@ -1,0 +1,18 @@
+//! The integration tests, as one test binary (as ripgrep keeps them): one link instead of one per
+//! file. Each module tests one part through the public API, the router or the `formgen` binary; they
+//! need only the project's own `fixtures/`. The conformance tier (`tests/conformance.rs`) is separate.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod builtin;
+mod cli;
+mod dataflow;
+mod describe;
+mod gate_properties;
+mod gate_vectors;
+mod http_api;
+mod model_adapters;
+mod reader;
+mod secrets;
+mod serve;
