@@ -136,13 +136,7 @@ impl Builder {
     }
 
     /// A Zeebe, Camunda 7 or Flowable extension element inside a flow element (or the process).
-    pub(super) fn vendor_element(
-        &mut self,
-        parent: Frame,
-        ns: Ns,
-        local: &str,
-        attrs: &str,
-    ) -> Option<Frame> {
+    pub(super) fn vendor_element(&mut self, ns: Ns, local: &str, attrs: &str) -> Option<Frame> {
         let Some(index) = self.current_element() else {
             return Some(Frame::Inner); // the process's own extensions: nothing of an element
         };
@@ -161,12 +155,11 @@ impl Builder {
                 self.attributes(index, attrs, &[("name", target, name)]);
                 Some(self.capture(index, source, juel))
             }
-            "value" | "entry" | "script" if parent != Frame::Extensions(Some(index)) => {
-                match self.captures.last().cloned() {
-                    Some((owner, place, dialect)) => Some(self.capture(owner, place, dialect)),
-                    None => Some(Frame::Inner),
-                }
-            }
+            // the value of the parameter being read, however deep in its list or map
+            "value" | "entry" | "script" => match self.captures.last().cloned() {
+                Some((owner, place, dialect)) => Some(self.capture(owner, place, dialect)),
+                None => Some(Frame::Inner),
+            },
             "in" => {
                 let table = [
                     ("source", Place::CallInSource, name),
@@ -307,7 +300,7 @@ impl Builder {
     }
 
     /// A child of a declared field: its enum options and validation constraints.
-    pub(super) fn field_child(&mut self, index: usize, _ns: Ns, local: &str, attrs: &str) -> Option<Frame> {
+    pub(super) fn field_child(&mut self, index: usize, local: &str, attrs: &str) -> Option<Frame> {
         let fields = &mut self.process().elements[index].declared.fields;
         let field = fields.last_mut()?;
         match local {

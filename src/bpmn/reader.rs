@@ -382,14 +382,12 @@ impl Builder {
             }
             (Some(Frame::Extensions(_) | Frame::Inner | Frame::Capture), Ns::Zeebe | Ns::Camunda) => {
                 self.extension_variables(ns, local, attrs);
-                self.vendor_element(parent.expect("matched"), ns, local, attrs)
+                self.vendor_element(ns, local, attrs)
             }
             (Some(Frame::Extensions(_) | Frame::Inner | Frame::Capture), Ns::Flowable) => {
-                self.vendor_element(parent.expect("matched"), ns, local, attrs)
+                self.vendor_element(ns, local, attrs)
             }
-            (Some(Frame::Field(index)), Ns::Camunda | Ns::Flowable) => {
-                self.field_child(index, ns, local, attrs)
-            }
+            (Some(Frame::Field(index)), Ns::Camunda | Ns::Flowable) => self.field_child(index, local, attrs),
             (Some(Frame::Inner), Ns::Bpmn) => {
                 self.camunda_result_variable(local, attrs);
                 match self.current_element() {
