@@ -38,6 +38,7 @@ pub mod config;
 pub mod credentials;
 pub mod dmn;
 pub mod draft;
+pub mod eval;
 pub mod flow;
 pub mod gate;
 pub mod http;

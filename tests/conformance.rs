@@ -45,5 +45,8 @@ mod dmn;
 #[path = "conformance/project.rs"]
 mod project;
 
+#[path = "conformance/eval.rs"]
+mod eval;
+
 #[path = "conformance/variables.rs"]
 mod variables;

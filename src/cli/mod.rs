@@ -1,10 +1,11 @@
-//! The `formgen` command line: `generate`, `serve`, `check` and `outline`, one file each.
+//! The `formgen` command line: `generate`, `serve`, `check`, `outline` and `eval`, one file each.
 //!
 //! The CLI lives in the binary, not the library: it parses arguments, reads files and prints; every
 //! decision is made by the library function it calls, so the CLI and the HTTP API can never disagree.
 //! Exit codes: 0 done, 1 a refusal the input deserved (a schema the gate refused), 2 bad usage or an unreadable path, with one line on stderr.
 
 mod check;
+mod eval;
 mod generate;
 mod outline;
 mod serve;
@@ -35,6 +36,8 @@ enum Command {
     Generate(generate::GenerateArgs),
     /// Run the HTTP service for editors.
     Serve(serve::ServeArgs),
+    /// Measure how close a Worker's forms come to the ones authors wrote.
+    Eval(eval::EvalArgs),
 }
 
 /// A failure that ends the command with exit code 2 and one line on stderr.
@@ -61,6 +64,7 @@ pub(crate) fn main() -> ExitCode {
         Command::Check(args) => check::run(args, &limits),
         Command::Generate(args) => generate::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Eval(args) => eval::run(args),
     };
     match result {
         Ok(code) => code,

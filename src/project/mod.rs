@@ -201,7 +201,7 @@ impl Project {
                 self.files.push(file.to_string());
             }
             Err(why) => {
-                self.warnings.push(format!("{file} was skipped: {why}, so it is not a form-js form."))
+                self.warnings.push(format!("{file} was skipped: {why}, so it is not a form-js form."));
             }
         }
     }
@@ -264,7 +264,7 @@ pub fn read_listing(listing: &Listing, bounds: &ProjectBounds) -> Result<Project
                 match serde_json::from_slice::<Value>(text) {
                     Ok(schema) => project.add_form(schema, &file.name),
                     Err(e) => {
-                        project.warnings.push(format!("{} was skipped: it is not JSON ({e}).", file.name))
+                        project.warnings.push(format!("{} was skipped: it is not JSON ({e}).", file.name));
                     }
                 }
             }

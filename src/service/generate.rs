@@ -35,9 +35,30 @@ pub(super) struct Job<'a> {
     pub form_id: Option<String>,
 }
 
-impl Job<'_> {
+impl<'a> Job<'a> {
+    /// The job for a request and its resolved target; the form id is chosen here, once.
+    pub(super) fn new(request: &'a GenerateRequest, target: Option<&'a Target>) -> Job<'a> {
+        let form_id = gate::choose_form_id(
+            &request.form_id,
+            request.schema.as_ref(),
+            target.map(|t| (t.process(), t.element_index())),
+        );
+        Job { request, target, form_id }
+    }
+
     fn process(&self) -> Option<&crate::bpmn::Process> {
         self.target.map(Target::process)
+    }
+
+    /// What the prompt is built from.
+    pub(super) fn prompt_input(&self, budget: usize) -> GenerateInput<'_> {
+        GenerateInput {
+            target: self.target,
+            description: &self.request.description,
+            current: self.request.schema.as_ref(),
+            form_id: self.form_id.as_deref(),
+            budget,
+        }
     }
 }
 
@@ -77,13 +98,7 @@ impl Service {
         let req = job.request;
         let model_name =
             if req.model.trim().is_empty() { worker.model.clone() } else { req.model.trim().to_string() };
-        let user = self.prompts.user(&GenerateInput {
-            target: job.target,
-            description: &req.description,
-            current: req.schema.as_ref(),
-            form_id: job.form_id.as_deref(),
-            budget: self.limits.prompt_chars,
-        });
+        let user = self.prompts.user(&job.prompt_input(self.limits.prompt_chars));
         let max_tokens = match settings.max_output_tokens {
             0 => self.limits.output_tokens,
             n => n.min(self.limits.output_tokens),

@@ -134,12 +134,7 @@ impl Service {
         let _permit = self.admission.admit(&worker)?;
         let _in_flight = self.metrics.start();
         let target = resolved.target();
-        let form_id = gate::choose_form_id(
-            &req.form_id,
-            req.schema.as_ref(),
-            target.map(|t| (t.process(), t.element_index())),
-        );
-        let job = Job { request: &req, target, form_id };
+        let job = Job::new(&req, target);
         let result = self.run(&worker, &job).await;
         let outcome = match &result {
             Ok(_) => "ok",
@@ -165,6 +160,15 @@ impl Service {
             usage: generation.usage,
             attempts: generation.attempts,
         })
+    }
+
+    /// The user text a model Worker would be sent for this request, whichever Worker answers it: what
+    /// `formgen eval` measures prompt key coverage on.
+    pub async fn prompt_text(&self, req: &GenerateRequest) -> Result<String, ServiceError> {
+        self.check_bpmn(&req.process_xml)?;
+        let resolved = self.resolve(&req.process_id, &req.process_xml, &req.element_id).await?;
+        let job = Job::new(req, resolved.target());
+        Ok(self.prompts.user(&job.prompt_input(self.limits.prompt_chars)))
     }
 
     fn check_bpmn(&self, xml: &str) -> Result<(), ServiceError> {

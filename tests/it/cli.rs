@@ -137,3 +137,29 @@ fn check_usage_errors_exit_two() {
     let (code, _, _) = formgen(&["check"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn eval_runs_the_builtin_worker_over_a_pairs_folder_and_says_what_is_wrong_with_bad_ones() {
+    let pairs = crate::common::fixtures().join("eval/pairs");
+    let (code, out, err) = formgen(&["eval", "--pairs", pairs.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    let summary = &last["summary"];
+    for field in ["pairs", "failed", "keyRecall", "keyPrecision", "promptKeyCoverage", "promptChars"] {
+        assert!(!summary[field].is_null(), "{field} in {summary}");
+    }
+    assert!(out.lines().count() > 1, "one line per pair before the summary");
+    let (code, out, _) = formgen(&["eval", "--pairs", pairs.to_str().unwrap(), "--limit", "1"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("key recall"), "{out}");
+
+    let empty = tempfile::tempdir().unwrap();
+    let (code, _, err) = formgen(&["eval", "--pairs", empty.path().to_str().unwrap()]);
+    assert_eq!(code, 2, "an unreadable folder is usage: {err}");
+    assert!(err.contains("pairs.jsonl"), "{err}");
+    let (code, _, err) = formgen(&["eval"]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = formgen(&["eval", "--pairs", pairs.to_str().unwrap(), "--worker", "nope"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no Worker named \"nope\""), "{err}");
+}

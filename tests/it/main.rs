@@ -9,6 +9,7 @@ mod builtin;
 mod cli;
 mod dataflow;
 mod describe;
+mod eval;
 mod gate_properties;
 mod gate_vectors;
 mod http_api;

@@ -1,0 +1,253 @@
+//! A pairs folder: `pairs.jsonl` with one (BPMN element, author's form) pair per line, as in
+//! `corpus/pairs/` (see its README).
+//!
+//! Each line becomes a [`Pair`] ready to generate, or a [`Problem`] for that line alone: a malformed
+//! line, a file that is missing or too large, an element that is not in its BPMN. A problem is reported
+//! for its pair and counted as failed; it never stops the others. Only a folder that cannot be read
+//! at all, or holds no pair, is an [`EvalError`]. Paths in a line are relative to the folder and may
+//! not leave it. Fields other than `bpmn`, `elementId`, `form`, `inputKeys`, `project` and
+//! `projectExclude` are ignored.
+
+use std::io::Read;
+use std::path::{Component, Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::embedded::hide_embedded_form;
+use super::fields::{Field, input_fields};
+use super::{EvalError, GenerationInput};
+use crate::Limits;
+
+/// Largest `pairs.jsonl` read.
+pub const PAIRS_FILE_BYTES: u64 = 16 * 1024 * 1024;
+/// Most files listed from one project folder.
+pub const PROJECT_FILES: usize = 1_000;
+/// Deepest folder nesting listed.
+const MAX_FOLDER_DEPTH: usize = 16;
+
+/// One pair, ready to generate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pair {
+    /// The BPMN file, as the pairs file (or the project folder) names it.
+    pub bpmn: String,
+    /// The step.
+    pub element_id: String,
+    /// The author's form file, as named.
+    pub form: String,
+    /// The author's form's input fields.
+    pub author: Vec<Field>,
+    /// The author's keys: the pair's `inputKeys` when given, else the form's own input keys.
+    pub author_keys: Vec<String>,
+    /// The `inputKeys` the pairs file lists, when it does.
+    pub listed_keys: Option<Vec<String>>,
+    /// What the generator is given.
+    pub input: GenerationInput,
+}
+
+impl Pair {
+    /// Where the pair's listed `inputKeys` and the keys read from its form differ, one sentence each
+    /// (empty when they agree or no keys are listed).
+    pub fn key_differences(&self) -> Vec<String> {
+        let Some(listed) = &self.listed_keys else { return Vec::new() };
+        let read: Vec<&str> = self.author.iter().map(|f| f.path.as_str()).collect();
+        let mut out = Vec::new();
+        for k in listed.iter().filter(|k| !read.contains(&k.as_str())) {
+            out.push(format!("inputKeys lists \"{k}\", which the form does not bind"));
+        }
+        for k in read.iter().filter(|k| !listed.iter().any(|l| l == *k)) {
+            out.push(format!("the form binds \"{k}\", which inputKeys does not list"));
+        }
+        if out.is_empty() && listed.iter().map(String::as_str).ne(read.iter().copied()) {
+            out.push("inputKeys lists the form's keys in another order".to_string());
+        }
+        out
+    }
+}
+
+/// A pair that cannot be evaluated, with the sentence saying why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The BPMN file as named (`""` when the line did not say).
+    pub bpmn: String,
+    /// The step (`""` when the line did not say).
+    pub element_id: String,
+    /// Why.
+    pub error: String,
+}
+
+/// One line's outcome.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PairOrProblem {
+    /// Ready to generate.
+    Pair(Box<Pair>),
+    /// Counted as failed.
+    Problem(Problem),
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Line {
+    bpmn: String,
+    element_id: String,
+    form: String,
+    #[serde(default)]
+    input_keys: Option<Vec<String>>,
+    #[serde(default)]
+    project: Option<String>,
+    #[serde(default)]
+    project_exclude: Vec<String>,
+}
+
+/// Reads a pairs folder. Per-line problems are in the list; only an unreadable or empty folder is an
+/// error.
+pub fn load_pairs(dir: &Path, limits: &Limits) -> Result<Vec<PairOrProblem>, EvalError> {
+    let meta =
+        std::fs::metadata(dir).map_err(|error| EvalError::Unreadable { path: dir.to_path_buf(), error })?;
+    if !meta.is_dir() {
+        return Err(EvalError::NotAFolder(dir.to_path_buf()));
+    }
+    let file = dir.join("pairs.jsonl");
+    if !file.is_file() {
+        return Err(EvalError::NoPairsFile(dir.to_path_buf()));
+    }
+    let unreadable = |error| EvalError::Unreadable { path: file.clone(), error };
+    let mut bytes = Vec::new();
+    std::fs::File::open(&file)
+        .map_err(unreadable)?
+        .take(PAIRS_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() as u64 > PAIRS_FILE_BYTES {
+        return Err(EvalError::TooLarge { path: file, size: bytes.len() as u64, limit: PAIRS_FILE_BYTES });
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<(usize, &str)> =
+        text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())).filter(|(_, l)| !l.is_empty()).collect();
+    if lines.is_empty() {
+        return Err(EvalError::NoPairs(file));
+    }
+    Ok(lines.into_iter().map(|(n, line)| pair_of_line(dir, n, line, limits)).collect())
+}
+
+fn pair_of_line(dir: &Path, n: usize, line: &str, limits: &Limits) -> PairOrProblem {
+    let parsed: Result<Line, _> = serde_json::from_str(line);
+    let l = match parsed {
+        Ok(l) => l,
+        Err(e) => {
+            // name the pair if the line says enough to
+            let loose: Value = serde_json::from_str(line).unwrap_or(Value::Null);
+            let field = |k: &str| loose.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+            return PairOrProblem::Problem(Problem {
+                bpmn: field("bpmn"),
+                element_id: field("elementId"),
+                error: format!(
+                    "line {n} of pairs.jsonl is not a pair (bpmn, elementId and form are needed): {e}"
+                ),
+            });
+        }
+    };
+    match prepare(dir, &l, limits) {
+        Ok(pair) => PairOrProblem::Pair(Box::new(pair)),
+        Err(error) => PairOrProblem::Problem(Problem {
+            bpmn: l.bpmn,
+            element_id: l.element_id,
+            error: format!("line {n}: {error}"),
+        }),
+    }
+}
+
+fn prepare(dir: &Path, l: &Line, limits: &Limits) -> Result<Pair, String> {
+    let bpmn_text = read_text(&inside(dir, &l.bpmn)?, &l.bpmn, limits.bpmn_bytes)?;
+    let schema = read_form(&inside(dir, &l.form)?, &l.form, limits.schema_bytes)?;
+    let hidden = hide_embedded_form(&bpmn_text, &l.element_id).map_err(|e| format!("{e} ({})", l.bpmn))?;
+    let project_files = match &l.project {
+        Some(p) if !p.trim().is_empty() => {
+            let folder = inside(dir, p)?;
+            let exclude: Vec<PathBuf> = l.project_exclude.iter().map(|x| folder.join(x)).collect();
+            list_files(&folder)
+                .map_err(|e| format!("cannot list the project folder {p}: {e}"))?
+                .into_iter()
+                .filter(|f| !exclude.contains(f))
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    let author = input_fields(&schema);
+    let author_keys = l.input_keys.clone().unwrap_or_else(|| author.iter().map(|f| f.path.clone()).collect());
+    Ok(Pair {
+        bpmn: l.bpmn.clone(),
+        element_id: l.element_id.clone(),
+        form: l.form.clone(),
+        author,
+        author_keys,
+        listed_keys: l.input_keys.clone(),
+        input: GenerationInput { bpmn_text: hidden, element_id: l.element_id.clone(), project_files },
+    })
+}
+
+/// `dir/rel`, refused when `rel` is absolute or climbs out of `dir`.
+fn inside(dir: &Path, rel: &str) -> Result<PathBuf, String> {
+    let p = Path::new(rel);
+    if rel.trim().is_empty() || p.components().any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
+    {
+        return Err(format!("the path \"{rel}\" is not a path inside the pairs folder"));
+    }
+    Ok(dir.join(p))
+}
+
+/// A text file of at most `limit` bytes (decoded as BPMN text is: BOM and declared encoding honoured);
+/// errors name it as `shown`.
+pub(crate) fn read_text(path: &Path, shown: &str, limit: usize) -> Result<String, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let bytes = crate::bpmn::read_capped(file, limit).map_err(|e| format!("{shown}: {e}"))?;
+    Ok(crate::bpmn::decode_text(&bytes).into_owned())
+}
+
+/// A form file: JSON of at most `limit` bytes; errors name it as `shown`.
+pub(crate) fn read_form(path: &Path, shown: &str, limit: usize) -> Result<Value, String> {
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(limit as u64 + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if bytes.len() > limit {
+        return Err(format!("{shown} is over the {limit}-byte limit for a form"));
+    }
+    serde_json::from_slice(&bytes).map_err(|e| format!("{shown} is not a form-js JSON document: {e}"))
+}
+
+/// The files below `dir`, sorted; hidden files and build output (`target`, `build`, `dist`,
+/// `node_modules`) left out; at most [`PROJECT_FILES`].
+pub(crate) fn list_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    walk(dir, 0, &mut out)?;
+    out.sort();
+    out.truncate(PROJECT_FILES);
+    Ok(out)
+}
+
+fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    if depth > MAX_FOLDER_DEPTH {
+        return Ok(());
+    }
+    let mut entries: Vec<_> = std::fs::read_dir(dir)?.filter_map(Result::ok).collect();
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        if out.len() >= PROJECT_FILES {
+            break;
+        }
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') {
+            continue;
+        }
+        let kind = entry.file_type()?;
+        if kind.is_dir() {
+            if !matches!(name.as_ref(), "target" | "build" | "dist" | "node_modules") {
+                walk(&entry.path(), depth + 1, out)?;
+            }
+        } else if kind.is_file() {
+            out.push(entry.path());
+        }
+    }
+    Ok(())
+}

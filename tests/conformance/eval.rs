@@ -1,0 +1,43 @@
+//! `formgen eval`'s driver with the builtin drafter, through the service, over `corpus/pairs/`:
+//! every pair loads, every embedded answer is hidden, the corpus's `inputKeys` agree with the keys
+//! read from the forms (differences printed), and the summary is printed for the README.
+
+use formgen::eval::{self, PairOrProblem, Quiet};
+use formgen::{config::Config, service};
+
+#[tokio::test]
+#[ignore = "conformance tier: run `bash .ci/conformance`"]
+async fn eval_the_builtin_drafter_on_the_corpus_pairs() {
+    let dir = crate::common::shared().join("corpus/pairs");
+    let config = Config::load(None, &|_| None).unwrap();
+    let pairs = eval::load_pairs(&dir, &config.limits).unwrap();
+    let mut differences = Vec::new();
+    for item in &pairs {
+        match item {
+            PairOrProblem::Pair(p) => {
+                let defs = formgen::bpmn::read_str(&p.input.bpmn_text);
+                let leaked = defs
+                    .processes
+                    .iter()
+                    .any(|pr| pr.element(&p.element_id).is_some_and(|e| pr.linked_form(e).is_some()));
+                assert!(!leaked, "{}#{}: the embedded form reaches the generator", p.bpmn, p.element_id);
+                for d in p.key_differences() {
+                    differences.push(format!("{}#{}: {d}", p.bpmn, p.element_id));
+                }
+            }
+            PairOrProblem::Problem(p) => panic!("{}#{}: {}", p.bpmn, p.element_id, p.error),
+        }
+    }
+    let service = service::Service::new(&config).unwrap();
+    // builtin; coverage is measured on `describe`'s text until the rendered prompt is exposed
+    let report =
+        eval::run(pairs, 4, |input| eval::service::generate(&service, "", "", input), &mut Quiet).await;
+    println!("{}", report.table());
+    println!("{}", report.json_lines().lines().last().unwrap());
+    println!("inputKeys differing from the forms' keys: {}", differences.len());
+    for d in &differences {
+        println!("  {d}");
+    }
+    assert_eq!(report.summary().pairs, 32);
+    assert_eq!(report.exit_code(), 0);
+}
