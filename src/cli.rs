@@ -186,7 +186,7 @@ fn generate(args: GenerateArgs) -> Result<ExitCode, UsageError> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
-            let form = gate::schema_from(&text, None, None)
+            let form = gate::check(&text, None, None)
                 .map_err(|e| UsageError(format!("{} is not a form the gate accepts: {e}", path.display())))?;
             Some(form.schema)
         }
@@ -346,7 +346,7 @@ fn check(args: CheckArgs, limits: &Limits) -> Result<ExitCode, UsageError> {
     let mut stderr = std::io::stderr().lock();
     for (path, text) in args.files.iter().zip(&texts) {
         let name = path.display();
-        match gate::schema_from(text, args.form_id.as_deref(), process.as_ref()) {
+        match gate::check(text, args.form_id.as_deref(), process.as_ref()) {
             Ok(proposal) => {
                 if single {
                     let json = serde_json::to_string_pretty(&proposal.schema).expect("schema serialises");

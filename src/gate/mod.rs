@@ -14,14 +14,20 @@
 //! This module knows form-js and the process outline; it knows nothing of models, HTTP or storage.
 
 mod catalogue;
+mod claims;
 mod constraints;
 mod extract;
+mod fields;
 pub mod fit;
+mod leaks;
 mod normalise;
 mod secrets;
 
+use std::collections::HashSet;
+
 use serde::Serialize;
 use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
 
 use crate::bpmn::Process;
 
@@ -56,6 +62,9 @@ pub enum GateError {
     /// A form was found, but it breaks rules; one sentence per problem.
     #[error("{}", .0.join(" "))]
     Refused(Vec<String>),
+    /// The caller's [`Options::stop`] said to stop (the request was abandoned or ran out of time).
+    #[error("the form check was stopped before it finished (the request was abandoned or took too long)")]
+    Stopped,
 }
 
 impl GateError {
@@ -64,28 +73,71 @@ impl GateError {
         match self {
             GateError::Unreadable(u) => vec![crate::words::capitalise(&u.to_string()) + "."],
             GateError::Refused(p) => p.clone(),
+            GateError::Stopped => vec![crate::words::capitalise(&GateError::Stopped.to_string()) + "."],
         }
     }
 }
 
-/// Refusals and warnings collected while a form is walked.
+/// Who wrote the form: the rules are the same, the repairs are not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Origin {
+    /// A model's answer (generation): unknown input types degrade to `textfield`, missing labels and
+    /// keys are made up (with warnings), and the result carries formgen's `exporter`.
+    #[default]
+    Model,
+    /// A hand-written form (`validate`, `formgen check`, the current form of a refinement): custom
+    /// types are kept (with a warning), nothing is invented, and the author's `exporter` stays.
+    Author,
+}
+
+/// How to run the gate: who wrote the form, the editor's form id, the process, and a stop hook.
+#[derive(Clone, Copy, Default)]
+pub struct Options<'a> {
+    /// Who wrote the form.
+    pub origin: Origin,
+    /// The id the editor holds the form under; stamped into the result.
+    pub form_id: Option<&'a str>,
+    /// The process the form belongs to, checked for fit.
+    pub process: Option<&'a Process>,
+    /// Asked every [`STOP_EVERY`] components (and per pattern): `true` makes the gate return
+    /// [`GateError::Stopped`] promptly. Give it a check of the request's deadline or cancellation
+    /// token, e.g. `&|| Instant::now() > deadline || token.is_cancelled()`.
+    pub stop: Option<&'a (dyn Fn() -> bool + Sync)>,
+}
+
+impl std::fmt::Debug for Options<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options")
+            .field("origin", &self.origin)
+            .field("form_id", &self.form_id)
+            .field("process", &self.process.map(|p| &p.id))
+            .field("stop", &self.stop.is_some())
+            .finish()
+    }
+}
+
+/// How many components the walk handles between two calls of [`Options::stop`].
+pub const STOP_EVERY: usize = 256;
+
+/// Refusals and warnings collected while a form is walked (each sentence once, in order).
 #[derive(Debug, Default)]
 pub struct Report {
     problems: Vec<String>,
     warnings: Vec<String>,
+    seen: HashSet<String>,
 }
 
 impl Report {
     /// Records a refusal.
     pub fn refuse(&mut self, sentence: String) {
-        if !self.problems.contains(&sentence) {
+        if self.seen.insert(sentence.clone()) {
             self.problems.push(sentence);
         }
     }
 
     /// Records a warning.
     pub fn warn(&mut self, sentence: String) {
-        if !self.warnings.contains(&sentence) {
+        if self.seen.insert(sentence.clone()) {
             self.warnings.push(sentence);
         }
     }
@@ -93,50 +145,74 @@ impl Report {
 
 /// Runs the gate on a model's raw answer (or a saved `.form`'s text). `form_id` is the id the editor
 /// holds the form under and is stamped into the result; `process`, when given, is checked for fit.
+/// The form is judged as a model's answer ([`Origin::Model`]); see [`check`] for hand-written forms.
 pub fn schema_from(
     answer: &str,
     form_id: Option<&str>,
     process: Option<&Process>,
 ) -> Result<Proposal, GateError> {
-    let form = extract::form_in(answer)?;
-    gate(form, form_id, process)
+    run_text(answer, &Options { form_id, process, ..Options::default() })
 }
 
-/// Runs the gate on an already parsed value (a JSON body's `schema`).
+/// Runs the gate on an already parsed value (a model's draft), as [`schema_from`] does.
 pub fn schema_from_value(
     value: Value,
     form_id: Option<&str>,
     process: Option<&Process>,
 ) -> Result<Proposal, GateError> {
+    run_value(value, &Options { form_id, process, ..Options::default() })
+}
+
+/// Runs the gate on a hand-written form's text ([`Origin::Author`]): `formgen check`, `validate`.
+pub fn check(text: &str, form_id: Option<&str>, process: Option<&Process>) -> Result<Proposal, GateError> {
+    run_text(text, &Options { origin: Origin::Author, form_id, process, stop: None })
+}
+
+/// Runs the gate on a hand-written form already parsed (a `validate` body's `schema`).
+pub fn check_value(
+    value: Value,
+    form_id: Option<&str>,
+    process: Option<&Process>,
+) -> Result<Proposal, GateError> {
+    run_value(value, &Options { origin: Origin::Author, form_id, process, stop: None })
+}
+
+/// Runs the gate on text with every option (origin, stop hook).
+pub fn run_text(text: &str, options: &Options<'_>) -> Result<Proposal, GateError> {
+    let form = extract::form_in(text)?;
+    gate(form, options)
+}
+
+/// Runs the gate on a parsed value with every option.
+pub fn run_value(value: Value, options: &Options<'_>) -> Result<Proposal, GateError> {
     let form = extract::as_form(value)?;
-    gate(form, form_id, process)
+    gate(form, options)
 }
 
 /// Root properties form-js passes through untouched.
 const ROOT_PASSTHROUGH: &[&str] = &["executionPlatform", "executionPlatformVersion", "versionTag"];
 
-fn gate(
-    mut form: Map<String, Value>,
-    form_id: Option<&str>,
-    process: Option<&Process>,
-) -> Result<Proposal, GateError> {
+fn gate(mut form: Map<String, Value>, options: &Options<'_>) -> Result<Proposal, GateError> {
     let mut report = Report::default();
     match form.get("type") {
         None | Some(Value::Null) => {}
         Some(Value::String(t)) if t == "default" => {}
         Some(other) => report.warn(format!(
             "The form had the type {}; a form-js form's type is \"default\", so it is now that.",
-            constraints_brief(other)
+            constraints::brief(other)
         )),
     }
-    let id = stamp_id(&form, form_id, process, &mut report);
+    let id = stamp_id(&form, options, &mut report);
     let Some(Value::Array(mut components)) = form.remove("components") else {
         unreachable!("extract guarantees a components array")
     };
-    let mut walker = normalise::Walker::new(&mut report, &id);
+    let mut walker = normalise::Walker::new(&mut report, &id, options.origin, options.stop);
     walker.walk_root(&mut components);
+    if walker.stopped {
+        return Err(GateError::Stopped);
+    }
     let bindings = std::mem::take(&mut walker.bindings);
-    let bound = process.map(|p| fit_report(p, &bindings, &mut report)).unwrap_or_default();
+    let bound = options.process.map(|p| fit_report(p, &bindings, &mut report)).unwrap_or_default();
     if !report.problems.is_empty() {
         return Err(GateError::Refused(report.problems));
     }
@@ -149,24 +225,27 @@ fn gate(
             schema.insert((*key).to_string(), v.clone());
         }
     }
-    schema.insert(
-        "exporter".into(),
-        serde_json::json!({"name": "formgen", "version": env!("CARGO_PKG_VERSION")}),
-    );
-    schema.insert("schemaVersion".into(), Value::from(SCHEMA_VERSION));
+    let exporter = match (options.origin, form.get("exporter")) {
+        (Origin::Author, Some(own @ Value::Object(_))) => own.clone(),
+        _ => serde_json::json!({"name": "formgen", "version": env!("CARGO_PKG_VERSION")}),
+    };
+    if options.origin == Origin::Model || form.contains_key("exporter") {
+        schema.insert("exporter".into(), exporter);
+    }
+    let version = match (options.origin, form.get("schemaVersion").and_then(Value::as_u64)) {
+        (Origin::Author, Some(v)) if (1..=SCHEMA_VERSION).contains(&v) => v,
+        _ => SCHEMA_VERSION,
+    };
+    schema.insert("schemaVersion".into(), Value::from(version));
     Ok(Proposal { schema: Value::Object(schema), warnings: report.warnings, bound, bindings })
 }
 
 /// The form's id: the editor's (a generation can never rename a form a task binds), else the form's
-/// own, else one derived from the process.
-fn stamp_id(
-    form: &Map<String, Value>,
-    form_id: Option<&str>,
-    process: Option<&Process>,
-    report: &mut Report,
-) -> String {
+/// own, else one derived from its content, so that two forms without ids never share one (Camunda 8
+/// makes forms with the same id versions of one form).
+fn stamp_id(form: &Map<String, Value>, options: &Options<'_>, report: &mut Report) -> String {
     let own = form.get("id").and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
-    if let Some(stamped) = form_id.map(str::trim).filter(|s| !s.is_empty()) {
+    if let Some(stamped) = options.form_id.map(str::trim).filter(|s| !s.is_empty()) {
         if let Some(own) = own
             && own != stamped
         {
@@ -179,20 +258,35 @@ fn stamp_id(
     if let Some(own) = own {
         return own.to_string();
     }
-    match process.map(|p| p.id.as_str()).filter(|id| !id.is_empty()) {
-        Some(pid) => format!("{pid}-form"),
-        None => "Form_formgen".to_string(),
+    let mut hash = Sha256::new();
+    if let Some(p) = options.process {
+        hash.update(p.id.as_bytes());
     }
+    hash.update([0]);
+    hash.update(Value::Object(form.clone()).to_string().as_bytes());
+    let id = format!("Form_{}", base36(&hash.finalize(), 7));
+    report.warn(format!(
+        "The form had no id; it is now \"{id}\", made from its content. Camunda 8 identifies a form by its id, so give it a lasting one of your own before you deploy it."
+    ));
+    id
+}
+
+/// `n` base-36 characters from a digest, as form-js's own generated ids look.
+pub(crate) fn base36(digest: &[u8], n: usize) -> String {
+    const ALPHABET: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    digest.iter().take(n).map(|b| ALPHABET[(*b as usize) % 36] as char).collect()
 }
 
 /// Bound keys, and warnings for keys that bind nothing while a close variable exists.
 fn fit_report(process: &Process, bindings: &[Binding], report: &mut Report) -> Vec<String> {
     let variables = process.variables();
+    let known: HashSet<&str> = variables.iter().copied().collect();
     let mut bound = Vec::new();
+    let mut listed = HashSet::new();
     for b in bindings.iter().filter(|b| !b.in_list) {
         let head = b.path.split('.').next().unwrap_or(&b.path);
-        if variables.contains(&b.path.as_str()) || variables.contains(&head) {
-            if !bound.contains(&b.path) {
+        if known.contains(b.path.as_str()) || known.contains(head) {
+            if listed.insert(b.path.clone()) {
                 bound.push(b.path.clone());
             }
             continue;
@@ -205,8 +299,4 @@ fn fit_report(process: &Process, bindings: &[Binding], report: &mut Report) -> V
         }
     }
     bound
-}
-
-fn constraints_brief(v: &Value) -> String {
-    constraints::brief(v)
 }

@@ -8,6 +8,8 @@
 //! Matching is by whole words (see [`crate::words::split`]), so `apiKey`, `api_key`, `API-Key` and "API
 //! key" all match while `keyboard`, `monkey`, `tokenizer` and `pinned` do not.
 
+use serde_json::{Map, Value};
+
 use crate::words;
 
 /// Single words that name a secret, in the languages forms are written in.
@@ -74,6 +76,24 @@ const PAIRS: &[(&str, &str)] = &[
     ("session", "id"),
     ("session", "cookie"),
 ];
+
+/// The refusal for a component that asks for a secret, naming what gave it away.
+pub fn refusal(c: &Map<String, Value>, original_type: Option<&str>, who: &str) -> Option<String> {
+    for (what, text) in [
+        ("type", original_type),
+        ("key", c.get("key").and_then(Value::as_str)),
+        ("label", c.get("label").and_then(Value::as_str)),
+    ] {
+        if let Some(text) = text
+            && let Some(secret) = secret_in(text)
+        {
+            return Some(format!(
+                "{who} asks for a secret (its {what} says \"{secret}\"). A form is stored and read by people and agents, so no field is safe for one: keep credentials in a vault and let the form name the entry instead."
+            ));
+        }
+    }
+    None
+}
 
 /// What a field asks for, when it asks for a secret: the words that matched, e.g. "API key".
 pub fn secret_in(text: &str) -> Option<String> {

@@ -534,7 +534,7 @@ impl Service {
         let result = match (req.schema, req.text) {
             (Some(schema), _) => {
                 self.check_schema(&schema)?;
-                gate::schema_from_value(schema, form_id, process)
+                gate::check_value(schema, form_id, process)
             }
             (None, Some(text)) => {
                 if text.len() > self.limits.schema_bytes {
@@ -546,7 +546,7 @@ impl Service {
                         "send a smaller form",
                     ));
                 }
-                gate::schema_from(&text, form_id, process)
+                gate::check(&text, form_id, process)
             }
             (None, None) => return Err(ServiceError::FormRequired),
         };
@@ -556,7 +556,9 @@ impl Service {
                 warnings.extend(p.warnings);
                 Ok(ValidateResponse { schema: p.schema, warnings })
             }
-            Err(GateError::Unreadable(u)) => Err(ServiceError::Refused(GateError::Unreadable(u).problems())),
+            Err(e @ (GateError::Unreadable(_) | GateError::Stopped)) => {
+                Err(ServiceError::Refused(e.problems()))
+            }
             Err(GateError::Refused(problems)) => Err(ServiceError::Refused(problems)),
         }
     }
