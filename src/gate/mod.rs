@@ -21,6 +21,7 @@ mod fields;
 pub mod fit;
 mod leaks;
 mod normalise;
+mod patterns;
 mod secrets;
 
 use std::collections::HashSet;
@@ -125,6 +126,8 @@ pub struct Report {
     problems: Vec<String>,
     warnings: Vec<String>,
     seen: HashSet<String>,
+    /// The form's patterns: the compile budget spent and the verdicts reached.
+    pub(crate) patterns: patterns::Patterns,
 }
 
 impl Report {
