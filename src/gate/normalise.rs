@@ -71,6 +71,8 @@ pub struct Walker<'r> {
     pub stopped: bool,
     /// Every keyed field, in document order.
     pub bindings: Vec<Binding>,
+    fetches: Vec<leaks::Fetch>,
+    editable: HashSet<String>,
 }
 
 const MAX_DEPTH: usize = 32;
@@ -96,6 +98,8 @@ impl<'r> Walker<'r> {
             visited: 0,
             stopped: false,
             bindings: Vec::new(),
+            fetches: Vec::new(),
+            editable: HashSet::new(),
         }
     }
 
@@ -103,6 +107,7 @@ impl<'r> Walker<'r> {
     pub fn walk_root(&mut self, components: &mut Vec<Value>) {
         let mut claims = Claims::default();
         self.walk(components, "", &mut claims, false, "", 0);
+        leaks::judge(&self.fetches, &self.editable, self.report);
     }
 
     fn walk(
@@ -230,8 +235,8 @@ impl<'r> Walker<'r> {
             Kind::Known(Class::Presentational) => self.presentational(c, &kind_name, &who_before),
             Kind::Custom => {}
         }
-        let who = naming(c, at);
         self.settle_id(c, at);
+        let who = naming(c, at);
 
         // Bindings
         let key = c.get("key").and_then(Value::as_str).filter(|k| valid_key(k));
@@ -251,6 +256,17 @@ impl<'r> Walker<'r> {
                     self.report.refuse(format!(
                         "{what}; form-js binds each path once (no key may equal, contain or extend another), so give one of them another key."
                     ));
+                }
+                let fixed = ["readonly", "disabled"].iter().any(|p| c.get(*p) == Some(&Value::Bool(true)));
+                if !fixed {
+                    for name in [
+                        key,
+                        &path,
+                        path.split('.').next().unwrap_or_default(),
+                        key.split('.').next().unwrap_or_default(),
+                    ] {
+                        self.editable.insert(name.to_string());
+                    }
                 }
                 let id = c.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
                 self.bindings.push(Binding { path, id, who: who.clone(), in_list });
@@ -306,7 +322,7 @@ impl<'r> Walker<'r> {
             }
             _ => {}
         }
-        leaks::check(&kind_name, c, &who, self.report);
+        leaks::collect(&kind_name, c, &who, &mut self.fetches, self.report);
         if let Kind::Known(_) = kind {
             constraints::check(&kind_name, c, &who, self.report);
         }
