@@ -303,3 +303,50 @@ fn fit_report(process: &Process, bindings: &[Binding], report: &mut Report) -> V
     }
     bound
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    fn plain(n: usize) -> String {
+        let components: Vec<Value> = (0..n)
+            .map(|i| serde_json::json!({"type": "textfield", "key": format!("f{i}"), "label": format!("Field {i}")}))
+            .collect();
+        serde_json::json!({"id": "big", "components": components}).to_string()
+    }
+
+    #[test]
+    fn the_stop_hook_stops_the_walk_promptly() {
+        let text = plain(4 * STOP_EVERY);
+        let asked = AtomicUsize::new(0);
+        let stop = || asked.fetch_add(1, Ordering::Relaxed) >= 1;
+        let options = Options { origin: Origin::Author, stop: Some(&stop), ..Options::default() };
+        assert_eq!(run_text(&text, &options), Err(GateError::Stopped));
+        assert_eq!(asked.load(Ordering::Relaxed), 2, "asked every {STOP_EVERY} components, stopped at the second");
+        let never = || false;
+        let options = Options { stop: Some(&never), ..options };
+        assert!(run_text(&text, &options).is_ok());
+    }
+
+    #[test]
+    fn many_fields_stay_linear() {
+        // 30 s for 16k fields before; well under a second in release now (benches/gate.rs)
+        let text = plain(8000);
+        let start = std::time::Instant::now();
+        let p = check(&text, None, None).unwrap();
+        assert_eq!(p.bindings.len(), 8000);
+        assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+    }
+
+    #[test]
+    fn forms_without_ids_get_ids_of_their_own() {
+        let a = schema_from(r#"{"components": [{"type": "textfield", "key": "a", "label": "A"}]}"#, None, None);
+        let b = schema_from(r#"{"components": [{"type": "textfield", "key": "b", "label": "B"}]}"#, None, None);
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert_ne!(a.schema["id"], b.schema["id"]);
+        assert!(a.warnings[0].contains("had no id"), "{:?}", a.warnings);
+        let again = schema_from(r#"{"components": [{"type": "textfield", "key": "a", "label": "A"}]}"#, None, None);
+        assert_eq!(again.unwrap().schema["id"], a.schema["id"], "deterministic");
+    }
+}
