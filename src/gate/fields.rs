@@ -9,7 +9,8 @@ use serde_json::{Map, Value};
 
 use super::Origin;
 use super::constraints::brief;
-use super::normalise::{Walker, naming, unsafe_segment, valid_key, valid_path};
+use super::names::{naming, unsafe_segment, valid_key, valid_path};
+use super::normalise::Walker;
 use crate::words;
 
 impl Walker<'_> {

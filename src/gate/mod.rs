@@ -20,6 +20,7 @@ mod extract;
 mod fields;
 pub mod fit;
 mod leaks;
+mod names;
 mod normalise;
 mod patterns;
 mod secrets;
@@ -323,7 +324,11 @@ mod tests {
         let stop = || asked.fetch_add(1, Ordering::Relaxed) >= 1;
         let options = Options { origin: Origin::Author, stop: Some(&stop), ..Options::default() };
         assert_eq!(run_text(&text, &options), Err(GateError::Stopped));
-        assert_eq!(asked.load(Ordering::Relaxed), 2, "asked every {STOP_EVERY} components, stopped at the second");
+        assert_eq!(
+            asked.load(Ordering::Relaxed),
+            2,
+            "asked every {STOP_EVERY} components, stopped at the second"
+        );
         let never = || false;
         let options = Options { stop: Some(&never), ..options };
         assert!(run_text(&text, &options).is_ok());
@@ -341,12 +346,15 @@ mod tests {
 
     #[test]
     fn forms_without_ids_get_ids_of_their_own() {
-        let a = schema_from(r#"{"components": [{"type": "textfield", "key": "a", "label": "A"}]}"#, None, None);
-        let b = schema_from(r#"{"components": [{"type": "textfield", "key": "b", "label": "B"}]}"#, None, None);
+        let a =
+            schema_from(r#"{"components": [{"type": "textfield", "key": "a", "label": "A"}]}"#, None, None);
+        let b =
+            schema_from(r#"{"components": [{"type": "textfield", "key": "b", "label": "B"}]}"#, None, None);
         let (a, b) = (a.unwrap(), b.unwrap());
         assert_ne!(a.schema["id"], b.schema["id"]);
         assert!(a.warnings[0].contains("had no id"), "{:?}", a.warnings);
-        let again = schema_from(r#"{"components": [{"type": "textfield", "key": "a", "label": "A"}]}"#, None, None);
+        let again =
+            schema_from(r#"{"components": [{"type": "textfield", "key": "a", "label": "A"}]}"#, None, None);
         assert_eq!(again.unwrap().schema["id"], a.schema["id"], "deterministic");
     }
 }

@@ -171,8 +171,10 @@ pub fn asks(text: &str) -> Option<Asks> {
     if lower.contains("vault") || lower.contains("tresor") {
         return None;
     }
-    let folded = fold(text);
-    asks_in(&words::split(text), text).or_else(|| asks_in(&words::split(&folded), &folded))
+    asks_in(&words::split(text), text).or_else(|| {
+        let folded = fold(text);
+        (folded != text).then(|| asks_in(&words::split(&folded), &folded)).flatten()
+    })
 }
 
 fn asks_in(ws: &[String], text: &str) -> Option<Asks> {
