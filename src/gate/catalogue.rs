@@ -2,7 +2,7 @@
 //!
 //! The list is open: a model (or a newer editor) may write a type form-js has never heard of, and a host
 //! application may register its own (`range`, `starRating`). The real library refuses the whole form on
-//! a type nobody registered ("form field of type <x> not supported"). In a model's answer a type that is
+//! a type nobody registered (`form field of type <x> not supported`). In a model's answer a type that is
 //! a known synonym (`date`, `dropdown`, `email`) becomes the form-js type that means it, and any other
 //! type on a component that binds a key becomes a `textfield`; in a hand-written form an unknown type is
 //! a custom one, kept as written. Always with a warning, so nothing changes silently.

@@ -118,6 +118,9 @@ impl std::fmt::Debug for Options<'_> {
     }
 }
 
+/// How many refusal sentences a refusal lists before it says how many more there are.
+pub const MAX_PROBLEMS: usize = 100;
+
 /// How many components the walk handles between two calls of [`Options::stop`].
 pub const STOP_EVERY: usize = 256;
 
@@ -218,7 +221,13 @@ fn gate(mut form: Map<String, Value>, options: &Options<'_>) -> Result<Proposal,
     let bindings = std::mem::take(&mut walker.bindings);
     let bound = options.process.map(|p| fit_report(p, &bindings, &mut report)).unwrap_or_default();
     if !report.problems.is_empty() {
-        return Err(GateError::Refused(report.problems));
+        let mut problems = report.problems;
+        if problems.len() > MAX_PROBLEMS {
+            let more = problems.len() - MAX_PROBLEMS;
+            problems.truncate(MAX_PROBLEMS);
+            problems.push(format!("The form has {more} more problems; fix these first and check it again."));
+        }
+        return Err(GateError::Refused(problems));
     }
     let mut schema = Map::new();
     schema.insert("components".into(), Value::Array(components));
@@ -342,6 +351,20 @@ mod tests {
         let p = check(&text, None, None).unwrap();
         assert_eq!(p.bindings.len(), 8000);
         assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+    }
+
+    #[test]
+    fn a_refusal_lists_a_bounded_number_of_sentences() {
+        let components: Vec<Value> = (0..500)
+            .map(|i| serde_json::json!({"type": "textfield", "key": format!("bad key {i}"), "label": format!("F {i}")}))
+            .collect();
+        let text = serde_json::json!({"id": "x", "components": components}).to_string();
+        let problems = check(&text, None, None).unwrap_err().problems();
+        assert_eq!(problems.len(), MAX_PROBLEMS + 1);
+        assert_eq!(
+            problems[MAX_PROBLEMS],
+            "The form has 400 more problems; fix these first and check it again."
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@
 //!   about 75 ms to compile, and compiling is what this bounds), or the compiled program is over
 //!   the `regex` crate's size limit,
 //! - its HIR (regex-syntax's high-level form) shows a loop whose body can match the same text in
-//!   more than one way: an unbounded repetition nested in a repeated group whose next character may
+//!   more than one way: a repetition of varying length nested in a repeated group whose next character may
 //!   be one the inner repetition also takes, or a repeated alternation whose branches can start alike.
 //!
 //! Results are cached per pattern text, so a form that repeats one pattern on every field pays once.
@@ -214,12 +214,13 @@ fn visit(hir: &Hir, follow: &ClassUnicode, in_loop: bool, why: &mut Option<Strin
         HirKind::Repetition(r) if r.max.is_some_and(|m| m <= 1) => visit(&r.sub, follow, in_loop, why),
         HirKind::Repetition(r) => {
             let looping = many(r.max);
-            if in_loop && r.max.is_none() {
+            // an inner repetition that can take a varying number of characters (`a+`, `\w{2,10}`)
+            if in_loop && r.max.is_none_or(|m| m >= 2 && m > r.min) {
                 let mut overlap = chars(&r.sub);
                 overlap.intersect(follow);
                 if let Some(c) = overlap.ranges().first() {
                     *why = Some(format!(
-                        "an unbounded repetition sits inside another repetition and the text after it can start with a character it also matches ({}), so the two loops can share out the same characters in many ways",
+                        "a repetition of varying length sits inside another repetition and the text after it can start with a character it also matches ({}), so the two loops can share out the same characters in many ways",
                         describe(c)
                     ));
                     return;
@@ -372,6 +373,8 @@ mod tests {
             "^(\\d+)*$",
             "((ab)+c?)+",
             "(x+x+)+y",
+            "(a{1,5})+$",
+            "^(\\w{2,10}\\s?)*$",
         ] {
             let v = verdict(p).unwrap_or_else(|| panic!("{p} passed"));
             assert!(v.contains("browser could hang"), "{p}: {v}");
@@ -394,6 +397,8 @@ mod tests {
             "[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,}",
             "(Mr|Ms|Dr)\\.? [A-Z][a-z]+",
             "^(DE|AT|CH)[0-9]{2}( ?[0-9A-Z]{4})+$",
+            "^(\\d{1,3}\\.){4,}$",
+            "^([A-Z]{2}-)+[0-9]{3}$",
         ] {
             assert_eq!(verdict(p), None, "{p}");
         }
