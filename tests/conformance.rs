@@ -27,6 +27,9 @@ mod corpus;
 #[path = "conformance/formjs.rs"]
 mod formjs;
 
+#[path = "conformance/forms.rs"]
+mod forms;
+
 #[path = "conformance/vault.rs"]
 mod vault;
 

@@ -211,7 +211,7 @@ impl Service {
         let result = match (req.schema, req.text) {
             (Some(schema), _) => {
                 self.check_form(&schema, Oversized::Form)?;
-                gate::schema_from_value(schema, form_id, process)
+                gate::check_value(schema, form_id, process)
             }
             (None, Some(text)) => {
                 if text.len() > self.limits.schema_bytes {
@@ -221,7 +221,7 @@ impl Service {
                         limit: self.limits.schema_bytes,
                     });
                 }
-                gate::schema_from(&text, form_id, process)
+                gate::check(&text, form_id, process)
             }
             (None, None) => return Err(ServiceError::FormRequired),
         };
@@ -231,7 +231,9 @@ impl Service {
                 warnings.extend(p.warnings);
                 Ok(ValidateResponse { schema: p.schema, warnings })
             }
-            Err(e @ GateError::Unreadable(_)) => Err(ServiceError::Refused(e.problems())),
+            Err(e @ (GateError::Unreadable(_) | GateError::Stopped)) => {
+                Err(ServiceError::Refused(e.problems()))
+            }
             Err(GateError::Refused(problems)) => Err(ServiceError::Refused(problems)),
         }
     }
