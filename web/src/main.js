@@ -2,7 +2,6 @@
 // ask formgen for a draft. formgen only proposes: nothing changes in the process until the author presses
 // "Use this form", and that change goes through the modeller's command stack, so Ctrl+Z takes it back.
 import BpmnModeler from 'bpmn-js/lib/Modeler';
-import { is } from 'bpmn-js/lib/util/ModelUtil';
 import {
   BpmnPropertiesPanelModule, BpmnPropertiesProviderModule, ZeebePropertiesProviderModule, ZeebeTooltipProvider,
 } from 'bpmn-js-properties-panel';
@@ -10,7 +9,9 @@ import ZeebeBehaviorsModule from 'camunda-bpmn-js-behaviors/lib/camunda-cloud';
 import { FormEditor } from '@bpmn-io/form-js-editor';
 import zeebeModdle from 'zeebe-bpmn-moddle/resources/zeebe.json';
 
+import { bindForm, download } from './bind.js';
 import { createDataPanel } from './data.js';
+import * as targets from './target.js';
 import vacationXml from './vacation.bpmn';
 
 import 'bpmn-js/dist/assets/diagram-js.css';
@@ -151,74 +152,9 @@ function holdForm(text) {
   return '';
 }
 
-const modelerElement = (element) => (element && element.labelTarget) || element;
-
-/** The top-level start event: "nothing selected" means the start form, bound to this event. */
-function startEvent() {
-  const starts = modeler.get('elementRegistry').filter((e) =>
-    !e.labelTarget && is(e, 'bpmn:StartEvent') && is(e.businessObject.$parent, 'bpmn:Process'));
-  return starts.length === 1 ? starts[0] : null;
-}
-
-function boundFormId(element) {
-  const ext = element && element.businessObject && element.businessObject.get('extensionElements');
-  const def = ext && ext.get('values').find((v) => is(v, 'zeebe:FormDefinition'));
-  return (def && def.get('formId')) || '';
-}
-
-/** The process a step belongs to (through sub-processes); for the start form, the one process there is. */
-function processOf(element) {
-  for (let bo = element && element.businessObject; bo; bo = bo.$parent) {
-    if (is(bo, 'bpmn:Process')) return bo;
-  }
-  const definitions = modeler.getDefinitions();
-  const processes = ((definitions && definitions.get('rootElements')) || []).filter((r) => is(r, 'bpmn:Process'));
-  return processes.length === 1 ? processes[0] : null;
-}
-
-/**
- * The id a generation's form will carry, as formgen chooses it (gate/form_id.rs): the id the step binds,
- * else "<process id>-<step id>" ("-start" for the start form), numbered on when another step binds it.
- */
-function proposedFormId(target) {
-  if (target.formId) return target.formId;
-  const process = processOf(target.element);
-  if (!process) return '';
-  const base = `${process.id}-${target.elementId || 'start'}`;
-  const bound = new Set(modeler.get('elementRegistry').getAll().map(boundFormId));
-  let id = base;
-  for (let n = 2; bound.has(id); n += 1) id = `${base}-${n}`;
-  return id;
-}
-
-/**
- * What a generation is for: the selected user task or start event, or the start form when nothing (or only
- * a lane or pool) is selected. Any other element has no form, which is said instead of guessing.
- */
-function currentTarget() {
-  const selection = [...new Set(modeler.get('selection').get().map(modelerElement))];
-  if (selection.length > 1) return { problem: 'Several elements are selected: select the one step the form is for.' };
-  const element = selection[0] || null;
-  const container = !element || ['bpmn:Lane', 'bpmn:Participant', 'bpmn:Process', 'bpmn:Collaboration']
-    .some((t) => is(element, t));
-  if (container) {
-    const start = startEvent();
-    return { elementId: '', element: start, formId: boundFormId(start), label: 'Start form (nothing selected)' };
-  }
-  if (!is(element, 'bpmn:UserTask') && !is(element, 'bpmn:StartEvent')) {
-    return { problem: `${describe(element)} has no form: select a user task or a start event, or nothing for the start form.` };
-  }
-  const formId = boundFormId(element);
-  return { elementId: element.id, element, formId, label: `Form for ${describe(element)}` };
-}
-
-/** Which form a target is: the editor's form belongs to one target at a time. */
-const targetKey = (target) => (target.problem ? null : target.elementId || '(start)');
-
-function describe(element) {
-  const name = element.businessObject.get('name');
-  return name ? `"${name}" (${element.id})` : element.id;
-}
+const currentTarget = () => targets.current(modeler);
+const proposedFormId = (target) => targets.proposedFormId(modeler, target);
+const { boundFormId, key: targetKey, describe } = targets;
 
 function updateTarget() {
   const target = currentTarget();
@@ -441,11 +377,11 @@ async function generate(refine) {
   }
 }
 
-function showResult(data) {
-  const { inputTokens = 0, outputTokens = 0 } = data.usage || {};
-  ui.info.textContent = `Proposal by ${data.worker} (${data.model}) · ${inputTokens} tokens in, ${outputTokens} out`
-    + ` · ${data.attempts} attempt${data.attempts === 1 ? '' : 's'} · not saved until "Use this form"`;
-  ui.warnings.replaceChildren(...(data.warnings || []).map((w) => {
+function showResult(answer) {
+  const { inputTokens = 0, outputTokens = 0 } = answer.usage || {};
+  ui.info.textContent = `Proposal by ${answer.worker} (${answer.model}) · ${inputTokens} tokens in, ${outputTokens} out`
+    + ` · ${answer.attempts} attempt${answer.attempts === 1 ? '' : 's'} · not saved until "Use this form"`;
+  ui.warnings.replaceChildren(...(answer.warnings || []).map((w) => {
     const li = document.createElement('li');
     li.textContent = w;
     return li;
@@ -498,7 +434,7 @@ async function useForm() {
     + '(Cancel, then give the form its own id in the form editor\'s properties.)')) {
     return;
   }
-  bindForm(target.element, schema.id);
+  bindForm(modeler, target.element, schema.id);
   state.forms.set(schema.id, schema); // one of the project's forms now: the other steps' drafts read it
 
   download(`${schema.id}.form`, JSON.stringify(schema, null, 2), 'application/json');
@@ -506,39 +442,6 @@ async function useForm() {
   download(state.fileName.replace(/\.(bpmn|xml)$/i, '') + '.bpmn', xml, 'application/xml');
   ui.info.textContent = `Bound ${describe(target.element)} to form "${schema.id}" and downloaded ${schema.id}.form`
     + ` and the .bpmn (Ctrl+Z in the diagram takes the binding back).`;
-}
-
-/** One modelling command either way, so that a single undo removes the binding. */
-function bindForm(element, formId) {
-  const modeling = modeler.get('modeling');
-  const bpmnFactory = modeler.get('bpmnFactory');
-  const bo = element.businessObject;
-  const ext = bo.get('extensionElements');
-  const existing = ext && ext.get('values').find((v) => is(v, 'zeebe:FormDefinition'));
-  if (existing) {
-    // A form id replaces any other way of naming the form: Zeebe takes exactly one of them.
-    modeling.updateModdleProperties(element, existing, { formId, formKey: undefined, externalReference: undefined });
-    return;
-  }
-  const definition = bpmnFactory.create('zeebe:FormDefinition', { formId });
-  if (ext) {
-    definition.$parent = ext;
-    modeling.updateModdleProperties(element, ext, { values: [...ext.get('values'), definition] });
-  } else {
-    const created = bpmnFactory.create('bpmn:ExtensionElements', { values: [definition] });
-    definition.$parent = created;
-    created.$parent = bo;
-    modeling.updateProperties(element, { extensionElements: created });
-  }
-}
-
-function download(name, text, type) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = Object.assign(document.createElement('a'), { href: url, download: name });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
 }
 
 // ---------------------------------------------------------------------------------------------------
