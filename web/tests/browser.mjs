@@ -435,9 +435,22 @@ async function main() {
   await test('a. "Open…" opens the author\'s own .bpmn, and says why when it cannot', async () => {
     const own = join(TMP, 'my-process.bpmn');
     writeFileSync(own, readFileSync(join(WEB, 'src', 'vacation.bpmn'), 'utf8').replaceAll('Task_hr', 'Task_mine'));
-    await page.setInputFiles('#open-bpmn-file', own);
+    // With the .form of one of its steps: the page holds it as one of the project's forms and sends it along.
+    const sibling = join(TMP, 'approve-vacation.form');
+    writeFileSync(sibling, JSON.stringify({ id: 'approve-vacation', type: 'default', components: [
+      { type: 'checkbox', key: 'approved', label: 'Genehmigt' }] }));
+    const outline = page.waitForRequest((r) => r.url().endsWith('/api/formgen/outline')
+      && (r.postDataJSON().forms || []).some((f) => f.id === 'approve-vacation'));
+    await page.setInputFiles('#open-bpmn-file', [own, sibling]);
     await page.waitForSelector('#process-name:has-text("my-process.bpmn")');
     await page.waitForSelector('#canvas [data-element-id="Task_mine"]');
+    const sent = (await outline).postDataJSON();
+    assert(sent.forms.length === 1 && sent.forms[0].components[0].label === 'Genehmigt',
+      `forms sent after opening: ${JSON.stringify(sent.forms)}`); // the earlier process's forms are gone
+    const broken = join(TMP, 'broken.form');
+    writeFileSync(broken, '{"components": []}');
+    await page.setInputFiles('#open-bpmn-file', broken);
+    await page.waitForSelector('#bpmn-error:has-text("broken.form")');
     await page.setInputFiles('#open-bpmn-file', resolve(WEB, '../fixtures/bpmn/not-bpmn.bpmn'));
     await page.waitForSelector('#bpmn-error:has-text("Could not open not-bpmn.bpmn")');
   });
