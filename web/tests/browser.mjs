@@ -536,6 +536,36 @@ async function main() {
     await cannedPage.close();
   });
 
+  await test('a. "Use this form" asks before binding a form id another step binds', async () => {
+    // A proposal carrying another step's form id (an author can also type one into the editor): the answer is
+    // canned, the page's question is what is tested.
+    const askPage = await openPage(builtinUrl, 'ask');
+    await askPage.route('**/api/formgen/generate', (route) => route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        schema: { id: 'approve-vacation', type: 'default', components: [{ type: 'textfield', key: 'note', label: 'Note' }] },
+        worker: 'builtin', model: 'outline', processId: 'vacation-request', elementId: 'Task_hr',
+        processSource: 'request', warnings: [], usage: { inputTokens: 0, outputTokens: 0 }, attempts: 1,
+      }),
+    }));
+    assert(await capability(askPage) === 'available', 'capability');
+    await selectShape(askPage, 'Task_hr');
+    await askPage.click('#formgen-generate');
+    await askPage.waitForSelector('#formgen-use:enabled');
+    const dialogs = [];
+    const downloads = [];
+    askPage.on('dialog', (dialog) => { dialogs.push(dialog.message()); dialog.dismiss(); });
+    askPage.on('download', (d) => downloads.push(d));
+    await askPage.click('#formgen-use');
+    await askPage.waitForTimeout(500);
+    assert(dialogs.length === 1 && dialogs[0].includes('already bound to "Antrag prüfen" (Task_approve)'), `asked: ${dialogs.join(' | ')}`);
+    assert(downloads.length === 0, 'downloaded although the author cancelled');
+    await askPage.waitForSelector('#formgen-target:has-text("no form bound yet")');
+    await askPage.unrouteAll({ behavior: 'ignoreErrors' });
+    await askPage.close();
+  });
+
   await test('c. without a Worker there is no "Generate form" button', async () => {
     const noWorker = await openPage(noWorkerUrl, 'no-worker');
     assert(await capability(noWorker) === 'unavailable', 'capability did not say unavailable');
