@@ -1,5 +1,5 @@
-// The formgen page: a bpmn-js Modeler (left) and the form-js FormEditor (right), and the few controls that
-// ask formgen for a draft. formgen only proposes: nothing changes in the process until the author presses
+// The formgen page: a bpmn-js Modeler with Camunda's properties panel (left), the form-js FormEditor (right),
+// the few controls that ask formgen for a draft, and the Data panel (data.js) beside them. formgen only proposes: nothing changes in the process until the author presses
 // "Use this form", and that change goes through the modeller's command stack, so Ctrl+Z takes it back.
 import BpmnModeler from 'bpmn-js/lib/Modeler';
 import {
@@ -65,7 +65,7 @@ const modeler = new BpmnModeler({
     BpmnPropertiesPanelModule,
     BpmnPropertiesProviderModule,
     ZeebePropertiesProviderModule,
-    ZeebeBehaviorsModule, // what Camunda's modeller does around an edit (e.g. one form binding per task)
+    ZeebeBehaviorsModule, // what Camunda's modeller does around an edit (forms, user tasks, clean-ups)
   ],
   propertiesPanel: {
     parent: '#properties',
