@@ -1,6 +1,7 @@
 // The formgen page: a bpmn-js Modeler with Camunda's properties panel (left), the form-js FormEditor (right),
-// the few controls that ask formgen for a draft, and the Data panel (data.js) beside them. formgen only proposes: nothing changes in the process until the author presses
-// "Use this form", and that change goes through the modeller's command stack, so Ctrl+Z takes it back.
+// the few controls that ask formgen for a draft, and the Data panel (data.js) beside them. formgen only
+// proposes: nothing changes in the process until the author presses "Use this form", and that change goes
+// through the modeller's command stack, so Ctrl+Z takes it back.
 import BpmnModeler from 'bpmn-js/lib/Modeler';
 import {
   BpmnPropertiesPanelModule, BpmnPropertiesProviderModule, ZeebePropertiesProviderModule, ZeebeTooltipProvider,
