@@ -53,3 +53,6 @@ mod eval;
 
 #[path = "conformance/variables.rs"]
 mod variables;
+
+#[path = "conformance/eval_local.rs"]
+mod eval_local;
