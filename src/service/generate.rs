@@ -12,6 +12,7 @@ use crate::draft;
 use crate::gate::{self, GateError, Proposal};
 use crate::model::{self, Bounds, ModelError, ModelRequest, Usage};
 use crate::prompt::{self, GenerateInput, RepairInput};
+use crate::redact::Redactor;
 use crate::sources::Target;
 use crate::workers::{Backend, ModelWorker, Worker};
 
@@ -95,6 +96,7 @@ impl Service {
             .resolve(&settings.credential)
             .await
             .map_err(|error| ServiceError::Credential { worker: worker.name.clone(), error })?;
+        let redactor = self.credentials.redactor(&settings.credential, key.as_ref()).await;
         let req = job.request;
         let model_name =
             if req.model.trim().is_empty() { worker.model.clone() } else { req.model.trim().to_string() };
@@ -121,7 +123,7 @@ impl Service {
         let done =
             |proposal, usage, attempts| Generation { proposal, usage, attempts, model: model_name.clone() };
         let (problems, previous) = match self
-            .ask(worker, settings, key.as_ref(), &request, bounds, &mut usage)
+            .ask(worker, settings, (key.as_ref(), &redactor), &request, bounds, &mut usage)
             .await
         {
             Ok(text) => match accept(gate::schema_from(&text, job.form_id.as_deref(), job.process()), job) {
@@ -144,7 +146,7 @@ impl Service {
         });
         let second = ModelRequest { user: repair, ..request };
         let text = self
-            .ask(worker, settings, key.as_ref(), &second, bounds, &mut usage)
+            .ask(worker, settings, (key.as_ref(), &redactor), &second, bounds, &mut usage)
             .await
             .map_err(|error| ServiceError::Model { worker: worker.name.clone(), error })?;
         match accept(gate::schema_from(&text, job.form_id.as_deref(), job.process()), job) {
@@ -158,13 +160,13 @@ impl Service {
         &self,
         worker: &Worker,
         settings: &ModelWorker,
-        key: Option<&SecretString>,
+        (key, redactor): (Option<&SecretString>, &Redactor),
         request: &ModelRequest,
         bounds: Bounds,
         usage: &mut Usage,
     ) -> Result<String, ModelError> {
         let started = Instant::now();
-        let result = model::call(&self.client, settings, key, request, bounds).await;
+        let result = model::call(&self.client, settings, key, request, bounds, redactor).await;
         let (input, output) =
             result.as_ref().map(|a| (a.usage.input_tokens, a.usage.output_tokens)).unwrap_or((0, 0));
         self.metrics.model_call(&worker.name, started.elapsed().as_secs_f64(), input, output);

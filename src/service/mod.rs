@@ -15,7 +15,6 @@ mod generate;
 pub mod refine;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde_json::Value;
 
@@ -62,11 +61,7 @@ impl Service {
         let prompts = Prompts::load(config.prompts_dir.as_deref())?;
         let vault =
             config.vault.as_ref().map(|v| (Vault::new(v.addr.clone(), v.namespace.clone()), v.token.clone()));
-        let client = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(10))
-            .user_agent(concat!("formgen/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .expect("a TLS-capable HTTP client");
+        let client = crate::model::client();
         Ok(Service {
             registry: Registry::new(config.workers.clone()),
             credentials: Credentials::new(vault, config.credential_cache),

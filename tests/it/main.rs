@@ -7,6 +7,7 @@ mod common;
 
 mod builtin;
 mod cli;
+mod credentials_stay;
 mod describe;
 mod eval;
 mod gate_properties;
