@@ -81,7 +81,18 @@ impl Service {
                         })?;
                 Ok(Generation { proposal, usage: Usage::default(), attempts: 1, model: worker.model.clone() })
             }
-            Backend::Model(settings) => self.ask_model(worker, settings, job).await,
+            Backend::Model(settings) => {
+                // one deadline for the whole generation: the key, the first call and the repair round
+                let deadline = self.limits.model_timeout(worker.timeout_s);
+                match tokio::time::timeout(deadline, self.ask_model(worker, settings, job, deadline)).await {
+                    Ok(result) => result,
+                    Err(_) => {
+                        let error = ModelError::Timeout { after_s: deadline.as_secs() };
+                        tracing::warn!(worker = %worker.name, error = %error, "the generation ran out of time");
+                        Err(ServiceError::Model { worker: worker.name.clone(), error })
+                    }
+                }
+            }
         }
     }
 
@@ -90,6 +101,7 @@ impl Service {
         worker: &Worker,
         settings: &ModelWorker,
         job: &Job<'_>,
+        deadline: std::time::Duration,
     ) -> Result<Generation, ServiceError> {
         let key = self
             .credentials
@@ -115,10 +127,7 @@ impl Service {
                 .then(|| prompt::answer_schema(settings.max_components, settings.lean_schema)),
             temperature: settings.temperature,
         };
-        let bounds = Bounds {
-            timeout: self.limits.model_timeout(worker.timeout_s),
-            answer_bytes: self.limits.answer_bytes,
-        };
+        let bounds = Bounds { timeout: deadline, answer_bytes: self.limits.answer_bytes };
         let mut usage = Usage::default();
         let done =
             |proposal, usage, attempts| Generation { proposal, usage, attempts, model: model_name.clone() };
