@@ -68,26 +68,28 @@ impl Bodies {
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<usize>().ok());
         let wanted = declared.unwrap_or(self.body_limit).min(self.body_limit).min(self.capacity);
-        let timeout = self.read_timeout;
-        let read = async {
-            let room = match wanted {
-                0 => None,
-                n => Some(self.bytes.clone().acquire_many_owned(n as u32).await.map_err(|_| busy())?),
-            };
-            match axum::Json::<T>::from_request(req, state).await {
-                Ok(axum::Json(value)) => Ok((value, BodyRoom(room))),
-                Err(rejection) => Err(json_error(rejection)),
-            }
+        // one deadline: waiting for room and reading the body both count against the body read time
+        let deadline = tokio::time::Instant::now() + self.read_timeout;
+        let room = match wanted {
+            0 => None,
+            n => match tokio::time::timeout_at(deadline, self.bytes.clone().acquire_many_owned(n as u32))
+                .await
+            {
+                Ok(Ok(permit)) => Some(permit),
+                _ => return Err(busy()),
+            },
         };
-        tokio::time::timeout(timeout, read).await.unwrap_or_else(|_| {
-            Err(ApiError::new(
+        match tokio::time::timeout_at(deadline, axum::Json::<T>::from_request(req, state)).await {
+            Ok(Ok(axum::Json(value))) => Ok((value, BodyRoom(room))),
+            Ok(Err(rejection)) => Err(json_error(rejection)),
+            Err(_) => Err(ApiError::new(
                 Code::BodyTimeout,
                 format!(
                     "the request body did not arrive within this installation's {} s (FORMGEN_LIMIT_BODY_READ_TIMEOUT_S); send it at once, or a smaller one",
-                    timeout.as_secs()
+                    self.read_timeout.as_secs()
                 ),
-            ))
-        })
+            )),
+        }
     }
 }
 

@@ -182,7 +182,7 @@ async fn serve_connection(
     let service = Tracked { inner: app, peer, activity: activity.clone() };
     let connection = builder.serve_connection(TokioIo::new(socket), TowerToHyperService::new(service));
     let mut connection = pin!(connection);
-    let mut closing = false;
+    let (mut told, mut idled) = (false, false);
     loop {
         tokio::select! {
             result = connection.as_mut() => {
@@ -191,12 +191,17 @@ async fn serve_connection(
                 }
                 return;
             }
-            _ = stopping.wait_for(|s| *s), if !closing => {
-                closing = true;
+            _ = stopping.wait_for(|s| *s), if !told => {
+                told = true;
+                // hyper's graceful shutdown waits for a first request that has not come (a half-sent
+                // head held shutdown for the whole grace): a connection that never began one is dropped
+                if activity.started.load(Ordering::SeqCst) == 0 {
+                    return;
+                }
                 connection.as_mut().graceful_shutdown();
             }
-            () = activity.idle_for(idle_timeout), if !closing => {
-                closing = true;
+            () = activity.idle_for(idle_timeout), if !idled && !told => {
+                idled = true;
                 connection.as_mut().graceful_shutdown();
             }
         }
@@ -206,6 +211,7 @@ async fn serve_connection(
 /// Requests in flight on one connection, and a wake-up when the count changes.
 #[derive(Default)]
 struct Activity {
+    started: AtomicUsize,
     in_flight: AtomicUsize,
     changed: tokio::sync::Notify,
 }
@@ -231,6 +237,7 @@ struct InFlight(Arc<Activity>);
 
 impl InFlight {
     fn start(activity: Arc<Activity>) -> InFlight {
+        activity.started.fetch_add(1, Ordering::SeqCst);
         activity.in_flight.fetch_add(1, Ordering::SeqCst);
         activity.changed.notify_waiters();
         InFlight(activity)

@@ -17,3 +17,4 @@ mod model_adapters;
 mod reader;
 mod secrets;
 mod serve;
+mod slow_clients;
