@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bounds;
 mod builtin;
 mod cli;
 mod credentials_stay;
@@ -18,3 +19,4 @@ mod reader;
 mod secrets;
 mod serve;
 mod slow_clients;
+mod visibility;
