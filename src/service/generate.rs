@@ -1,6 +1,7 @@
 //! One generation: the builtin drafter, or a model asked once and, when the gate refuses its answer,
 //! once more with the refusal sentences. Every answer passes the gate and (for a refinement) is
-//! reconciled with the author's form in one place ([`accept`]).
+//! reconciled with the author's form in one place ([`accept`]). One deadline (the Worker's timeout,
+//! within the installation's) covers the whole generation: the key, the first call and the repair round.
 
 use std::time::Instant;
 
