@@ -64,7 +64,9 @@ async fn a_redirecting_model_endpoint_gets_nothing_sent_on() {
             .mount(&model)
             .await;
     }
-    let app = app(&messages_worker("redir", &model.uri(), "env:FORMGEN_TEST_REDIRECT_KEY"), Path::new("."));
+    // (a short timeout: were the redirect followed, the silent second port would hold the call)
+    let worker = messages_worker("redir", &model.uri(), "env:FORMGEN_TEST_REDIRECT_KEY") + "timeout_s = 3\n";
+    let app = app(&worker, Path::new("."));
     for status in [302, 307, 308] {
         let (code, body, _) =
             send(&app, "POST", "/api/formgen/generate", Some(json!({"description": "x"}))).await;
