@@ -58,6 +58,12 @@ pub struct Limits {
     pub element_id_chars: usize,
     /// Longest `processId`, in characters.
     pub process_id_chars: usize,
+    /// Forms and decision files of a process's project (a request's `forms` + `decisions`, or a folder).
+    pub project_files: usize,
+    /// Bytes of a project's forms and decisions together.
+    pub project_bytes: usize,
+    /// Bytes of any one form or decision file of a project.
+    pub project_file_bytes: usize,
 }
 
 impl Default for Limits {
@@ -83,6 +89,9 @@ impl Default for Limits {
             worker_chars: 128,
             element_id_chars: 255,
             process_id_chars: 255,
+            project_files: 200,
+            project_bytes: 16 * 1024 * 1024,
+            project_file_bytes: 2 * 1024 * 1024,
         }
     }
 }
@@ -121,6 +130,9 @@ macro_rules! limit_fields {
         $m!(worker_chars, "WORKER_CHARS");
         $m!(element_id_chars, "ELEMENT_ID_CHARS");
         $m!(process_id_chars, "PROCESS_ID_CHARS");
+        $m!(project_files, "PROJECT_FILES");
+        $m!(project_bytes, "PROJECT_BYTES");
+        $m!(project_file_bytes, "PROJECT_FILE_BYTES");
     };
 }
 
@@ -160,6 +172,15 @@ impl Limits {
         }
         limit_fields!(check);
         zero
+    }
+
+    /// The bounds of one project.
+    pub fn project(&self) -> crate::project::ProjectBounds {
+        crate::project::ProjectBounds {
+            max_files: self.project_files,
+            max_bytes_total: self.project_bytes as u64,
+            max_file_bytes: self.project_file_bytes as u64,
+        }
     }
 
     /// The model call timeout for a Worker that asks for `worker_timeout_s` (0 = no own timeout).

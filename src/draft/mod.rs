@@ -13,32 +13,69 @@
 //!
 //! The output is a plain form-js document; the gate normalises and checks it like any model's answer.
 
+mod data;
+
 use serde_json::{Map, Value, json};
 
 use crate::bpmn::{Comparison, Literal, Operator, Process, read_condition};
+use crate::flow::{Definition, Picture};
+use crate::project::Project;
 use crate::words;
+
+pub use data::KNOWN_SHOWN;
+
+/// A draft and what the author should know about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Draft {
+    /// The form-js document (the gate normalises it like any answer).
+    pub form: Value,
+    /// What the drafter left out and why.
+    pub warnings: Vec<String>,
+}
+
+/// What the drafter knows about the step beyond the process: its data picture and the project.
+#[derive(Debug, Clone, Copy)]
+pub struct Around<'a> {
+    /// The step's data picture.
+    pub picture: &'a Picture,
+    /// The forms and decisions around the process.
+    pub project: &'a Project,
+}
 
 /// What a field does with its variable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Use {
+pub(crate) enum Use {
     /// The step only reads it: shown, not edited.
     Read,
     /// The form captures it.
     Write,
 }
 
-/// Drafts a form for the element at index `target` of `process` (none: the start form). With a
-/// `current` form (a refinement), its components are kept and fields are added for variables it does
-/// not bind yet.
+/// Drafts a form for the element at index `target` of `process` (none: the start form), from the
+/// process alone. See [`draft_in`].
 pub fn draft(
     process: Option<&Process>,
     target: Option<usize>,
     description: &str,
     current: Option<&Value>,
 ) -> Value {
+    draft_in(process, target, None, description, current).form
+}
+
+/// Drafts a form for the element at index `target` of `process` (none: the start form), with the
+/// step's data picture and the project when there are (`around`). With a `current` form (a
+/// refinement), its components are kept and fields are added for variables it does not bind yet.
+pub fn draft_in(
+    process: Option<&Process>,
+    target: Option<usize>,
+    around: Option<Around<'_>>,
+    description: &str,
+    current: Option<&Value>,
+) -> Draft {
     let Some(process) = process else {
-        return without_process(description, current);
+        return Draft { form: without_process(description, current), warnings: Vec::new() };
     };
+    let mut warnings = Vec::new();
     let comparisons = comparisons_by_variable(process);
     let mut components: Vec<Value> = match current.and_then(|c| c.get("components")).and_then(Value::as_array)
     {
@@ -47,12 +84,44 @@ pub fn draft(
     };
     let bound: Vec<String> =
         components.iter().filter_map(|c| c.get("key")?.as_str().map(str::to_string)).collect();
-    for (name, use_) in fields(process, target) {
+    let mut bound = bound;
+    if current.is_none()
+        && let Some(i) = target
+    {
+        for c in data::declared(&process.elements[i]) {
+            let key = c.get("key").and_then(Value::as_str).unwrap_or_default().to_string();
+            let label =
+                c.get("label").or_else(|| c.get("dateLabel")).and_then(Value::as_str).unwrap_or_default();
+            if let Some(asked) = crate::gate::secret_in(&key).or_else(|| crate::gate::secret_in(label)) {
+                warnings.push(secret_skipped(&key, &asked));
+                continue;
+            }
+            bound.push(key);
+            components.push(c);
+        }
+    }
+    let mut chosen = fields(process, target, around.is_none());
+    if let Some(around) = around {
+        data::add_picture_fields(&mut chosen, around.picture, target.is_some());
+        data::expand_objects(&mut chosen, process, around.project);
+    }
+    for (name, use_) in chosen {
         if bound.iter().any(|b| *b == name || overlaps(b, &name)) {
             continue;
         }
+        if let Some(asked) = crate::gate::secret_in(&name) {
+            warnings.push(secret_skipped(&name, &asked));
+            continue;
+        }
         let cs = comparisons.get(&name).map(Vec::as_slice).unwrap_or_default();
-        components.push(field(&name, use_, cs));
+        let definition: Option<Definition> =
+            around.and_then(|a| crate::flow::definition(&name, process, a.project));
+        let component = match &definition {
+            Some(d) if cs.is_empty() || d.kind != "textfield" => data::defined_field(&name, use_, d),
+            _ => field(&name, use_, cs),
+        };
+        bound.push(name);
+        components.push(component);
     }
     let mut form = Map::new();
     form.insert("type".into(), json!("default"));
@@ -60,7 +129,14 @@ pub fn draft(
         form.insert("id".into(), json!(id));
     }
     form.insert("components".into(), Value::Array(components));
-    Value::Object(form)
+    Draft { form: Value::Object(form), warnings }
+}
+
+/// The warning for a variable the draft has no field for because its name asks for a secret.
+fn secret_skipped(name: &str, asked: &str) -> String {
+    format!(
+        "The process variable `{name}` asks for a secret ({asked}), so the draft has no field for it; keep credentials in a vault and let the process reference them by name."
+    )
 }
 
 /// Without a process there is nothing to draft from but the brief: a heading and a free-text field.
@@ -81,7 +157,7 @@ fn without_process(description: &str, current: Option<&Value>) -> Value {
 
 /// The variables a form for `target` has fields for, in order: the step's own, then the decisions
 /// downstream that nothing else answers.
-fn fields(process: &Process, target: Option<usize>) -> Vec<(String, Use)> {
+fn fields(process: &Process, target: Option<usize>, with_decisions: bool) -> Vec<(String, Use)> {
     let mut out: Vec<(String, Use)> = Vec::new();
     let mut push = |name: &str, use_: Use| {
         if valid_key(name) && !out.iter().any(|(n, _)| n == name) {
@@ -112,7 +188,7 @@ fn fields(process: &Process, target: Option<usize>) -> Vec<(String, Use)> {
             .iter()
             .any(|u| u.name == name && u.role.is_written() && u.element.is_some_and(|e| !own.contains(&e)))
     };
-    for decision in process.decisions_after(target) {
+    for decision in process.decisions_after(target).into_iter().filter(|_| with_decisions) {
         for flow in &decision.flows {
             for v in read_condition(&flow.condition).variables {
                 if !written_elsewhere(&v) {

@@ -56,6 +56,7 @@ pub fn status(code: Code) -> StatusCode {
         Code::DescriptionTooLong
         | Code::BpmnTooLarge
         | Code::SchemaTooLarge
+        | Code::ProjectTooLarge
         | Code::BodyTooLarge
         | Code::FieldTooLong => S::PAYLOAD_TOO_LARGE,
         Code::BodyTimeout => S::REQUEST_TIMEOUT,

@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::{GenerateRequest, Service, ServiceError};
 use crate::draft;
+use crate::flow::{self, Picture};
 use crate::gate::{self, GateError, Proposal};
 use crate::model::{self, Bounds, ModelError, ModelRequest, Usage};
 use crate::prompt::{self, GenerateInput, RepairInput};
@@ -35,6 +36,8 @@ pub(super) struct Job<'a> {
     pub request: &'a GenerateRequest,
     pub target: Option<&'a Target>,
     pub form_id: Option<String>,
+    /// The step's data picture, drawn once for the drafter and the prompt.
+    pub picture: Option<Picture>,
 }
 
 impl<'a> Job<'a> {
@@ -45,7 +48,8 @@ impl<'a> Job<'a> {
             request.schema.as_ref(),
             target.map(|t| (t.process(), t.element_index())),
         );
-        Job { request, target, form_id }
+        let picture = target.map(|t| flow::picture(t.process(), t.element_index(), t.project()));
+        Job { request, target, form_id, picture }
     }
 
     fn process(&self) -> Option<&crate::bpmn::Process> {
@@ -56,6 +60,7 @@ impl<'a> Job<'a> {
     pub(super) fn prompt_input(&self, budget: usize) -> GenerateInput<'_> {
         GenerateInput {
             target: self.target,
+            picture: self.picture.as_ref(),
             description: &self.request.description,
             current: self.request.schema.as_ref(),
             form_id: self.form_id.as_deref(),
@@ -68,18 +73,24 @@ impl Service {
     pub(super) async fn run(&self, worker: &Worker, job: &Job<'_>) -> Result<Generation, ServiceError> {
         match &worker.backend {
             Backend::Builtin => {
-                let draft = draft::draft(
+                let around = match (job.target, &job.picture) {
+                    (Some(t), Some(picture)) => Some(draft::Around { picture, project: t.project() }),
+                    _ => None,
+                };
+                let draft = draft::draft_in(
                     job.process(),
                     job.target.and_then(Target::element_index),
+                    around,
                     &job.request.description,
                     job.request.schema.as_ref(),
                 );
-                let proposal =
-                    accept(gate::schema_from_value(draft, job.form_id.as_deref(), job.process()), job)
+                let mut proposal =
+                    accept(gate::schema_from_value(draft.form, job.form_id.as_deref(), job.process()), job)
                         .map_err(|e| ServiceError::Unusable {
-                            worker: worker.name.clone(),
-                            problems: e.problems(),
-                        })?;
+                        worker: worker.name.clone(),
+                        problems: e.problems(),
+                    })?;
+                proposal.warnings.splice(0..0, draft.warnings);
                 Ok(Generation { proposal, usage: Usage::default(), attempts: 1, model: worker.model.clone() })
             }
             Backend::Model(settings) => {

@@ -67,7 +67,10 @@ impl Service {
         Ok(Service {
             registry: Registry::new(config.workers.clone()),
             credentials: Credentials::new(vault, config.credential_cache),
-            store: Arc::new(ProcessStore::new(config.processes_dir.clone(), config.limits.bpmn_bytes)),
+            store: Arc::new(
+                ProcessStore::new(config.processes_dir.clone(), config.limits.bpmn_bytes)
+                    .with_project(config.project_dir().map(Into::into), config.limits.project()),
+            ),
             prompts,
             client,
             limits: config.limits.clone(),
@@ -136,7 +139,9 @@ impl Service {
         let worker = self.registry.choose(principal, req.worker.trim())?.clone();
         // admitted before the BPMN is parsed: a refused request costs no parse
         let _permit = self.admission.admit(&worker)?;
-        let resolved = self.resolve(&req.process_id, &req.process_xml, &req.element_id).await?;
+        let resolved = self
+            .resolve(named(&req.process_id, &req.process_xml, &req.element_id, &req.forms, &req.decisions))
+            .await?;
         // read: the text is not needed again, and a generation may wait on a model for minutes
         req.process_xml = String::new();
         let _in_flight = self.metrics.start();
@@ -173,7 +178,9 @@ impl Service {
     /// `formgen eval` measures prompt key coverage on.
     pub async fn prompt_text(&self, req: &GenerateRequest) -> Result<String, ServiceError> {
         self.check_bpmn(&req.process_xml)?;
-        let resolved = self.resolve(&req.process_id, &req.process_xml, &req.element_id).await?;
+        let resolved = self
+            .resolve(named(&req.process_id, &req.process_xml, &req.element_id, &req.forms, &req.decisions))
+            .await?;
         let job = Job::new(req, resolved.target());
         Ok(self.prompts.user(&job.prompt_input(self.limits.prompt_chars)))
     }
@@ -201,13 +208,8 @@ impl Service {
         Ok(())
     }
 
-    async fn resolve(
-        &self,
-        process_id: &str,
-        process_xml: &str,
-        element_id: &str,
-    ) -> Result<Resolved, ServiceError> {
-        Ok(sources::resolve(&self.store, Named { process_id, process_xml, element_id }).await?)
+    async fn resolve(&self, named: Named<'_>) -> Result<Resolved, ServiceError> {
+        Ok(sources::resolve(&self.store, named, &self.limits.project()).await?)
     }
 
     /// The gate on a hand-written form.
@@ -215,7 +217,8 @@ impl Service {
         self.check_fields(&[(Field::ProcessId, &req.process_id), (Field::FormId, &req.form_id)])?;
         self.check_bpmn(&req.process_xml)?;
         let _permit = self.admission.admit_work()?;
-        let resolved = self.resolve(&req.process_id, &req.process_xml, "").await?;
+        let resolved =
+            self.resolve(named(&req.process_id, &req.process_xml, "", &req.forms, &req.decisions)).await?;
         let form_id = Some(req.form_id.trim()).filter(|f| !f.is_empty());
         let process = resolved.target().map(|t| t.process());
         let result = match (req.schema, req.text) {
@@ -254,16 +257,24 @@ impl Service {
             return Err(ServiceError::ProcessRequired);
         }
         let _permit = self.admission.admit_work()?;
-        let resolved = self.resolve(&req.process_id, &req.process_xml, &req.element_id).await?;
+        let resolved = self
+            .resolve(named(&req.process_id, &req.process_xml, &req.element_id, &req.forms, &req.decisions))
+            .await?;
         let nothing = Process::default();
-        let (process, element) = match resolved.target() {
-            Some(t) => (t.process(), t.element_index()),
-            None => (&nothing, None),
+        let Some(target) = resolved.target() else {
+            return Ok(OutlineResponse {
+                process: bpmn::OutlineProcess::from(&nothing),
+                text: String::new(),
+                process_source: source_name(&resolved),
+                step: None,
+            });
         };
+        let picture = crate::flow::picture(target.process(), target.element_index(), target.project());
         Ok(OutlineResponse {
-            process: bpmn::OutlineProcess::from(process),
-            text: bpmn::describe(process, element, self.limits.prompt_chars),
+            process: bpmn::OutlineProcess::from(target.process()),
+            text: crate::prompt::process_text(target, Some(&picture), self.limits.prompt_chars),
             process_source: source_name(&resolved),
+            step: Some(picture),
         })
     }
 }
@@ -275,6 +286,17 @@ fn workers_deadline(registry: &Registry, principal: &Principal, limits: &Limits)
         .map(|w| limits.model_timeout(w.timeout_s).as_secs())
         .max()
         .unwrap_or(limits.model_timeout_s)
+}
+
+/// The process fields of a request, as the resolver takes them.
+fn named<'a>(
+    process_id: &'a str,
+    process_xml: &'a str,
+    element_id: &'a str,
+    forms: &'a [Value],
+    decisions: &'a [String],
+) -> Named<'a> {
+    Named { process_id, process_xml, element_id, forms, decisions }
 }
 
 /// The `processSource` value of a resolution.
