@@ -37,7 +37,8 @@ pub async fn generate(
 
 /// The gate on a hand-written form.
 #[utoipa::path(post, path = "/api/formgen/validate", tag = "formgen", request_body = ValidateRequest,
-    responses((status = 200, body = ValidateResponse), (status = 422, body = ErrorBody), (status = 400, body = ErrorBody)))]
+    responses((status = 200, body = ValidateResponse), (status = 422, body = ErrorBody), (status = 400, body = ErrorBody),
+        (status = 408, body = ErrorBody), (status = 413, body = ErrorBody), (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)))]
 pub async fn validate(
     State(state): State<AppState>,
     Caller(_): Caller,
@@ -48,7 +49,8 @@ pub async fn validate(
 
 /// What a model would be shown about a process.
 #[utoipa::path(post, path = "/api/formgen/outline", tag = "formgen", request_body = OutlineRequest,
-    responses((status = 200, body = OutlineResponse), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = OutlineResponse), (status = 404, body = ErrorBody),
+        (status = 408, body = ErrorBody), (status = 413, body = ErrorBody), (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)))]
 pub async fn outline(
     State(state): State<AppState>,
     Caller(_): Caller,
