@@ -62,6 +62,7 @@ pub fn status(code: Code) -> StatusCode {
         Code::BodyTimeout => S::REQUEST_TIMEOUT,
         Code::JsonRequired => S::UNSUPPORTED_MEDIA_TYPE,
         Code::SchemaRefused => S::UNPROCESSABLE_ENTITY,
+        Code::GateTimeout => S::SERVICE_UNAVAILABLE,
         Code::TooManyGenerations | Code::ModelRateLimited => S::TOO_MANY_REQUESTS,
         Code::ModelCredentialRefused
         | Code::ModelAnswerTruncated

@@ -71,6 +71,8 @@ pub enum Code {
     CredentialUnavailable,
     /// The gate refused a hand-written form.
     SchemaRefused,
+    /// The gate worked on a form past its time.
+    GateTimeout,
     /// No credentials were sent.
     Unauthenticated,
     /// Credentials no principal has.
@@ -116,6 +118,7 @@ impl Code {
             Code::UnusableAnswer => "unusable_answer",
             Code::CredentialUnavailable => "credential_unavailable",
             Code::SchemaRefused => "schema_refused",
+            Code::GateTimeout => "gate_timeout",
             Code::Unauthenticated => "unauthenticated",
             Code::UnknownPrincipal => "unknown_principal",
             Code::Forbidden => "forbidden",
@@ -244,6 +247,14 @@ pub enum ServiceError {
     /// The gate refused a hand-written form.
     #[error("the form was refused: {}", .0.join(" "))]
     Refused(Vec<String>),
+    /// The gate worked on a form past its time.
+    #[error(
+        "checking the form took longer than this installation's {after_s} s (FORMGEN_LIMIT_GATE_SECONDS); send a smaller form"
+    )]
+    GateStopped {
+        /// The time limit.
+        after_s: u64,
+    },
     /// A string field over its length limit.
     #[error("\"{}\" is {chars} characters, over this installation's limit of {limit} ({}); send a shorter one", .field.json_name(), .field.env_var())]
     FieldTooLong {
@@ -288,6 +299,7 @@ impl ServiceError {
             ServiceError::Unusable { .. } => Code::UnusableAnswer,
             ServiceError::Credential { .. } => Code::CredentialUnavailable,
             ServiceError::Refused(_) => Code::SchemaRefused,
+            ServiceError::GateStopped { .. } => Code::GateTimeout,
             ServiceError::FieldTooLong { .. } => Code::FieldTooLong,
             ServiceError::BadModelName => Code::BadRequest,
         }

@@ -219,12 +219,11 @@ impl Service {
         let _permit = self.admission.admit_work()?;
         let resolved =
             self.resolve(named(&req.process_id, &req.process_xml, "", &req.forms, &req.decisions)).await?;
-        let form_id = Some(req.form_id.trim()).filter(|f| !f.is_empty());
-        let process = resolved.target().map(|t| t.process());
-        let result = match (req.schema, req.text) {
+        let form_id = Some(req.form_id.trim()).filter(|f| !f.is_empty()).map(str::to_string);
+        let form = match (req.schema, req.text) {
             (Some(schema), _) => {
                 self.check_form(&schema, Oversized::Form)?;
-                gate::check_value(schema, form_id, process)
+                Form::Value(schema)
             }
             (None, Some(text)) => {
                 if text.len() > self.limits.schema_bytes {
@@ -234,21 +233,54 @@ impl Service {
                         limit: self.limits.schema_bytes,
                     });
                 }
-                gate::check(&text, form_id, process)
+                Form::Text(text)
             }
             (None, None) => return Err(ServiceError::FormRequired),
         };
+        let result = self.gate_author_form(form, form_id, resolved.target().cloned()).await?;
         match result {
             Ok(p) => {
                 let mut warnings = resolved.warnings();
                 warnings.extend(p.warnings);
                 Ok(ValidateResponse { schema: p.schema, warnings })
             }
-            Err(e @ (GateError::Unreadable(_) | GateError::Stopped)) => {
-                Err(ServiceError::Refused(e.problems()))
-            }
+            Err(GateError::Stopped) => Err(ServiceError::GateStopped { after_s: self.limits.gate_seconds }),
+            Err(e @ GateError::Unreadable(_)) => Err(ServiceError::Refused(e.problems())),
             Err(GateError::Refused(problems)) => Err(ServiceError::Refused(problems)),
         }
+    }
+
+    /// The gate on a hand-written form, on the blocking pool (it is CPU work, and a large form must not
+    /// hold an async thread that `/healthz` needs). It stops when the request is abandoned (the
+    /// caller's future dropped) or has worked past `gate_seconds`.
+    async fn gate_author_form(
+        &self,
+        form: Form,
+        form_id: Option<String>,
+        target: Option<crate::sources::Target>,
+    ) -> Result<Result<gate::Proposal, GateError>, ServiceError> {
+        let abandoned = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let _on_drop = Abandon(abandoned.clone());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(self.limits.gate_seconds);
+        let work = tokio::task::spawn_blocking(move || {
+            let stop = || {
+                abandoned.load(std::sync::atomic::Ordering::Relaxed) || std::time::Instant::now() > deadline
+            };
+            let options = gate::Options {
+                origin: gate::Origin::Author,
+                form_id: form_id.as_deref(),
+                process: target.as_ref().map(|t| t.process()),
+                stop: Some(&stop),
+            };
+            match form {
+                Form::Value(v) => gate::run_value(v, &options),
+                Form::Text(t) => gate::run_text(&t, &options),
+            }
+        });
+        work.await.map_err(|e| {
+            tracing::error!(error = %e, "the gate's blocking task failed");
+            ServiceError::Source(crate::sources::SourceError::StoreFailed)
+        })
     }
 
     /// What a model would be shown.
@@ -288,6 +320,21 @@ fn workers_deadline(registry: &Registry, principal: &Principal, limits: &Limits)
         .map(|w| limits.model_timeout(w.timeout_s).as_secs())
         .max()
         .unwrap_or(limits.model_timeout_s)
+}
+
+/// A hand-written form as it came: parsed JSON, or text (a raw answer).
+enum Form {
+    Value(Value),
+    Text(String),
+}
+
+/// Sets its flag when dropped: the gate's stop hook sees that the request was abandoned.
+struct Abandon(Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for Abandon {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 /// The process fields of a request, as the resolver takes them.

@@ -1,6 +1,8 @@
 //! `formgen eval` with the local model server (llama.cpp, the CI's small model) on a handful of
 //! pairs: the figures of a real model Worker, through the same command an operator runs. The
-//! summary is printed for the README; the test checks that the run completed and was scored.
+//! summary is printed for the README; the test checks that the run completed and was scored. The
+//! Worker is configured as an operator would configure a 135M model on one CPU thread: one
+//! generation at a time, temperature 0, the lean answer schema.
 
 use serde_json::Value;
 
@@ -19,6 +21,9 @@ fn eval_with_the_local_model_on_a_few_pairs() {
         &config,
         format!(
             r#"
+[limits]
+model_timeout_s = 300
+
 [[workers]]
 name = "local"
 provider = "chat-completions"
@@ -28,8 +33,9 @@ credential = "env:FORMGEN_TEST_LLM_KEY"
 temperature = 0
 answer_schema = "lean"
 max_components = 8
-max_output_tokens = 400
+max_output_tokens = 300
 timeout_s = 240
+max_concurrent = 1
 "#,
             llm = env("FORMGEN_TEST_LLM_URL")
         ),

@@ -654,3 +654,29 @@ async fn header_mode_believes_only_the_trusted_proxy() {
     let (status, _) = read(from("10.0.0.5").oneshot(no_user).await.unwrap()).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_gate_runs_off_the_async_threads_and_stops_at_its_time() {
+    let limits = "[limits]\ngate_seconds = 1\nschema_bytes = 200000000\nrequest_body_bytes = 200000000\nbodies_in_flight_bytes = 400000000";
+    let (app, _) = build(&config(&builtin_worker("builtin", ""), limits));
+    // many fields: seconds of gate work in a debug build, past the one-second bound
+    let components: Vec<Value> = (0..600_000)
+        .map(|i| json!({"type": "textfield", "key": format!("field{i}"), "label": format!("Field {i}")}))
+        .collect();
+    let big = json!({"schema": {"components": components}});
+    let validate = tokio::spawn({
+        let app = app.clone();
+        async move { call(&app, "POST", "/api/formgen/validate", Some(ANA), Some(big)).await }
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let started = std::time::Instant::now();
+    let (status, _, _) = call(&app, "GET", "/healthz", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(started.elapsed() < Duration::from_millis(500), "healthz waited {:?}", started.elapsed());
+    let (status, body, _) = validate.await.unwrap();
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (StatusCode::SERVICE_UNAVAILABLE, Some("gate_timeout")),
+        "{body}"
+    );
+}
