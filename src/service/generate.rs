@@ -66,18 +66,26 @@ impl Service {
     pub(super) async fn run(&self, worker: &Worker, job: &Job<'_>) -> Result<Generation, ServiceError> {
         match &worker.backend {
             Backend::Builtin => {
-                let draft = draft::draft(
+                let draft = draft::compose(
                     job.process(),
                     job.target.and_then(Target::element_index),
                     &job.request.description,
                     job.request.schema.as_ref(),
                 );
-                let proposal =
-                    accept(gate::schema_from_value(draft, job.form_id.as_deref(), job.process()), job)
+                let mut proposal =
+                    accept(gate::schema_from_value(draft.form, job.form_id.as_deref(), job.process()), job)
                         .map_err(|e| ServiceError::Unusable {
-                            worker: worker.name.clone(),
-                            problems: e.problems(),
-                        })?;
+                        worker: worker.name.clone(),
+                        problems: e.problems(),
+                    })?;
+                proposal.warnings.extend(draft.warnings);
+                if !job.request.model.trim().is_empty() {
+                    proposal.warnings.push(format!(
+                        "the Worker \"{}\" is the builtin drafter and uses no model, so the model \"{}\" asked for was not used",
+                        worker.name,
+                        job.request.model.trim()
+                    ));
+                }
                 Ok(Generation { proposal, usage: Usage::default(), attempts: 1, model: worker.model.clone() })
             }
             Backend::Model(settings) => self.ask_model(worker, settings, job).await,

@@ -9,6 +9,7 @@ mod builtin;
 mod cli;
 mod describe;
 mod eval;
+mod first_use;
 mod gate_properties;
 mod gate_vectors;
 mod http_api;
