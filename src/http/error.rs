@@ -57,7 +57,7 @@ pub fn status(code: Code) -> StatusCode {
             S::PAYLOAD_TOO_LARGE
         }
         Code::JsonRequired => S::UNSUPPORTED_MEDIA_TYPE,
-        Code::SchemaRefused => S::UNPROCESSABLE_ENTITY,
+        Code::SchemaRefused | Code::NotBpmn | Code::NotAFormStep => S::UNPROCESSABLE_ENTITY,
         Code::TooManyGenerations | Code::ModelRateLimited => S::TOO_MANY_REQUESTS,
         Code::ModelCredentialRefused
         | Code::ModelAnswerTruncated

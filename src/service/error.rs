@@ -39,6 +39,10 @@ pub enum Code {
     UnknownProcess,
     /// No such element in the process.
     UnknownElement,
+    /// An element was named in something that holds no BPMN process at all.
+    NotBpmn,
+    /// The element named is not a step that has a form (a flow, a gateway, a service task...).
+    NotAFormStep,
     /// The brief is over its limit.
     DescriptionTooLong,
     /// The BPMN is over its limit.
@@ -92,6 +96,8 @@ impl Code {
             Code::NoWorker => "no_worker",
             Code::UnknownProcess => "unknown_process",
             Code::UnknownElement => "unknown_element",
+            Code::NotBpmn => "not_bpmn",
+            Code::NotAFormStep => "not_a_form_step",
             Code::DescriptionTooLong => "description_too_long",
             Code::BpmnTooLarge => "bpmn_too_large",
             Code::SchemaTooLarge => "schema_too_large",
@@ -232,6 +238,38 @@ pub enum ServiceError {
     /// The gate refused a hand-written form.
     #[error("the form was refused: {}", .0.join(" "))]
     Refused(Vec<String>),
+    /// The element named is not one a form belongs to.
+    #[error("{}", not_a_form_step(.element, .kind, .steps))]
+    NotAFormStep {
+        /// The element's id.
+        element: String,
+        /// Its BPMN kind (`sequenceFlow`, `exclusiveGateway`, ...).
+        kind: &'static str,
+        /// The process's user tasks and start events: (id, name).
+        steps: Vec<(String, String)>,
+    },
+}
+
+/// The sentence for an element that has no form: what it is, and which steps do have one.
+fn not_a_form_step(element: &str, kind: &str, steps: &[(String, String)]) -> String {
+    let kind = crate::words::split(kind).join(" ");
+    let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    let listed: Vec<String> = steps
+        .iter()
+        .map(
+            |(id, name)| {
+                if name.is_empty() || name == id { id.clone() } else { format!("{id} (\"{name}\")") }
+            },
+        )
+        .collect();
+    let choice = if listed.is_empty() {
+        "this process has none, so only its start form (no element) can be drafted".to_string()
+    } else {
+        format!("this process has {}, or name no element for the start form", listed.join(", "))
+    };
+    format!(
+        "\"{element}\" is {article} {kind}, which has no form; forms belong to user tasks and start events: {choice}"
+    )
 }
 
 impl ServiceError {
@@ -248,6 +286,8 @@ impl ServiceError {
             ServiceError::Source(SourceError::UnknownProcess(_)) => Code::UnknownProcess,
             ServiceError::Source(SourceError::UnknownElement { .. }) => Code::UnknownElement,
             ServiceError::Source(SourceError::StoreFailed) => Code::Internal,
+            ServiceError::Source(SourceError::NotBpmn { .. }) => Code::NotBpmn,
+            ServiceError::NotAFormStep { .. } => Code::NotAFormStep,
             ServiceError::TooLarge { what: Oversized::Description, .. } => Code::DescriptionTooLong,
             ServiceError::TooLarge { what: Oversized::Bpmn, .. } => Code::BpmnTooLarge,
             ServiceError::TooLarge { .. } => Code::SchemaTooLarge,

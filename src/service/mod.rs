@@ -129,6 +129,7 @@ impl Service {
         }
         let worker = self.registry.choose(principal, req.worker.trim())?.clone();
         let resolved = self.resolve(&req.process_id, &req.process_xml, &req.element_id).await?;
+        has_a_form(&resolved)?;
         // read: the text is not needed again, and a generation may wait on a model for minutes
         req.process_xml = String::new();
         let _permit = self.admission.admit(&worker)?;
@@ -143,6 +144,11 @@ impl Service {
         self.metrics.finished(&worker.name, outcome);
         let generation = result?;
         let mut warnings = resolved.warnings();
+        if matches!(resolved, Resolved::NoProcess(_)) && req.description.trim().is_empty() {
+            warnings.push(
+                "There was no brief either, so the form is a generic one; describe it with a brief.".into(),
+            );
+        }
         warnings.extend(generation.proposal.warnings);
         let element_id = match &resolved {
             Resolved::Found(t) => t.element_id().to_string(),
@@ -251,6 +257,25 @@ impl Service {
             process_source: source_name(&resolved),
         })
     }
+}
+
+/// Only user tasks and start events have forms (no element: the start form); anything else named
+/// is refused with the steps that do.
+fn has_a_form(resolved: &Resolved) -> Result<(), ServiceError> {
+    let Some(target) = resolved.target() else { return Ok(()) };
+    let Some(element) = target.element() else { return Ok(()) };
+    let is_form_step = |kind: &str| matches!(kind, "userTask" | "startEvent");
+    if is_form_step(element.kind) {
+        return Ok(());
+    }
+    let steps = target
+        .process()
+        .elements
+        .iter()
+        .filter(|e| is_form_step(e.kind))
+        .map(|e| (e.id.clone(), e.name.clone()))
+        .collect();
+    Err(ServiceError::NotAFormStep { element: element.id.clone(), kind: element.kind, steps })
 }
 
 /// The `processSource` value of a resolution.

@@ -73,3 +73,124 @@ fn a_german_brief_without_a_process_gets_german_labels() {
     let keys: Vec<_> = components(&out).iter().skip(1).map(|c| c["key"].clone()).collect();
     assert_eq!(keys, ["name", "eMail", "amount"]);
 }
+
+fn cli_fixture(name: &str) -> String {
+    crate::common::fixtures().join("cli").join(name).to_string_lossy().into_owned()
+}
+
+#[test]
+fn a_file_with_no_bpmn_is_an_error_when_a_step_is_named_and_a_true_warning_when_not() {
+    let notes = cli_fixture("notes.txt");
+    let (code, out, err) = formgen(&["generate", "--process", &notes, "--element", "Task_approve"]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains(&format!("{notes} holds no BPMN process")), "{err}");
+    assert!(err.contains("no step \"Task_approve\""), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+
+    let (code, _, err) = formgen(&["generate", &notes]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("the description was the whole brief"), "{err}");
+    assert!(err.contains("no BPMN process in it") && err.contains("There was no brief either"), "{err}");
+
+    let (code, out, err) = formgen(&["outline", &notes]);
+    assert_eq!((code, out.trim()), (0, ""));
+    assert!(err.contains("found no BPMN process in it"), "{err}");
+}
+
+#[test]
+fn bad_usage_exits_two_in_the_clis_words() {
+    let (code, _, err) = formgen(&["generate"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("formgen generate FILE.bpmn") && err.contains("-d"), "{err}");
+    let (code, _, err) = formgen(&["generate", "--element", "Task_approve", "-d", "x"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--element Task_approve names a step of a process"), "{err}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("two.toml");
+    std::fs::write(
+        &config,
+        "[[workers]]\nname = \"a\"\nprovider = \"builtin\"\n[[workers]]\nname = \"b\"\nprovider = \"builtin\"\n",
+    )
+    .unwrap();
+    let config = config.to_string_lossy();
+    let (code, _, err) = formgen(&["generate", "--config", &config, &fixture("vacation.bpmn")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("name one with --worker") && !err.contains("\"worker\""), "{err}");
+    let (code, _, err) =
+        formgen(&["generate", "--config", &config, "--worker", "c", &fixture("vacation.bpmn")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--worker takes one of: a, b"), "{err}");
+    let (code, _, err) = formgen(&["generate", "--process-id", "Nope", &fixture("vacation.bpmn")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("has no process \"Nope\"; check --process-id") && !err.contains("processXml"),
+        "{err}"
+    );
+}
+
+#[test]
+fn every_subcommand_takes_the_file_and_the_process_id_alike() {
+    let vacation = fixture("vacation.bpmn");
+    let (code, positional, _) = formgen(&["generate", &vacation, "--element", "Task_approve"]);
+    let (_, flag, _) = formgen(&["generate", "--process", &vacation, "--element", "Task_approve"]);
+    assert_eq!((code, &positional), (0, &flag));
+
+    let (code, by_flag, err) =
+        formgen(&["outline", "--process", &vacation, "--process-id", "vacation-request"]);
+    assert_eq!(code, 0, "{err}");
+    let (_, by_position, _) = formgen(&["outline", &vacation, "--process-id", "vacation-request"]);
+    assert_eq!(by_flag, by_position);
+    assert!(!by_flag.trim().is_empty());
+    let (code, old, err) = formgen(&["outline", "--process", "vacation-request", &vacation]);
+    assert_eq!((code, &old), (0, &by_flag), "{err}");
+    assert!(err.contains("deprecated") && err.contains("--process-id vacation-request"), "{err}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let form = dir.path().join("approve.form");
+    std::fs::write(
+        &form,
+        r#"{"type":"default","components":[{"type":"checkbox","key":"approved","label":"OK"}]}"#,
+    )
+    .unwrap();
+    let form = form.to_string_lossy();
+    let (code, _, err) = formgen(&["check", &vacation, &form]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = formgen(&["check", "--process", &vacation, "--process-id", "Nope", &form]);
+    assert_eq!(code, 2);
+    assert!(err.contains("has no process \"Nope\""), "{err}");
+}
+
+#[test]
+fn only_user_tasks_and_start_events_get_forms() {
+    let thin = cli_fixture("thin.bpmn");
+    for (element, kind) in [
+        ("Flow_1", "a sequence flow"),
+        ("Gateway_ok", "an exclusive gateway"),
+        ("Task_send", "a service task"),
+    ] {
+        let (code, out, err) = formgen(&["generate", &thin, "--element", element]);
+        assert_eq!((code, out.as_str()), (2, ""), "{element}: {err}");
+        assert!(err.contains(&format!("\"{element}\" is {kind}, which has no form")), "{err}");
+        assert!(err.contains("Start (\"Begun\"), Task_look (\"Have a look\")"), "{err}");
+        assert!(err.contains("leave out --element for the start form"), "{err}");
+    }
+    let (code, out, err) = formgen(&["generate", &thin, "--element", "Task_look"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(components(&out).len(), 1, "the heading only");
+    assert!(err.contains("the step \"Have a look\" reads and writes no process variables"), "{err}");
+}
+
+#[test]
+fn the_size_error_reports_the_real_size() {
+    let vacation = fixture("vacation.bpmn");
+    let size = std::fs::metadata(&vacation).unwrap().len();
+    for cmd in ["generate", "outline"] {
+        let (code, _, err) = formgen_env(&[cmd, &vacation], &[("FORMGEN_LIMIT_BPMN_BYTES", "100")]);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains(&format!("is {size} bytes, over this installation's limit of 100 bytes")),
+            "{err}"
+        );
+    }
+}

@@ -10,6 +10,7 @@ mod cli;
 mod describe;
 mod eval;
 mod first_use;
+mod first_use_http;
 mod gate_properties;
 mod gate_vectors;
 mod http_api;
