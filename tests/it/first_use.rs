@@ -194,3 +194,66 @@ fn the_size_error_reports_the_real_size() {
         );
     }
 }
+
+#[test]
+fn serve_says_at_start_what_will_not_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = "[server]\nlisten = \"127.0.0.1:0\"\nweb_dir = \"no-such-dist\"\n[[workers]]\nname = \"b\"\nprovider = \"builtin\"\nallow = [\"group:designers\"]\n";
+    let mut served = crate::common::served::spawn_serve(config, dir.path());
+    crate::common::served::terminate(&served.child);
+    crate::common::served::wait_exit(&mut served.child, std::time::Duration::from_secs(10));
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let err = served.stderr.lock().unwrap().clone();
+    assert!(err.contains("auth.mode = \"none\" makes every caller \"anonymous\""), "{err}");
+    let looked = dir.path().join("no-such-dist").join("index.html");
+    assert!(err.contains(&format!("there is no page at {}", looked.display())), "{err}");
+    assert!(err.contains("web=none"), "{err}");
+
+    let mut served = crate::common::served::spawn_serve("[server]\nlisten = \"127.0.0.1:0\"\n", dir.path());
+    crate::common::served::terminate(&served.child);
+    crate::common::served::wait_exit(&mut served.child, std::time::Duration::from_secs(10));
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let err = served.stderr.lock().unwrap().clone();
+    assert!(err.contains("has no Worker") && err.contains("provider = \"builtin\""), "{err}");
+}
+
+#[test]
+fn a_broken_prompt_template_names_its_file_and_exits_two() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("prompts")).unwrap();
+    std::fs::write(dir.path().join("prompts/system.md"), "You write forms. {{nonsense}}").unwrap();
+    let config = dir.path().join("formgen.toml");
+    std::fs::write(
+        &config,
+        "[prompts]\ndir = \"prompts\"\n[[workers]]\nname = \"b\"\nprovider = \"builtin\"\n",
+    )
+    .unwrap();
+    let (code, _, err) = formgen(&["serve", "--config", &config.to_string_lossy()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("system.md") && err.contains("{{nonsense}}"), "{err}");
+}
+
+#[test]
+fn config_typos_are_all_reported_with_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("formgen.toml");
+    std::fs::write(&config, "[server]\nlisten_on = \"x\"\n[[workers]]\nname = \"b\"\nprovider = \"builtin\"\ntimeout_s = \"ten\"\n").unwrap();
+    let (code, _, err) = formgen(&["serve", "--config", &config.to_string_lossy()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("2 problem(s)"), "{err}");
+    assert!(
+        err.contains("server.listen_on (line 2, column 1)")
+            && err.contains("workers[0].timeout_s (line 6, column 13)"),
+        "{err}"
+    );
+    let (code, _, err) = formgen_env(
+        &["generate", "-d", "x"],
+        &[("FORMGEN_SHUTDOWN_GRACE_S", "soon"), ("FORMGEN_CREDENTIAL_CACHE_S", "-1")],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("FORMGEN_SHUTDOWN_GRACE_S=\"soon\"")
+            && err.contains("FORMGEN_CREDENTIAL_CACHE_S=\"-1\""),
+        "{err}"
+    );
+}
