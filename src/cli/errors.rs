@@ -72,6 +72,10 @@ pub(crate) fn explain(e: &ServiceError, asked: &Asked<'_>) -> (String, u8) {
             "{} is {size} bytes, over the limit of {limit}; raise FORMGEN_LIMIT_SCHEMA_BYTES for a larger form",
             asked.schema.map_or("the form".into(), |f| f.display().to_string())
         )),
+        ServiceError::CurrentFormRefused(_) => usage(format!(
+            "{} is not a form the gate accepts:",
+            asked.schema.map_or("the current form (--schema)".into(), |f| f.display().to_string())
+        )),
         ServiceError::Unusable { worker, .. } => (
             format!(
                 "the Worker \"{worker}\" answered twice with something that is not a usable form; the gate's reasons about the last answer:"

@@ -57,6 +57,7 @@ pub fn status(code: Code) -> StatusCode {
             S::PAYLOAD_TOO_LARGE
         }
         Code::JsonRequired => S::UNSUPPORTED_MEDIA_TYPE,
+        Code::MethodNotAllowed => S::METHOD_NOT_ALLOWED,
         Code::SchemaRefused | Code::NotBpmn | Code::NotAFormStep => S::UNPROCESSABLE_ENTITY,
         Code::TooManyGenerations | Code::ModelRateLimited => S::TOO_MANY_REQUESTS,
         Code::ModelCredentialRefused

@@ -75,6 +75,8 @@ pub enum Code {
     UnknownPrincipal,
     /// No route at this path.
     NotFound,
+    /// A route asked with a method it does not answer.
+    MethodNotAllowed,
     /// formgen's own fault.
     Internal,
 }
@@ -114,6 +116,7 @@ impl Code {
             Code::Unauthenticated => "unauthenticated",
             Code::UnknownPrincipal => "unknown_principal",
             Code::NotFound => "not_found",
+            Code::MethodNotAllowed => "method_not_allowed",
             Code::Internal => "internal",
         }
     }
@@ -202,7 +205,7 @@ pub enum ServiceError {
         limit: usize,
     },
     /// Too many generations in flight.
-    #[error("formgen is busy with {in_flight} generations{}; try again in {retry_after_s} s", match .scope { BusyScope::Service => "", BusyScope::Worker => " on this Worker" })]
+    #[error("formgen is busy with {in_flight} generation{}{}; try again in {retry_after_s} s", if *.in_flight == 1 { "" } else { "s" }, match .scope { BusyScope::Service => "", BusyScope::Worker => " on this Worker" })]
     Busy {
         /// How many are running.
         in_flight: usize,
@@ -238,6 +241,9 @@ pub enum ServiceError {
     /// The gate refused a hand-written form.
     #[error("the form was refused: {}", .0.join(" "))]
     Refused(Vec<String>),
+    /// The current form of a refinement is not a form the gate accepts.
+    #[error("the current form (\"schema\") is not a form the gate accepts: {}", .0.join(" "))]
+    CurrentFormRefused(Vec<String>),
     /// The element named is not one a form belongs to.
     #[error("{}", not_a_form_step(.element, .kind, .steps))]
     NotAFormStep {
@@ -302,7 +308,7 @@ impl ServiceError {
             },
             ServiceError::Unusable { .. } => Code::UnusableAnswer,
             ServiceError::Credential { .. } => Code::CredentialUnavailable,
-            ServiceError::Refused(_) => Code::SchemaRefused,
+            ServiceError::Refused(_) | ServiceError::CurrentFormRefused(_) => Code::SchemaRefused,
         }
     }
 
@@ -320,7 +326,9 @@ impl ServiceError {
     /// One sentence per problem, for refusals that have several.
     pub fn problems(&self) -> Option<&[String]> {
         match self {
-            ServiceError::Refused(p) | ServiceError::Unusable { problems: p, .. } => Some(p),
+            ServiceError::Refused(p)
+            | ServiceError::CurrentFormRefused(p)
+            | ServiceError::Unusable { problems: p, .. } => Some(p),
             _ => None,
         }
     }

@@ -122,6 +122,9 @@ impl Service {
         self.check_bpmn(&req.process_xml)?;
         if let Some(schema) = &req.schema {
             self.check_form(schema, Oversized::CurrentForm)?;
+            // the form being refined must be one: the CLI's --schema and this agree
+            gate::schema_from_value(schema.clone(), None, None)
+                .map_err(|e| ServiceError::CurrentFormRefused(e.problems()))?;
         }
         let has_process = !req.process_id.trim().is_empty() || !req.process_xml.trim().is_empty();
         if req.description.trim().is_empty() && !has_process {
