@@ -4,7 +4,7 @@
 //! This file reads a checked [`Config`] (and looks at the file system for the page); it changes nothing.
 
 use crate::auth::AuthMode;
-use crate::workers::Principal;
+use crate::workers::{Allow, Principal};
 
 use super::Config;
 
@@ -28,6 +28,23 @@ impl Config {
                          \"anonymous\" with no groups, so no one can use it from the page; remove allow, or set \
                          auth.mode = \"tokens\" or \"header\"",
                         w.name
+                    ));
+                }
+            }
+        }
+        if self.auth.mode == AuthMode::Tokens {
+            let names: Vec<&str> = self.auth.principals.iter().map(|p| p.name.as_str()).collect();
+            let groups: Vec<&str> =
+                self.auth.principals.iter().flat_map(|p| p.groups.iter().map(String::as_str)).collect();
+            for (i, w) in self.workers.iter().enumerate() {
+                for (j, a) in w.allow.iter().enumerate() {
+                    let missing = match a {
+                        Allow::Principal(n) if !names.contains(&n.as_str()) => format!("principal \"{n}\""),
+                        Allow::Group(g) if !groups.contains(&g.as_str()) => format!("group \"{g}\""),
+                        _ => continue,
+                    };
+                    out.push(format!(
+                        "workers[{i}].allow[{j}]: no [[auth.principals]] entry is the {missing}, so this entry lets no one in; check the spelling"
                     ));
                 }
             }
@@ -80,6 +97,24 @@ mod tests {
         let w =
             parse("[[workers]]\nname = \"b\"\nprovider = \"builtin\"\nallow = [\"anonymous\"]\n").warnings();
         assert!(w.is_empty(), "{w:?}");
+    }
+
+    #[test]
+    fn an_allow_entry_no_principal_meets() {
+        let text = format!(
+            "[auth]\nmode = \"tokens\"\n[[auth.principals]]\nname = \"ana\"\ntoken_sha256 = \"{}\"\ngroups = [\"designers\"]\n[[workers]]\nname = \"b\"\nprovider = \"builtin\"\nallow = [\"ana\", \"group:designers\", \"user:carl\", \"group:design\"]\n",
+            "ab".repeat(32)
+        );
+        let w = parse(&text).warnings();
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(
+            w[0].starts_with("workers[0].allow[2]: no [[auth.principals]] entry is the principal \"carl\""),
+            "{w:?}"
+        );
+        assert!(
+            w[1].starts_with("workers[0].allow[3]: no [[auth.principals]] entry is the group \"design\""),
+            "{w:?}"
+        );
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! What the builtin drafter can use of an author's brief: its first line as the heading, its language
+//! What the builtin drafter can use of an author's brief: its first line as the heading (when it reads
+//! as a title, not a sentence), its language
 //! for the labels the drafter makes up, and a list of fields ("Name, E-Mail, Betrag", or one per
 //! bulleted line). Everything else in the brief is prose only a model reads; [`Brief::unused`] keeps it
 //! so the drafter can say so.
@@ -69,7 +70,7 @@ pub fn read(description: &str) -> Brief {
             brief.fields.extend(items);
         } else if line.ends_with(':') && lines.get(i + 1).is_some_and(|next| bullet(next).is_some()) {
             // "Fields:" introducing a list: read, nothing to use
-        } else if i == 0 && line.chars().count() <= HEADING_CHARS {
+        } else if i == 0 && is_title(line) {
             let title = line.trim_start_matches('#').trim().trim_end_matches([':', '.']).trim();
             if title.is_empty() {
                 brief.unused.push(line.to_string());
@@ -89,6 +90,18 @@ pub fn read(description: &str) -> Brief {
     });
     brief
 }
+
+/// Whether a first line reads as a title (`# Leave request`, `Urlaubsantrag prüfen`) rather than a
+/// sentence of instructions, which only a model can use.
+fn is_title(line: &str) -> bool {
+    line.starts_with('#')
+        || (line.chars().count() <= HEADING_CHARS
+            && line.split_whitespace().count() <= TITLE_WORDS
+            && !line.ends_with(['.', '!', '?']))
+}
+
+/// The most words a first line has to be taken as a title without a `#`.
+const TITLE_WORDS: usize = 8;
 
 /// The text of a bulleted or numbered line (`- Name`, `* Name`, `• Name`, `1. Name`, `2) Name`).
 fn bullet(line: &str) -> Option<&str> {
@@ -223,6 +236,11 @@ pub(super) fn merge(
 ) -> Vec<String> {
     let mut unusable = Vec::new();
     for label in fields {
+        // a form is no place for a secret: the gate would refuse the whole draft for one such field
+        if crate::gate::secret_in(label).is_some() {
+            unusable.push(label.clone());
+            continue;
+        }
         let Some(guess) = words::key_from_label(label) else {
             unusable.push(label.clone());
             continue;
@@ -287,16 +305,44 @@ mod tests {
         assert_eq!((b.heading, b.fields.len()), (None, 3));
         let b = read("A form where the employee asks for leave, and the manager, who decides, signs it");
         assert!(b.fields.is_empty(), "{:?}", b.fields);
-        assert!(b.heading.is_some());
+        assert_eq!((b.heading, b.unused.len()), (None, 1), "a sentence is not a title");
+        assert_eq!(read("Bitte ein Formular.").heading, None);
+        assert_eq!(
+            read("# Bitte ein Formular für die Prüfung des Antrags mit Kommentar.").heading.as_deref(),
+            Some("Bitte ein Formular für die Prüfung des Antrags mit Kommentar")
+        );
         assert_eq!(read("").language, Language::English);
         assert_eq!(read("Name, name, NAME").fields, ["Name"]);
+    }
+
+    proptest::proptest! {
+        /// Any text reads without panicking, and everything read is the author's own text.
+        #[test]
+        fn reads_any_text_and_invents_nothing(text in "(\\PC{0,30}[,;:\n\\-\\*•#. ]){0,12}") {
+            let b = read(&text);
+            if let Some(h) = &b.heading {
+                proptest::prop_assert!(text.contains(h.as_str()));
+            }
+            for f in &b.fields {
+                proptest::prop_assert!(text.contains(f.as_str()) && f.chars().count() <= 40, "{f:?}");
+            }
+            for u in &b.unused {
+                proptest::prop_assert!(text.contains(u.as_str()));
+            }
+        }
     }
 
     #[test]
     fn fields_key_to_the_variable_they_mean() {
         let mut components = vec![json!({"type": "number", "key": "urlaubstage", "label": "Urlaubstage"})];
         let unusable = merge(
-            &["Urlaubstage".into(), "Amount".into(), "Favourite colour".into(), "日本".into()],
+            &[
+                "Urlaubstage".into(),
+                "Amount".into(),
+                "Favourite colour".into(),
+                "日本".into(),
+                "Passwort".into(),
+            ],
             &mut components,
             &["urlaubstage", "betrag"],
             |k| json!({"type": "textfield", "key": k}),
@@ -304,6 +350,6 @@ mod tests {
         let keys: Vec<&str> = components.iter().map(|c| c["key"].as_str().unwrap()).collect();
         assert_eq!(keys, ["urlaubstage", "betrag", "favouriteColour"]);
         assert_eq!(components[1]["label"], "Amount");
-        assert_eq!(unusable, ["日本"]);
+        assert_eq!(unusable, ["日本", "Passwort"]);
     }
 }

@@ -151,6 +151,15 @@ async fn an_unreachable_model_endpoint_is_named_with_its_cause() {
     );
     assert!(!error.contains("sk-secret") && !error.contains("/v1"), "{error}");
 
+    // a host name that cannot resolve (`.invalid` is reserved for that)
+    let app = model_app("http://formgen-test.invalid:8089/v1");
+    let (_, v) = call(&app, "POST", "/api/formgen/generate", Some(json!({"description": "Leave"}))).await;
+    let error = v["error"].as_str().unwrap();
+    assert!(
+        error.contains("formgen-test.invalid:8089 could not be reached: its host name could not be resolved"),
+        "{error}"
+    );
+
     // a plain-HTTP server asked over TLS
     let plain = wiremock::MockServer::start().await;
     let tls = plain.uri().replace("http://", "https://");
