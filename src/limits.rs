@@ -35,6 +35,12 @@ pub struct Limits {
     pub concurrent_generations: usize,
     /// Generations in flight per Worker.
     pub concurrent_per_worker: usize,
+    /// Forms and decision files of a process's project (a request's `forms` + `decisions`, or a folder).
+    pub project_files: usize,
+    /// Bytes of a project's forms and decisions together.
+    pub project_bytes: usize,
+    /// Bytes of any one form or decision file of a project.
+    pub project_file_bytes: usize,
 }
 
 impl Default for Limits {
@@ -50,6 +56,9 @@ impl Default for Limits {
             model_timeout_s: 120,
             concurrent_generations: 64,
             concurrent_per_worker: 16,
+            project_files: 200,
+            project_bytes: 16 * 1024 * 1024,
+            project_file_bytes: 2 * 1024 * 1024,
         }
     }
 }
@@ -78,6 +87,9 @@ macro_rules! limit_fields {
         $m!(model_timeout_s, "MODEL_TIMEOUT_S");
         $m!(concurrent_generations, "CONCURRENT_GENERATIONS");
         $m!(concurrent_per_worker, "CONCURRENT_PER_WORKER");
+        $m!(project_files, "PROJECT_FILES");
+        $m!(project_bytes, "PROJECT_BYTES");
+        $m!(project_file_bytes, "PROJECT_FILE_BYTES");
     };
 }
 
@@ -117,6 +129,15 @@ impl Limits {
         }
         limit_fields!(check);
         zero
+    }
+
+    /// The bounds of one project.
+    pub fn project(&self) -> crate::project::ProjectBounds {
+        crate::project::ProjectBounds {
+            max_files: self.project_files,
+            max_bytes_total: self.project_bytes as u64,
+            max_file_bytes: self.project_file_bytes as u64,
+        }
     }
 
     /// The model call timeout for a Worker that asks for `worker_timeout_s` (0 = no own timeout).

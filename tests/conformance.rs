@@ -47,3 +47,6 @@ mod project;
 
 #[path = "conformance/eval.rs"]
 mod eval;
+
+#[path = "conformance/variables.rs"]
+mod variables;

@@ -16,9 +16,12 @@
 mod condition;
 pub(crate) mod decode;
 mod describe;
+mod extensions;
 mod model;
 mod outline;
+mod places;
 mod reader;
+mod variables;
 pub(crate) mod xml;
 
 use std::io::Read;
@@ -29,7 +32,10 @@ pub use describe::{DescribeError, describe, describe_step};
 pub use model::{
     Decision, Definitions, Element, LINKED_FORM_PREFIX, Lane, LinkedForm, Process, VariableRole, VariableUse,
 };
-pub use outline::{OutlineElement, OutlineFile, OutlineProcess};
+pub use outline::{OutlineDeclaredForm, OutlineElement, OutlineFile, OutlineProcess};
+pub use places::{
+    Access, DeclaredField, DeclaredForm, Dialect, FieldConstraint, FieldKind, FieldOption, Place, Timer,
+};
 pub(crate) use reader::trim;
 pub use xml::unescape as xml_unescape;
 

@@ -6,6 +6,8 @@
 
 use serde::Serialize;
 
+use super::places::{Access, DeclaredForm};
+
 /// Everything read from one BPMN document. `Definitions::default()` is "nothing could be read", which
 /// callers treat as "the author's description is the whole brief", never as an error.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -67,6 +69,11 @@ pub struct Element {
     pub attached_to: String,
     /// A `dataObjectReference`'s `dataObjectRef`.
     pub data_object_ref: String,
+    /// Every place the element evaluates an expression or stores a value, in document order (the
+    /// message, error, escalation or signal it refers to last).
+    pub accesses: Vec<Access>,
+    /// The form a Camunda 7 or Flowable step declares (`camunda:formData`, `formProperty`).
+    pub declared: DeclaredForm,
 }
 
 impl Element {

@@ -2,10 +2,18 @@
 //!
 //! Field names and order are the contract's; this is what the reference outliner (bpmn-moddle) prints
 //! too, so the two can be compared file by file.
+//!
+//! After the contract's fields come the data-flow additions (DESIGN.md, "Data flow and the project"),
+//! always present so a consumer needs no existence check: per element `reads` (names) and `writes`
+//! (`{name, scope}`), computed by [`crate::flow::access`]; per process `declaredFields`, one entry per
+//! step that declares a Camunda 7 or Flowable form (`[]` when none does). Reading an outline without
+//! them (bpmn-moddle's) gives empty lists.
 
 use serde::{Deserialize, Serialize};
 
 use super::model::{Definitions, Element, Process};
+use super::places::DeclaredField;
+use crate::flow::access::{self, ElementAccess, Write};
 
 /// One input file's outline: one line of `formgen outline --json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -18,6 +26,7 @@ pub struct OutlineFile {
 
 /// One process of the outline.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct OutlineProcess {
     /// The process id.
     pub id: String,
@@ -29,6 +38,21 @@ pub struct OutlineProcess {
     pub elements: Vec<OutlineElement>,
     /// Variable names, deduplicated, in order of first appearance.
     pub variables: Vec<String>,
+    /// The forms its Camunda 7 / Flowable steps declare, in element order.
+    #[serde(default)]
+    pub declared_fields: Vec<OutlineDeclaredForm>,
+}
+
+/// The form one step declares (`camunda:formData`, `flowable:formProperty`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OutlineDeclaredForm {
+    /// The step's id.
+    pub element: String,
+    /// Its `formKey`, `""` when none.
+    pub form_key: String,
+    /// The fields, in document order.
+    pub fields: Vec<DeclaredField>,
 }
 
 /// One flow element of the outline.
@@ -47,6 +71,25 @@ pub struct OutlineElement {
     pub condition: String,
     /// The form it binds.
     pub form_id: String,
+    /// The variables its expressions read, in order of first appearance.
+    #[serde(default)]
+    pub reads: Vec<String>,
+    /// The variables it writes, and the id of the element whose scope holds each.
+    #[serde(default)]
+    pub writes: Vec<Write>,
+}
+
+impl OutlineElement {
+    /// The contract's fields alone, without the data-flow additions: what bpmn-moddle is compared on.
+    pub fn contract(&self) -> OutlineElement {
+        OutlineElement { reads: Vec::new(), writes: Vec::new(), ..self.clone() }
+    }
+
+    fn with(mut self, access: ElementAccess) -> Self {
+        self.reads = access.reads;
+        self.writes = access.writes;
+        self
+    }
 }
 
 impl From<&Element> for OutlineElement {
@@ -58,6 +101,8 @@ impl From<&Element> for OutlineElement {
             documentation: e.documentation.clone(),
             condition: e.condition.clone(),
             form_id: e.form_id.clone(),
+            reads: Vec::new(),
+            writes: Vec::new(),
         }
     }
 }
@@ -68,8 +113,23 @@ impl From<&Process> for OutlineProcess {
             id: p.id.clone(),
             name: p.name.clone(),
             documentation: p.documentation.clone(),
-            elements: p.elements.iter().map(OutlineElement::from).collect(),
+            elements: p
+                .elements
+                .iter()
+                .zip(access::of_process(p))
+                .map(|(e, access)| OutlineElement::from(e).with(access))
+                .collect(),
             variables: p.variables().into_iter().map(str::to_string).collect(),
+            declared_fields: p
+                .elements
+                .iter()
+                .filter(|e| !e.declared.fields.is_empty())
+                .map(|e| OutlineDeclaredForm {
+                    element: e.id.clone(),
+                    form_key: e.declared.form_key.clone(),
+                    fields: e.declared.fields.clone(),
+                })
+                .collect(),
         }
     }
 }

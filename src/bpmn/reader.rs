@@ -14,7 +14,9 @@
 use quick_xml::Reader;
 use quick_xml::events::Event;
 
-use super::model::{Definitions, Element, Lane, LinkedForm, Process, VariableRole, VariableUse};
+use super::model::{Definitions, Element, Lane, LinkedForm, Process, VariableRole};
+use super::places::{Access, Dialect, Place};
+use super::variables::CAMUNDA_RESULT_KINDS;
 use super::xml::{Attrs, Ns, Scopes, resolve_reference, unescape};
 
 /// Elements deeper than this are skipped as one subtree: no BPMN construct nests this deep, and it keeps
@@ -101,16 +103,12 @@ const PROPERTY_NAMES: &[&str] = &[
     "outgoing",
 ];
 
-/// Element kinds that carry Camunda 7's `camunda:resultVariable` (per camunda-bpmn-moddle).
-const CAMUNDA_RESULT_KINDS: &[&str] =
-    &["scriptTask", "serviceTask", "businessRuleTask", "sendTask", "messageEventDefinition"];
-
 /// Element kinds that carry Camunda 7's `camunda:formKey`.
 const CAMUNDA_FORM_KINDS: &[&str] = &["startEvent", "userTask"];
 
 /// What an open element is to the reader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Frame {
+pub(super) enum Frame {
     /// `definitions`
     Root,
     /// `process`
@@ -133,13 +131,23 @@ enum Frame {
     LinkedForm(usize),
     /// Anything else walked through for the variables inside it.
     Inner,
+    /// An element whose text is an [`Access`]: what it is sits on `Builder::captures`.
+    Capture,
+    /// A declared form field of the element (`camunda:formField`, `formProperty`), or its validation.
+    Field(usize),
+    /// A message, error, escalation or signal of the definitions, by index into `Builder::root_items`.
+    RootItem(usize),
 }
 
 impl Frame {
     fn collects_text(self) -> bool {
         matches!(
             self,
-            Frame::Documentation(_) | Frame::Condition(_) | Frame::FlowNodeRef(_) | Frame::LinkedForm(_)
+            Frame::Documentation(_)
+                | Frame::Condition(_)
+                | Frame::FlowNodeRef(_)
+                | Frame::LinkedForm(_)
+                | Frame::Capture
         )
     }
 }
@@ -197,10 +205,10 @@ pub(super) fn read_text(text: &str) -> Definitions {
 }
 
 #[derive(Default)]
-struct Builder {
-    defs: Definitions,
-    scopes: Scopes,
-    stack: Vec<Frame>,
+pub(super) struct Builder {
+    pub(super) defs: Definitions,
+    pub(super) scopes: Scopes,
+    pub(super) stack: Vec<Frame>,
     /// Depth inside a subtree being ignored; 0 when reading.
     skip: usize,
     /// The text run since the last markup (saxen drops runs that are only white space).
@@ -208,10 +216,16 @@ struct Builder {
     /// The text of the element being collected.
     body: String,
     /// `(process, variable use, dataObjectRef)` for data object references, settled in `finish`.
-    data_refs: Vec<(usize, usize, String)>,
+    pub(super) data_refs: Vec<(usize, usize, String)>,
     /// The element whose first `zeebe:formDefinition` was read last. An element's extension elements
     /// come together, before any element nested in it, so one slot is enough.
-    form_defined: Option<usize>,
+    pub(super) form_defined: Option<usize>,
+    /// `(element, place, dialect)` of each open [`Frame::Capture`], innermost last.
+    pub(super) captures: Vec<(usize, Place, Dialect)>,
+    /// Messages, errors, escalations and signals of the definitions: `(id, accesses)`.
+    pub(super) root_items: Vec<(String, Vec<Access>)>,
+    /// `(process, element, id)`: an element refers to a root item, settled in `finish`.
+    pub(super) refs: Vec<(usize, usize, String)>,
 }
 
 impl Builder {
@@ -251,7 +265,7 @@ impl Builder {
         }
     }
 
-    fn process(&mut self) -> &mut Process {
+    pub(super) fn process(&mut self) -> &mut Process {
         if self.defs.processes.is_empty() {
             self.defs.processes.push(Process::default());
         }
@@ -259,7 +273,7 @@ impl Builder {
     }
 
     /// The innermost flow element around the current position.
-    fn current_element(&self) -> Option<usize> {
+    pub(super) fn current_element(&self) -> Option<usize> {
         self.stack.iter().rev().find_map(|f| match f {
             Frame::Flow { index, .. } => Some(*index),
             _ => None,
@@ -308,10 +322,13 @@ impl Builder {
                 if parent == Some(Frame::Root) && ns == Ns::Bpmn && local == "process" {
                     self.open_process(attrs);
                     Some(Frame::Process)
+                } else if parent == Some(Frame::Root) && ns == Ns::Bpmn {
+                    self.root_item(local, attrs)
                 } else {
                     None
                 }
             }
+            (Some(Frame::RootItem(item)), _) => self.root_item_child(item, ns, local, attrs),
             (Some(Frame::Process | Frame::Flow { container: true, .. }), Ns::Bpmn)
                 if flow_kind(local).is_some() =>
             {
@@ -334,7 +351,7 @@ impl Builder {
                 _ if flow_kind(local).is_some() => None,
                 _ => {
                     self.camunda_result_variable(local, attrs);
-                    Some(Frame::Inner)
+                    Some(self.bpmn_child(index, true, local, attrs))
                 }
             },
             (Some(Frame::LaneSet), Ns::Bpmn) if local == "lane" => {
@@ -363,13 +380,20 @@ impl Builder {
                 forms.push(LinkedForm { id: attr_value(attrs, "id"), body: String::new() });
                 Some(Frame::LinkedForm(forms.len() - 1))
             }
-            (Some(Frame::Extensions(_) | Frame::Inner), Ns::Zeebe | Ns::Camunda) => {
+            (Some(Frame::Extensions(_) | Frame::Inner | Frame::Capture), Ns::Zeebe | Ns::Camunda) => {
                 self.extension_variables(ns, local, attrs);
-                Some(Frame::Inner)
+                self.vendor_element(ns, local, attrs)
             }
+            (Some(Frame::Extensions(_) | Frame::Inner | Frame::Capture), Ns::Flowable) => {
+                self.vendor_element(ns, local, attrs)
+            }
+            (Some(Frame::Field(index)), Ns::Camunda | Ns::Flowable) => self.field_child(index, local, attrs),
             (Some(Frame::Inner), Ns::Bpmn) => {
                 self.camunda_result_variable(local, attrs);
-                Some(Frame::Inner)
+                match self.current_element() {
+                    Some(index) => Some(self.bpmn_child(index, false, local, attrs)),
+                    None => Some(Frame::Inner),
+                }
             }
             _ => None,
         }
@@ -451,78 +475,8 @@ impl Builder {
         if let Some(var) = result_variable {
             self.add_use(&var, Some(index), VariableRole::Result);
         }
+        self.element_attributes(index, kind, attrs);
         Frame::Flow { index, container }
-    }
-
-    /// `zeebe:formDefinition` directly in an element's extension elements: the first one decides.
-    fn form_definition(&mut self, index: usize, attrs: &str) {
-        if self.form_defined == Some(index) {
-            return; // only the first zeebe:formDefinition of a step counts
-        }
-        self.form_defined = Some(index);
-        let (mut form_id, mut form_key) = (None, None);
-        for (name, value) in Attrs::new(attrs) {
-            match name {
-                "formId" if form_id.is_none() => form_id = Some(value),
-                "formKey" if form_key.is_none() => form_key = Some(value),
-                _ => {}
-            }
-        }
-        let chosen = [form_id, form_key].into_iter().flatten().map(unescape).find(|v| !trim(v).is_empty());
-        if let Some(value) = chosen {
-            self.process().elements[index].form_id = trim(&value).to_string();
-        }
-    }
-
-    /// Variables named by Zeebe and Camunda 7 extension elements.
-    fn extension_variables(&mut self, ns: Ns, local: &str, attrs: &str) {
-        let element = self.current_element();
-        let names: &[(&str, VariableRole)] = match (ns, local) {
-            (Ns::Zeebe, "input") => &[("target", VariableRole::Input)],
-            (Ns::Zeebe, "output") => &[("target", VariableRole::Output)],
-            (Ns::Zeebe, "calledDecision" | "script") => &[("resultVariable", VariableRole::Result)],
-            (Ns::Zeebe, "loopCharacteristics") => &[
-                ("inputElement", VariableRole::LoopInput),
-                ("outputCollection", VariableRole::LoopOutput),
-                ("outputElement", VariableRole::LoopOutput),
-            ],
-            (Ns::Camunda, "inputParameter") => &[("name", VariableRole::Input)],
-            (Ns::Camunda, "outputParameter") => &[("name", VariableRole::Output)],
-            (Ns::Camunda, "in") => &[("target", VariableRole::CallIn)],
-            (Ns::Camunda, "out") => &[("target", VariableRole::CallOut)],
-            (Ns::Camunda, "formField") => &[("id", VariableRole::FormField)],
-            _ => return,
-        };
-        for (attr, role) in names {
-            if let Some(value) = super::xml::attr(attrs, attr) {
-                self.add_use(&unescape(value), element, *role);
-            }
-        }
-    }
-
-    /// `camunda:resultVariable` on an inner BPMN element that carries it (a message event definition).
-    fn camunda_result_variable(&mut self, local: &str, attrs: &str) {
-        if !CAMUNDA_RESULT_KINDS.contains(&local) || !attrs.contains("resultVariable") {
-            return;
-        }
-        let found = Attrs::new(attrs)
-            .find(|(q, _)| self.scopes.attribute(q) == (Some(Ns::Camunda), "resultVariable"))
-            .map(|(_, v)| unescape(v).into_owned());
-        if let Some(var) = found {
-            let element = self.current_element();
-            self.add_use(&var, element, VariableRole::Result);
-        }
-    }
-
-    /// Records a variable use; returns whether it was recorded (a blank name is not).
-    fn add_use(&mut self, name: &str, element: Option<usize>, role: VariableRole) -> bool {
-        let name = trim(name);
-        if name.is_empty() {
-            return false;
-        }
-        let name = name.to_string();
-        self.process().variable_uses.push(VariableUse { name, element, role });
-        true
     }
 
     /// An element ends: settle the text it collected.
@@ -549,7 +503,23 @@ impl Builder {
                     doc.push_str(&body);
                 }
             }
-            Frame::Condition(index) => process.elements[index].condition = body,
+            Frame::Condition(index) => {
+                let access =
+                    Access { place: Place::Condition, dialect: Dialect::Either, expression: body.clone() };
+                let element = &mut process.elements[index];
+                if !text.is_empty() {
+                    element.accesses.push(access);
+                }
+                element.condition = body;
+            }
+            Frame::Capture => {
+                if let Some((index, place, dialect)) = self.captures.pop()
+                    && !body.is_empty()
+                {
+                    let access = Access { place, dialect, expression: body };
+                    self.process().elements[index].accesses.push(access);
+                }
+            }
             Frame::FlowNodeRef(lane) if !text.is_empty() => process.lanes[lane].flow_node_refs.push(body),
             Frame::LinkedForm(form) => process.linked_forms[form].body = body,
             _ => {}
@@ -557,26 +527,8 @@ impl Builder {
     }
 
     fn finish(mut self) -> Definitions {
-        if !self.data_refs.is_empty() {
-            // A data object reference names a variable only when its data object has no name (moddle
-            // resolves the reference across the whole document; the first element with the id wins).
-            let mut named: std::collections::HashMap<&str, bool> = std::collections::HashMap::new();
-            for p in &self.defs.processes {
-                for e in &p.elements {
-                    named.entry(e.id.as_str()).or_insert(!e.name.is_empty());
-                }
-            }
-            let mut drop: Vec<(usize, usize)> = self
-                .data_refs
-                .iter()
-                .filter(|(_, _, target)| named.get(target.as_str()).copied().unwrap_or(false))
-                .map(|(p, u, _)| (*p, *u))
-                .collect();
-            drop.sort_unstable();
-            for (p, u) in drop.into_iter().rev() {
-                self.defs.processes[p].variable_uses.remove(u);
-            }
-        }
+        self.settle_refs();
+        self.settle_data_refs();
         self.defs
     }
 }

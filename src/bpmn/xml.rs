@@ -21,6 +21,9 @@ pub enum Ns {
     Zeebe,
     /// `http://camunda.org/schema/1.0/bpmn` (Camunda 7)
     Camunda,
+    /// `http://flowable.org/bpmn` or `http://activiti.org/bpmn` (Flowable, Activiti, Camunda 7.0–7.3):
+    /// one vocabulary of extension attributes and elements.
+    Flowable,
     /// The DMN model namespace of any DMN version (see [`is_dmn_uri`]); only the DMN reader reads it.
     Dmn,
     /// Any other namespace.
@@ -37,6 +40,10 @@ pub const BPMN_URI: &str = "http://www.omg.org/spec/BPMN/20100524/MODEL";
 pub const ZEEBE_URI: &str = "http://camunda.org/schema/zeebe/1.0";
 /// Camunda 7's extension namespace. (The 7.0–7.3 binding `http://activiti.org/bpmn` is not it.)
 pub const CAMUNDA_URI: &str = "http://camunda.org/schema/1.0/bpmn";
+/// Flowable's extension namespace.
+pub const FLOWABLE_URI: &str = "http://flowable.org/bpmn";
+/// Activiti's extension namespace (also Camunda 7.0–7.3's).
+pub const ACTIVITI_URI: &str = "http://activiti.org/bpmn";
 
 impl Ns {
     fn of(uri: &str) -> Ns {
@@ -44,6 +51,7 @@ impl Ns {
             BPMN_URI => Ns::Bpmn,
             ZEEBE_URI => Ns::Zeebe,
             CAMUNDA_URI => Ns::Camunda,
+            FLOWABLE_URI | ACTIVITI_URI => Ns::Flowable,
             _ if is_dmn_uri(uri) => Ns::Dmn,
             _ => Ns::Other,
         }

@@ -38,6 +38,10 @@ pub(crate) struct GenerateArgs {
     /// The id the editor holds the form under.
     #[arg(long)]
     pub(crate) form_id: Option<String>,
+    /// The process's project folder: the `.form` and `.dmn` files (recursively) of its other steps and the
+    /// decisions it calls. Default: the BPMN file's own folder.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) project: Option<PathBuf>,
     /// formgen.toml (default: FORMGEN_CONFIG, else the embedded default with the builtin Worker).
     #[arg(long, value_name = "FILE")]
     pub(crate) config: Option<PathBuf>,
@@ -98,7 +102,10 @@ pub(crate) fn run(mut args: GenerateArgs) -> Result<ExitCode, UsageError> {
         element_id: args.element.unwrap_or_default(),
         form_id: args.form_id.unwrap_or_default(),
         schema,
+        ..formgen::service::GenerateRequest::default()
     };
+    let mut config = config;
+    config.project_dir = super::project_folder(args.project.as_deref(), bpmn_file.as_deref())?;
     let service = formgen::service::Service::new(&config).map_err(|e| UsageError(e.to_string()))?;
     let worker_label = request.worker.clone();
     let rt = runtime();

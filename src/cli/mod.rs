@@ -113,3 +113,21 @@ pub(crate) fn read_bpmn(path: &std::path::Path, limits: &Limits) -> Result<bpmn:
         too_large => UsageError(format!("{}: {too_large}", path.display())),
     })
 }
+
+/// The project folder of a command: `--project DIR` (which must be a folder), else the BPMN file's own
+/// folder (a Camunda project keeps its `.bpmn`, `.form` and `.dmn` files together), else none.
+pub(crate) fn project_folder(
+    project: Option<&std::path::Path>,
+    process: Option<&std::path::Path>,
+) -> Result<Option<std::path::PathBuf>, UsageError> {
+    match project {
+        Some(dir) if dir.is_dir() => Ok(Some(dir.to_path_buf())),
+        Some(dir) => Err(UsageError(format!(
+            "--project {}: not a folder; give the folder that holds the process's .form and .dmn files",
+            dir.display()
+        ))),
+        None => Ok(process
+            .and_then(std::path::Path::parent)
+            .map(|p| if p.as_os_str().is_empty() { std::path::PathBuf::from(".") } else { p.to_path_buf() })),
+    }
+}

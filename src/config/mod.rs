@@ -65,6 +65,9 @@ pub struct Config {
     pub auth: Auth,
     /// The process store's folder (`drafts/` and `deployed/` inside), if any.
     pub processes_dir: Option<PathBuf>,
+    /// The folder whose `.form` and `.dmn` files (recursively) are the processes' project, when it is
+    /// not the process store's folder (the CLI's `--project`).
+    pub project_dir: Option<PathBuf>,
     /// The Workers.
     pub workers: Vec<Worker>,
     /// The vault, if configured.
@@ -77,6 +80,13 @@ pub struct Config {
     pub prompts_dir: Option<PathBuf>,
     /// Where the configuration came from, for the start-up log.
     pub source: String,
+}
+
+impl Config {
+    /// The project folder: the CLI's `--project`, else the process store's folder.
+    pub fn project_dir(&self) -> Option<&Path> {
+        self.project_dir.as_deref().or(self.processes_dir.as_deref())
+    }
 }
 
 /// Everything wrong with a configuration, one line each.
@@ -162,6 +172,7 @@ impl Config {
                 server,
                 auth,
                 processes_dir,
+                project_dir: None,
                 workers,
                 vault,
                 credential_cache,

@@ -19,11 +19,14 @@ pub async fn generate(
     model: &str,
     input: GenerationInput,
 ) -> Result<Generated, String> {
+    let (forms, decisions) = project_of(&input.project_files);
     let request = GenerateRequest {
         worker: worker.to_string(),
         model: model.to_string(),
         process_xml: input.bpmn_text,
         element_id: input.element_id,
+        forms,
+        decisions,
         ..GenerateRequest::default()
     };
     let prompt_text = service.prompt_text(&request).await.map_err(|e| e.to_string())?;
@@ -35,4 +38,19 @@ pub async fn generate(
         input_tokens: response.usage.input_tokens,
         output_tokens: response.usage.output_tokens,
     })
+}
+
+/// The pair's project as an editor would send it: each `.form` file's JSON (a file that is not JSON is
+/// left out, as an editor could not have opened it) and each `.dmn` file's text.
+fn project_of(files: &[std::path::PathBuf]) -> (Vec<serde_json::Value>, Vec<String>) {
+    let (mut forms, mut decisions) = (Vec::new(), Vec::new());
+    for path in files {
+        let Ok(text) = std::fs::read_to_string(path) else { continue };
+        match path.extension().and_then(|x| x.to_str()) {
+            Some(x) if x.eq_ignore_ascii_case("form") => forms.extend(serde_json::from_str(&text).ok()),
+            Some(x) if x.eq_ignore_ascii_case("dmn") => decisions.push(text),
+            _ => {}
+        }
+    }
+    (forms, decisions)
 }

@@ -53,9 +53,11 @@ pub fn status(code: Code) -> StatusCode {
         Code::Unauthenticated | Code::UnknownPrincipal => S::UNAUTHORIZED,
         Code::WorkerNotPermitted => S::FORBIDDEN,
         Code::UnknownWorker | Code::UnknownProcess | Code::UnknownElement | Code::NotFound => S::NOT_FOUND,
-        Code::DescriptionTooLong | Code::BpmnTooLarge | Code::SchemaTooLarge | Code::BodyTooLarge => {
-            S::PAYLOAD_TOO_LARGE
-        }
+        Code::DescriptionTooLong
+        | Code::BpmnTooLarge
+        | Code::SchemaTooLarge
+        | Code::ProjectTooLarge
+        | Code::BodyTooLarge => S::PAYLOAD_TOO_LARGE,
         Code::JsonRequired => S::UNSUPPORTED_MEDIA_TYPE,
         Code::MethodNotAllowed => S::METHOD_NOT_ALLOWED,
         Code::SchemaRefused | Code::NotBpmn | Code::NotAFormStep => S::UNPROCESSABLE_ENTITY,

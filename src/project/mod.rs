@@ -58,10 +58,9 @@ pub struct ProjectBounds {
 }
 
 impl Default for ProjectBounds {
-    /// 200 files, 2 MiB each, 16 MiB in all: a large Camunda project holds a few dozen forms and
-    /// decisions of a few kilobytes each.
+    /// The installation's default limits ([`crate::Limits::project`]).
     fn default() -> Self {
-        ProjectBounds { max_files: 200, max_bytes_total: 16 << 20, max_file_bytes: 2 << 20 }
+        crate::Limits::default().project()
     }
 }
 

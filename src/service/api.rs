@@ -30,6 +30,11 @@ pub struct GenerateRequest {
     /// The form as it stands: present for a refinement.
     #[schema(value_type = Option<Object>)]
     pub schema: Option<Value>,
+    /// Form-js schemas of the process's project that the editor holds (the forms of other steps).
+    #[schema(value_type = Vec<Object>)]
+    pub forms: Vec<Value>,
+    /// DMN documents (XML text) of the process's project that the editor holds.
+    pub decisions: Vec<String>,
 }
 
 /// The proposal: not saved anywhere.
@@ -72,6 +77,11 @@ pub struct ValidateRequest {
     pub process_id: String,
     /// Or the process's BPMN.
     pub process_xml: String,
+    /// Form-js schemas of the process's project that the editor holds (the forms of other steps).
+    #[schema(value_type = Vec<Object>)]
+    pub forms: Vec<Value>,
+    /// DMN documents (XML text) of the process's project that the editor holds.
+    pub decisions: Vec<String>,
 }
 
 /// An accepted form.
@@ -95,6 +105,11 @@ pub struct OutlineRequest {
     pub process_xml: String,
     /// The step; empty: the start form.
     pub element_id: String,
+    /// Form-js schemas of the process's project that the editor holds (the forms of other steps).
+    #[schema(value_type = Vec<Object>)]
+    pub forms: Vec<Value>,
+    /// DMN documents (XML text) of the process's project that the editor holds.
+    pub decisions: Vec<String>,
 }
 
 /// The outline and the text a model would read.

@@ -49,6 +49,8 @@ pub enum Code {
     BpmnTooLarge,
     /// The form is over its limit.
     SchemaTooLarge,
+    /// The project's forms and decisions are over their limits.
+    ProjectTooLarge,
     /// Too many generations in flight.
     TooManyGenerations,
     /// The model did not answer in time.
@@ -103,6 +105,7 @@ impl Code {
             Code::DescriptionTooLong => "description_too_long",
             Code::BpmnTooLarge => "bpmn_too_large",
             Code::SchemaTooLarge => "schema_too_large",
+            Code::ProjectTooLarge => "project_too_large",
             Code::TooManyGenerations => "too_many_generations",
             Code::ModelTimeout => "model_timeout",
             Code::ModelRateLimited => "model_rate_limited",
@@ -294,6 +297,7 @@ impl ServiceError {
             ServiceError::Source(SourceError::StoreFailed) => Code::Internal,
             ServiceError::Source(SourceError::NotBpmn { .. }) => Code::NotBpmn,
             ServiceError::NotAFormStep { .. } => Code::NotAFormStep,
+            ServiceError::Source(SourceError::ProjectTooLarge(_)) => Code::ProjectTooLarge,
             ServiceError::TooLarge { what: Oversized::Description, .. } => Code::DescriptionTooLong,
             ServiceError::TooLarge { what: Oversized::Bpmn, .. } => Code::BpmnTooLarge,
             ServiceError::TooLarge { .. } => Code::SchemaTooLarge,

@@ -70,7 +70,10 @@ impl Service {
         Ok(Service {
             registry: Registry::new(config.workers.clone()),
             credentials: Credentials::new(vault, config.credential_cache),
-            store: Arc::new(ProcessStore::new(config.processes_dir.clone(), config.limits.bpmn_bytes)),
+            store: Arc::new(
+                ProcessStore::new(config.processes_dir.clone(), config.limits.bpmn_bytes)
+                    .with_project(config.project_dir().map(Into::into), config.limits.project()),
+            ),
             prompts,
             client,
             limits: config.limits.clone(),
@@ -131,7 +134,9 @@ impl Service {
             return Err(ServiceError::BriefRequired);
         }
         let worker = self.registry.choose(principal, req.worker.trim())?.clone();
-        let resolved = self.resolve(&req.process_id, &req.process_xml, &req.element_id).await?;
+        let resolved = self
+            .resolve(named(&req.process_id, &req.process_xml, &req.element_id, &req.forms, &req.decisions))
+            .await?;
         has_a_form(&resolved)?;
         // read: the text is not needed again, and a generation may wait on a model for minutes
         req.process_xml = String::new();
@@ -175,7 +180,9 @@ impl Service {
     /// `formgen eval` measures prompt key coverage on.
     pub async fn prompt_text(&self, req: &GenerateRequest) -> Result<String, ServiceError> {
         self.check_bpmn(&req.process_xml)?;
-        let resolved = self.resolve(&req.process_id, &req.process_xml, &req.element_id).await?;
+        let resolved = self
+            .resolve(named(&req.process_id, &req.process_xml, &req.element_id, &req.forms, &req.decisions))
+            .await?;
         let job = Job::new(req, resolved.target());
         Ok(self.prompts.user(&job.prompt_input(self.limits.prompt_chars)))
     }
@@ -199,19 +206,15 @@ impl Service {
         Ok(())
     }
 
-    async fn resolve(
-        &self,
-        process_id: &str,
-        process_xml: &str,
-        element_id: &str,
-    ) -> Result<Resolved, ServiceError> {
-        Ok(sources::resolve(&self.store, Named { process_id, process_xml, element_id }).await?)
+    async fn resolve(&self, named: Named<'_>) -> Result<Resolved, ServiceError> {
+        Ok(sources::resolve(&self.store, named, &self.limits.project()).await?)
     }
 
     /// The gate on a hand-written form.
     pub async fn validate(&self, req: ValidateRequest) -> Result<ValidateResponse, ServiceError> {
         self.check_bpmn(&req.process_xml)?;
-        let resolved = self.resolve(&req.process_id, &req.process_xml, "").await?;
+        let resolved =
+            self.resolve(named(&req.process_id, &req.process_xml, "", &req.forms, &req.decisions)).await?;
         let form_id = Some(req.form_id.trim()).filter(|f| !f.is_empty());
         let process = resolved.target().map(|t| t.process());
         let result = match (req.schema, req.text) {
@@ -248,7 +251,9 @@ impl Service {
         if req.process_id.trim().is_empty() && req.process_xml.trim().is_empty() {
             return Err(ServiceError::ProcessRequired);
         }
-        let resolved = self.resolve(&req.process_id, &req.process_xml, &req.element_id).await?;
+        let resolved = self
+            .resolve(named(&req.process_id, &req.process_xml, &req.element_id, &req.forms, &req.decisions))
+            .await?;
         let nothing = Process::default();
         let (process, element) = match resolved.target() {
             Some(t) => (t.process(), t.element_index()),
@@ -279,6 +284,17 @@ fn has_a_form(resolved: &Resolved) -> Result<(), ServiceError> {
         .map(|e| (e.id.clone(), e.name.clone()))
         .collect();
     Err(ServiceError::NotAFormStep { element: element.id.clone(), kind: element.kind, steps })
+}
+
+/// The process fields of a request, as the resolver takes them.
+fn named<'a>(
+    process_id: &'a str,
+    process_xml: &'a str,
+    element_id: &'a str,
+    forms: &'a [Value],
+    decisions: &'a [String],
+) -> Named<'a> {
+    Named { process_id, process_xml, element_id, forms, decisions }
 }
 
 /// The `processSource` value of a resolution.

@@ -4,7 +4,9 @@
 //! "request"`); else the process's draft in the store; else its deployed version (`store.rs`). The
 //! resolver ([`resolve`]) does this once per request and returns a [`Target`]: the shared parsed
 //! definitions with the *indexes* of the process and the step, so no later stage looks anything up
-//! by string again, and nothing is copied out of the shared definitions.
+//! by string again, and nothing is copied out of the shared definitions. The target carries the
+//! process's project: the forms and decisions of the store's project folder, with those the request
+//! sends (what the editor has open) laid over them.
 //!
 //! This module finds and reads processes; it knows nothing of HTTP, prompts, forms or models.
 
@@ -13,8 +15,10 @@ mod store;
 use std::sync::Arc;
 
 use serde::Serialize;
+use serde_json::Value;
 
 use crate::bpmn::{self, Definitions, Element, Process};
+use crate::project::{self, Project, ProjectBounds};
 
 pub use store::{ProcessStore, Source};
 
@@ -57,6 +61,7 @@ pub struct Target {
     process: usize,
     element: Option<usize>,
     origin: Origin,
+    project: Arc<Project>,
 }
 
 impl Target {
@@ -83,6 +88,11 @@ impl Target {
     /// Where the process came from.
     pub fn origin(&self) -> Origin {
         self.origin
+    }
+
+    /// The forms and decisions around the process.
+    pub fn project(&self) -> &Project {
+        &self.project
     }
 }
 
@@ -122,7 +132,8 @@ impl Resolved {
                 "The process could not be read (no BPMN process in it), so nothing of a process went into this."
                     .into(),
             ],
-            _ => Vec::new(),
+            Resolved::Found(t) => t.project.warnings.clone(),
+            Resolved::Nothing => Vec::new(),
         }
     }
 }
@@ -154,6 +165,9 @@ pub enum SourceError {
         /// The step asked for.
         element: String,
     },
+    /// The request's forms and decisions are over the project limits.
+    #[error("{0}")]
+    ProjectTooLarge(String),
     /// Reading the store failed in a way that is formgen's fault, not the request's.
     #[error("formgen could not read its process store; the operator will find the reason in the log")]
     StoreFailed,
@@ -168,11 +182,51 @@ pub struct Named<'a> {
     pub process_xml: &'a str,
     /// `elementId`.
     pub element_id: &'a str,
+    /// `forms`: form-js schemas of the process's project the editor holds.
+    pub forms: &'a [Value],
+    /// `decisions`: DMN documents of the process's project the editor holds.
+    pub decisions: &'a [String],
 }
 
 /// Resolves the process a request names: `processXml` first, else the store's draft, else its
-/// deployed version; then the step. The store is read on the blocking pool.
-pub async fn resolve(store: &Arc<ProcessStore>, named: Named<'_>) -> Result<Resolved, SourceError> {
+/// deployed version; then the step; then its project (the store's folder with the request's forms and
+/// decisions over it). The store is read on the blocking pool.
+pub async fn resolve(
+    store: &Arc<ProcessStore>,
+    named: Named<'_>,
+    bounds: &ProjectBounds,
+) -> Result<Resolved, SourceError> {
+    let sent = if named.forms.is_empty() && named.decisions.is_empty() {
+        None
+    } else {
+        Some(
+            project::from_request(named.forms, named.decisions, bounds)
+                .map_err(|e| SourceError::ProjectTooLarge(e.to_string()))?,
+        )
+    };
+    let resolved = read(store, named).await?;
+    let Resolved::Found(mut target) = resolved else {
+        return Ok(resolved);
+    };
+    let folder = {
+        let store = store.clone();
+        tokio::task::spawn_blocking(move || store.project()).await.map_err(|e| {
+            tracing::error!(error = %e, "reading the project folder failed");
+            SourceError::StoreFailed
+        })?
+    };
+    target.project = match sent {
+        None => folder,
+        Some(sent) => {
+            let mut project = Project::clone(&folder);
+            project.overlay(sent);
+            Arc::new(project)
+        }
+    };
+    Ok(Resolved::Found(target))
+}
+
+async fn read(store: &Arc<ProcessStore>, named: Named<'_>) -> Result<Resolved, SourceError> {
     let (process_id, element_id) = (named.process_id.trim(), named.element_id.trim());
     let (definitions, origin) = if !named.process_xml.trim().is_empty() {
         (Arc::new(bpmn::read_str(named.process_xml)), Origin::Request)
@@ -228,7 +282,7 @@ pub fn locate(
             element: element_id.to_string(),
         })?)
     };
-    Ok(Resolved::Found(Target { definitions, process, element, origin }))
+    Ok(Resolved::Found(Target { definitions, process, element, origin, project: Arc::default() }))
 }
 
 #[cfg(test)]

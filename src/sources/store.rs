@@ -16,6 +16,7 @@ use std::time::SystemTime;
 
 use super::Origin;
 use crate::bpmn::{self, Definitions};
+use crate::project::{self, Listing, Project, ProjectBounds};
 
 /// A process found in the store.
 #[derive(Debug, Clone)]
@@ -45,6 +46,14 @@ pub struct ProcessStore {
     dir: Option<PathBuf>,
     bpmn_limit: usize,
     index: Mutex<Index>,
+    project: Option<ProjectFolder>,
+}
+
+/// The project folder beside the processes: its forms and decisions, re-read when its listing changes.
+struct ProjectFolder {
+    dir: PathBuf,
+    bounds: ProjectBounds,
+    read: Mutex<Option<(Listing, Arc<Project>)>>,
 }
 
 impl std::fmt::Debug for ProcessStore {
@@ -54,9 +63,50 @@ impl std::fmt::Debug for ProcessStore {
 }
 
 impl ProcessStore {
-    /// A store over `dir` (none: every lookup finds nothing).
+    /// A store over `dir` (none: every lookup finds nothing), without a project folder.
     pub fn new(dir: Option<PathBuf>, bpmn_limit: usize) -> Self {
-        ProcessStore { dir, bpmn_limit, index: Mutex::new(Index::default()) }
+        ProcessStore { dir, bpmn_limit, index: Mutex::new(Index::default()), project: None }
+    }
+
+    /// The same store, whose processes come with the forms and decisions of `dir` (recursively).
+    pub fn with_project(self, dir: Option<PathBuf>, bounds: ProjectBounds) -> Self {
+        let project = dir.map(|dir| ProjectFolder { dir, bounds, read: Mutex::new(None) });
+        ProcessStore { project, ..self }
+    }
+
+    /// The forms and decisions of the project folder (empty without one). Re-read when the folder's
+    /// listing (names, sizes, modification times) changed since the last call. A folder over the
+    /// project limits or unreadable is logged and read as empty: it is the operator's, not the
+    /// author's, to fix. Blocking (file system): call it from a blocking task.
+    pub fn project(&self) -> Arc<Project> {
+        let Some(folder) = &self.project else {
+            return Arc::new(Project::default());
+        };
+        let listing = match project::list_folder(&folder.dir, &folder.bounds) {
+            Ok(l) => l,
+            Err(e) => {
+                tracing::warn!(error = %e, "the project folder was not read");
+                return Arc::new(Project::default());
+            }
+        };
+        let mut read = folder.read.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((seen, project)) = read.as_ref()
+            && *seen == listing
+        {
+            return project.clone();
+        }
+        let project = match project::read_listing(&listing, &folder.bounds) {
+            Ok(p) => Arc::new(p),
+            Err(e) => {
+                tracing::warn!(error = %e, "the project folder was not read");
+                Arc::new(Project::default())
+            }
+        };
+        for w in &project.warnings {
+            tracing::warn!(folder = %folder.dir.display(), "{w}");
+        }
+        *read = Some((listing, project.clone()));
+        project
     }
 
     /// The process `id`: its draft if there is one, else its deployed version. Blocking (file system):

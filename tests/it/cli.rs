@@ -27,7 +27,11 @@ fn outline_json_is_one_line_per_file_in_the_contract_format() {
     assert_eq!(keys, ["file", "processes"]);
     let element = &lines[0]["processes"][0]["elements"][0];
     let keys: Vec<&str> = element.as_object().unwrap().keys().map(|k| k.as_str()).collect();
-    assert_eq!(keys, ["id", "kind", "name", "documentation", "condition", "formId"]);
+    // the contract's fields first, exactly as they are; then the data-flow additions
+    assert_eq!(keys, ["id", "kind", "name", "documentation", "condition", "formId", "reads", "writes"]);
+    let process = lines[0]["processes"][0].as_object().unwrap();
+    let keys: Vec<&str> = process.keys().map(|k| k.as_str()).collect();
+    assert_eq!(keys, ["id", "name", "documentation", "elements", "variables", "declaredFields"]);
     assert_eq!(lines[1]["processes"], serde_json::json!([]));
 }
 

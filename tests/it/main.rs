@@ -7,6 +7,7 @@ mod common;
 
 mod builtin;
 mod cli;
+mod dataflow;
 mod describe;
 mod eval;
 mod first_use;

@@ -234,22 +234,31 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
-    fn fixtures_cut_anywhere_read_as_an_in_order_subset(file in 0usize..14, cut in 0.0f64..1.0) {
+    fn fixtures_cut_anywhere_read_as_an_in_order_subset(file in 0usize..64, cut in 0.0f64..1.0) {
         let files = crate::common::bpmn_files(&crate::common::fixtures().join("bpmn"));
         let bytes = std::fs::read(&files[file % files.len()]).unwrap();
         let full = skeleton(&bpmn::read(&bytes));
         let at = (bytes.len() as f64 * cut) as usize;
-        let part = skeleton(&bpmn::read(&bytes[..at]));
+        let defs = bpmn::read(&bytes[..at]);
+        let part = skeleton(&defs);
         prop_assert!(is_in_order_subset(&part, &full), "cut at {}: {:?} vs {:?}", at, part, full);
+        // reads and writes of whatever was read never panic, and every write names a scope
+        for p in &defs.processes {
+            for access in formgen::flow::access::of_process(p) {
+                prop_assert!(access.writes.iter().all(|w| !w.name.is_empty()));
+            }
+        }
+        let _ = outline_json(&defs);
     }
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
-        let _ = bpmn::read(&bytes);
+        let defs = bpmn::read(&bytes);
+        let _ = outline_json(&defs);
     }
 
     #[test]
-    fn mutated_fixtures_never_panic(file in 0usize..14, flips in proptest::collection::vec((0.0f64..1.0, any::<u8>()), 1..16)) {
+    fn mutated_fixtures_never_panic(file in 0usize..64, flips in proptest::collection::vec((0.0f64..1.0, any::<u8>()), 1..16)) {
         let files = crate::common::bpmn_files(&crate::common::fixtures().join("bpmn"));
         let mut bytes = std::fs::read(&files[file % files.len()]).unwrap();
         for (at, b) in flips {
@@ -259,6 +268,8 @@ proptest! {
         let defs = bpmn::read(&bytes);
         for p in &defs.processes {
             for e in &p.elements { let _ = bpmn::describe_step(p, &e.id, 4_000); }
+            let _ = formgen::flow::access::of_process(p);
         }
+        let _ = outline_json(&defs);
     }
 }

@@ -1,0 +1,318 @@
+//! What each element reads and writes: the reader's raw places turned into variable names and scopes.
+//!
+//! **Reads** are the variables an element's expressions read, in every place it evaluates one (the
+//! expression reader [`super::expr`] decides the names), de-duplicated in order of first appearance.
+//! A read is a read whoever wrote the variable: an input mapping that uses an earlier input's target
+//! reads that local.
+//!
+//! **Writes** are `{name, scope}`: the variable a target, result or loop output stores, by its root
+//! (`a.b` writes `a`), and the id of the element whose scope holds it. The rules are Camunda 8's, as
+//! bpmn.io's variable resolver applies them (`tools/variable-reference/README.md`), and serve Camunda
+//! 7 and Flowable too, whose engines scope variables the same way:
+//! - an input mapping's target, a multi-instance input element and a `local="true"` call output are
+//!   local to the element;
+//! - an output mapping's target, a loop's output collection, a caught error's variables, a
+//!   `camunda:out` target, a start event's initiator and a declared form field that is not
+//!   read-only go to the nearest enclosing sub-process that
+//!   maps the name as an input (not the element itself), else to the process;
+//! - a result variable (script, decision, connector `resultVariable` / `resultExpression` headers)
+//!   stays on the element when it has output mappings (or maps the name as an input), else as above;
+//! - an ad-hoc sub-process's output collection is written twice: on itself and as above.
+//!
+//! It knows nothing of XML: only [`crate::bpmn::Process`] and its elements' [`Access`]es.
+
+use serde::{Deserialize, Serialize};
+
+use super::expr;
+use crate::bpmn::{Access, Dialect, Element, Place, Process};
+
+/// A variable an element writes, and where it lives.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+pub struct Write {
+    /// The variable (the root of a dotted target).
+    pub name: String,
+    /// The id of the element whose scope holds it: the element itself for a local, an enclosing
+    /// sub-process, or the process.
+    pub scope: String,
+}
+
+/// What one element reads and writes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ElementAccess {
+    /// Variable names read, de-duplicated, in order of first appearance.
+    pub reads: Vec<String>,
+    /// Variables written, de-duplicated, in order of first appearance.
+    pub writes: Vec<Write>,
+}
+
+/// Header keys whose FEEL a connector evaluates against its own `response` / `error`, not the
+/// process's variables.
+const RESULT_HEADERS: &[&str] = &["resultExpression", "errorExpression"];
+
+/// The names a connector binds for its result and error expressions.
+const CONNECTOR_BOUND: &[&str] = &["response", "error"];
+
+/// The variable names one place reads (empty for places that only store a value).
+pub fn reads_of(access: &Access) -> Vec<String> {
+    let text = access.expression.as_str();
+    let reads = match &access.place {
+        Place::InputTarget
+        | Place::OutputTarget
+        | Place::ResultVariable
+        | Place::LoopElement
+        | Place::LoopOutputCollection
+        | Place::AdHocOutputCollection
+        | Place::CallInTarget
+        | Place::CallOutSource
+        | Place::CallOutTarget { .. }
+        | Place::CaughtVariable
+        | Place::Initiator => return Vec::new(),
+        _ => read_text(access.dialect, text),
+    };
+    let bound: &[&str] = match &access.place {
+        Place::Header(key) if RESULT_HEADERS.contains(&key.as_str()) => CONNECTOR_BOUND,
+        _ => &[],
+    };
+    reads.into_iter().map(|r| r.name).filter(|n| !n.is_empty() && !bound.contains(&n.as_str())).collect()
+}
+
+fn read_text(dialect: Dialect, text: &str) -> Vec<expr::Read> {
+    match dialect {
+        Dialect::Feel => expr::zeebe_value_reads(text),
+        Dialect::Juel => expr::juel_reads(text),
+        Dialect::Either => match text.trim_start().strip_prefix('=') {
+            Some(feel) => expr::feel_reads(feel),
+            None => expr::juel_reads(text),
+        },
+        Dialect::JuelOrName if text.contains("${") || text.contains("#{") => expr::juel_reads(text),
+        Dialect::JuelOrName | Dialect::Name => {
+            let name = root(text);
+            if name.is_empty() {
+                Vec::new()
+            } else {
+                vec![expr::Read { name: name.to_string(), path: text.trim().to_string() }]
+            }
+        }
+    }
+}
+
+/// The variable a target names: the part before the first `.`, trimmed.
+fn root(name: &str) -> &str {
+    name.trim().split('.').next().unwrap_or("").trim()
+}
+
+/// What every element of the process reads and writes, index for index with `process.elements`.
+pub fn of_process(process: &Process) -> Vec<ElementAccess> {
+    (0..process.elements.len()).map(|i| of_element(process, i)).collect()
+}
+
+/// What the element at `index` reads and writes.
+pub fn of_element(process: &Process, index: usize) -> ElementAccess {
+    let element = &process.elements[index];
+    let mut out = ElementAccess::default();
+    for access in &element.accesses {
+        for name in reads_of(access) {
+            if !out.reads.contains(&name) {
+                out.reads.push(name);
+            }
+        }
+    }
+    let mut push = |name: &str, scope: String| {
+        let write = Write { name: name.to_string(), scope };
+        if !write.name.is_empty() && !out.writes.contains(&write) {
+            out.writes.push(write);
+        }
+    };
+    let own = || element.id.clone();
+    for access in &element.accesses {
+        let name = root(&access.expression);
+        match &access.place {
+            Place::InputTarget => push(name, own()),
+            Place::LoopElement => push(name, mapped_by_ancestor(process, index, name).unwrap_or_else(own)),
+            Place::CallOutTarget { local: true } => push(name, own()),
+            Place::OutputTarget
+            | Place::LoopOutputCollection
+            | Place::CallOutTarget { local: false }
+            | Place::CaughtVariable
+            | Place::Initiator => push(name, outer_scope(process, index, name)),
+            Place::AdHocOutputCollection => {
+                push(name, own());
+                push(name, outer_scope(process, index, name));
+            }
+            Place::ResultVariable => push(name, result_scope(process, index, name)),
+            Place::Header(key) if key == "resultVariable" => push(name, result_scope(process, index, name)),
+            Place::Header(key) if key == "resultExpression" => {
+                for key in context_keys(&access.expression) {
+                    push(&key, result_scope(process, index, &key));
+                }
+            }
+            _ => {}
+        }
+    }
+    // a declared form field is what the user submits, unless it is shown read-only
+    for field in element.declared.fields.iter().filter(|f| !f.readonly) {
+        let name = root(&field.variable);
+        push(name, outer_scope(process, index, name));
+    }
+    out
+}
+
+/// Whether an element maps `name` (or a dotted path below it) as an input.
+fn maps_input(element: &Element, name: &str) -> bool {
+    element.accesses.iter().any(|a| a.place == Place::InputTarget && root(&a.expression) == name)
+}
+
+/// The nearest sub-process enclosing the element at `index` (not the element) that maps `name`.
+fn mapped_by_ancestor(process: &Process, index: usize, name: &str) -> Option<String> {
+    let mut at = process.elements[index].parent;
+    let mut steps = 0;
+    while let Some(p) = at {
+        let parent = process.elements.get(p)?;
+        if maps_input(parent, name) {
+            return Some(parent.id.clone());
+        }
+        steps += 1;
+        if steps > process.elements.len() {
+            return None; // parents always come first, so this cannot loop; a bound anyway
+        }
+        at = parent.parent;
+    }
+    None
+}
+
+/// Where a process variable written by the element at `index` lives: an enclosing sub-process that
+/// maps it, else the process.
+fn outer_scope(process: &Process, index: usize, name: &str) -> String {
+    mapped_by_ancestor(process, index, name).unwrap_or_else(|| process.id.clone())
+}
+
+/// A result variable stays on its element when the element maps outputs (or maps the name as an
+/// input): the output mappings decide what leaves it.
+fn result_scope(process: &Process, index: usize, name: &str) -> String {
+    let element = &process.elements[index];
+    let has_outputs = element.accesses.iter().any(|a| a.place == Place::OutputTarget);
+    if has_outputs || maps_input(element, name) {
+        element.id.clone()
+    } else {
+        outer_scope(process, index, name)
+    }
+}
+
+/// The top-level keys of a FEEL context literal (`={status: response.status, "body": x}`): what a
+/// connector's `resultExpression` writes. Anything that is not a context literal gives nothing.
+pub fn context_keys(value: &str) -> Vec<String> {
+    let Some(body) = value.trim().strip_prefix('=').map(str::trim) else {
+        return Vec::new();
+    };
+    let Some(inner) = body.strip_prefix('{').and_then(|b| b.strip_suffix('}')) else {
+        return Vec::new();
+    };
+    let mut keys = Vec::new();
+    let (mut depth, mut quote, mut expecting_key, mut start) = (0usize, None::<char>, true, 0usize);
+    let mut chars = inner.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match (quote, c) {
+            (Some('"'), '\\') => {
+                chars.next();
+            }
+            (Some(q), _) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"') => quote = Some('"'),
+            (None, '{' | '[' | '(') => depth += 1,
+            (None, '}' | ']' | ')') => depth = depth.saturating_sub(1),
+            (None, ':') if depth == 0 && expecting_key => {
+                let key = inner[start..i].trim().trim_matches('"').trim();
+                if !key.is_empty() && !keys.iter().any(|k| k == key) {
+                    keys.push(key.to_string());
+                }
+                expecting_key = false;
+            }
+            (None, ',') if depth == 0 => {
+                expecting_key = true;
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn context_keys_are_the_top_level_ones() {
+        assert_eq!(
+            context_keys(r#"={status: response.status, "body": {a: 1}, list: [1, {b: 2}]}"#),
+            ["status", "body", "list"]
+        );
+        assert_eq!(context_keys(r#"={"a, b": "x: y"}"#), ["a, b"]);
+        assert!(context_keys("=response.body").is_empty());
+        assert!(context_keys("{a: 1}").is_empty(), "not FEEL without '='");
+    }
+
+    #[test]
+    fn roots_of_dotted_targets() {
+        assert_eq!(root(" authentication.token "), "authentication");
+        assert_eq!(root(""), "");
+    }
+
+    #[test]
+    fn connector_result_expressions_do_not_read_the_response() {
+        let access = Access {
+            place: Place::Header("resultExpression".into()),
+            dialect: Dialect::Feel,
+            expression: "={status: response.status, id: orderId}".into(),
+        };
+        assert_eq!(reads_of(&access), ["orderId"]);
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn place() -> impl Strategy<Value = Place> {
+        prop_oneof![
+            Just(Place::InputSource),
+            Just(Place::InputTarget),
+            Just(Place::OutputTarget),
+            Just(Place::ResultVariable),
+            Just(Place::Condition),
+            Just(Place::Header("resultExpression".into())),
+            Just(Place::Header("resultVariable".into())),
+            Just(Place::AdHocOutputCollection),
+        ]
+    }
+
+    fn dialect() -> impl Strategy<Value = Dialect> {
+        prop_oneof![
+            Just(Dialect::Feel),
+            Just(Dialect::Juel),
+            Just(Dialect::Either),
+            Just(Dialect::JuelOrName),
+            Just(Dialect::Name)
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn any_text_in_any_place_never_panics(
+            place in place(),
+            dialect in dialect(),
+            expression in r#"[=${}#\[\]().:,"a-z0-9 \\]{0,40}"#,
+        ) {
+            let access = Access { place, dialect, expression: expression.clone() };
+            let reads = reads_of(&access);
+            prop_assert!(reads.iter().all(|r| !r.is_empty()));
+            let _ = context_keys(&expression);
+            let element = crate::bpmn::Element { id: "e".into(), accesses: vec![access], ..Default::default() };
+            let process = Process { id: "p".into(), elements: vec![element], ..Default::default() };
+            let out = of_element(&process, 0);
+            prop_assert!(out.writes.iter().all(|w| !w.name.is_empty() && (w.scope == "e" || w.scope == "p")));
+        }
+    }
+}
