@@ -61,7 +61,7 @@ impl Allow {
         let s = s.trim();
         let name = |n: &str| {
             let n = n.trim();
-            (!n.is_empty() && !n.contains(':') && !n.contains(char::is_whitespace)).then(|| n.to_string())
+            (!n.is_empty() && !n.contains(':')).then(|| n.to_string())
         };
         match s.split_once(':') {
             Some(("group", g)) => name(g).map(Allow::Group),

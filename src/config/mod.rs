@@ -334,12 +334,12 @@ mod tests {
     #[test]
     fn allow_entries_are_names_or_groups() {
         let e = parse(
-            "[[workers]]\nname = \"b\"\nprovider = \"builtin\"\nallow = [\"ana\", \"user:carl\", \"group:designers\", \"team:x\", \"group:\", \"two words\"]\n",
+            "[[workers]]\nname = \"b\"\nprovider = \"builtin\"\nallow = [\"ana\", \"user:carl\", \"group:designers\", \"team:x\", \"group:\", \"user:a:b\"]\n",
         )
         .unwrap_err();
         let text = e.to_string();
         assert_eq!(e.problems.len(), 3, "{text}");
-        for bad in ["allow[3]: \"team:x\"", "allow[4]: \"group:\"", "allow[5]: \"two words\""] {
+        for bad in ["allow[3]: \"team:x\"", "allow[4]: \"group:\"", "allow[5]: \"user:a:b\""] {
             assert!(text.contains(bad), "{bad} in {text}");
         }
         assert!(
