@@ -25,10 +25,7 @@ pub(crate) struct Asked<'a> {
 /// A service error as the CLI says it: the sentence (without the problem list, which is printed one
 /// per line after it) and the exit code.
 pub(crate) fn explain(e: &ServiceError, asked: &Asked<'_>) -> (String, u8) {
-    let file = |what: &str| match asked.file {
-        Some(f) => format!("{} {what}", f.display()),
-        None => format!("the process store {what}"),
-    };
+    let file = || asked.file.map_or("the process store".to_string(), |f| f.display().to_string());
     let names = asked.workers.join(", ");
     let usage = |s: String| (s, 2);
     match e {
@@ -48,11 +45,11 @@ pub(crate) fn explain(e: &ServiceError, asked: &Asked<'_>) -> (String, u8) {
         )),
         ServiceError::Source(SourceError::UnknownProcess(id)) => usage(format!(
             "{} has no process \"{id}\"; check --process-id (formgen outline FILE lists the processes)",
-            file("holds")
+            file()
         )),
         ServiceError::Source(SourceError::UnknownElement { process, element }) => usage(format!(
             "the process \"{process}\" in {} has no element \"{element}\"; check --element (formgen outline --json FILE lists the steps), or leave it out for the start form",
-            asked.file.map_or("the process store".into(), |f| f.display().to_string())
+            file()
         )),
         ServiceError::Source(SourceError::NotBpmn { element, .. }) => usage(format!(
             "{} holds no BPMN process (no definitions element with a process in it), so there is no step \"{element}\" to draft a form for; give the process's .bpmn file",
@@ -105,7 +102,7 @@ mod tests {
             explain(&ServiceError::Worker(ChoiceError::Ambiguous(vec!["a".into(), "b".into()])), &asked());
         assert_eq!((s.as_str(), code), ("several Workers are configured (a, b); name one with --worker", 2));
         let (s, code) = explain(&SourceError::UnknownProcess("X".into()).into(), &asked());
-        assert!(s.starts_with("p.bpmn holds no process \"X\"; check --process-id") && code == 2, "{s}");
+        assert!(s.starts_with("p.bpmn has no process \"X\"; check --process-id") && code == 2, "{s}");
         for e in [
             ServiceError::BriefRequired,
             ServiceError::Worker(ChoiceError::NoneInReach),
