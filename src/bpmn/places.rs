@@ -188,6 +188,17 @@ impl FieldKind {
         }
     }
 
+    /// The form-js component type a field of this kind becomes.
+    pub fn form_js(&self) -> &'static str {
+        match self {
+            FieldKind::Long | FieldKind::Double => "number",
+            FieldKind::Boolean => "checkbox",
+            FieldKind::Date => "datetime",
+            FieldKind::Enum => "select",
+            _ => "textfield",
+        }
+    }
+
     /// The type's name (`""` when none was given).
     pub fn as_str(&self) -> &str {
         match self {

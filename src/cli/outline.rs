@@ -4,8 +4,12 @@ use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use std::sync::Arc;
+
 use formgen::Limits;
 use formgen::bpmn;
+use formgen::project::{self, Project};
+use formgen::sources::{self, Origin, Resolved};
 
 use super::{UsageError, read_bpmn};
 
@@ -24,6 +28,10 @@ pub(crate) struct OutlineArgs {
     /// Describe the form for this step; default: the start form.
     #[arg(long)]
     pub(crate) element: Option<String>,
+    /// The process's project folder: the `.form` and `.dmn` files (recursively) of its other steps and the
+    /// decisions it calls. Default: each BPMN file's own folder.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) project: Option<PathBuf>,
     /// BPMN files to read.
     #[arg(value_name = "FILE.bpmn")]
     pub(crate) files: Vec<PathBuf>,
@@ -56,7 +64,7 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
     }
     let mut stdout = std::io::stdout().lock();
     for path in &files {
-        let defs = read_bpmn(path, limits)?;
+        let defs = Arc::new(read_bpmn(path, limits)?);
         if defs.processes.is_empty() {
             eprintln!(
                 "formgen: {}: found no BPMN process in it (no definitions element with a process); is it a .bpmn file?",
@@ -83,20 +91,30 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
                 file: name,
                 processes: processes.iter().map(|p| bpmn::OutlineProcess::from(*p)).collect(),
             };
-            let line = serde_json::to_string(&file).expect("outline serialises");
+            let mut line = serde_json::to_value(&file).expect("outline serialises");
+            if let Some(element) = args.element.as_deref() {
+                let target = step(&defs, args.process_id.as_deref(), element, path)?;
+                let around = read_project(args.project.as_deref(), path, limits)?;
+                let target = target.with_project(around);
+                let picture =
+                    formgen::flow::picture(target.process(), target.element_index(), target.project());
+                line["step"] = serde_json::to_value(picture).expect("the picture serialises");
+            }
             let _ = writeln!(stdout, "{line}");
             continue;
         }
         let element = args.element.as_deref().unwrap_or("");
+        let around = read_project(args.project.as_deref(), path, limits)?;
         let mut found = element.is_empty();
         for p in &processes {
-            let target = match (element.is_empty(), p.element_index(element)) {
-                (true, _) => None,
-                (false, Some(i)) => Some(i),
-                (false, None) => continue,
-            };
+            if !element.is_empty() && p.element_index(element).is_none() {
+                continue;
+            }
             found = true;
-            let _ = writeln!(stdout, "{}", bpmn::describe(p, target, limits.prompt_chars));
+            let target = step(&defs, Some(&p.id), element, path)?.with_project(around.clone());
+            let picture = formgen::flow::picture(target.process(), target.element_index(), target.project());
+            let text = formgen::prompt::process_text(&target, Some(&picture), limits.prompt_chars);
+            let _ = writeln!(stdout, "{text}");
         }
         if !found {
             return Err(UsageError(format!(
@@ -107,4 +125,47 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The process and step of a file, resolved as the service resolves them.
+fn step(
+    defs: &Arc<bpmn::Definitions>,
+    process_id: Option<&str>,
+    element: &str,
+    path: &std::path::Path,
+) -> Result<sources::Target, UsageError> {
+    match sources::locate(defs.clone(), Origin::Request, process_id.unwrap_or(""), element) {
+        Ok(Resolved::Found(t)) => Ok(t),
+        Ok(_) => Err(UsageError(format!("{} holds no BPMN process", path.display()))),
+        Err(sources::SourceError::NotBpmn { element, .. }) => Err(UsageError(format!(
+            "{} holds no BPMN process (no definitions element with a process), so it has no element \"{element}\"",
+            path.display()
+        ))),
+        Err(e) => Err(UsageError(format!("{}: {e}", path.display()))),
+    }
+}
+
+/// The project around a file: `--project DIR`, else the file's own folder (where a folder over the
+/// project limits is read as empty, with a warning, since the user did not ask for it).
+fn read_project(
+    dir: Option<&std::path::Path>,
+    file: &std::path::Path,
+    limits: &Limits,
+) -> Result<Arc<Project>, UsageError> {
+    let Some(folder) = super::project_folder(dir, Some(file))? else {
+        return Ok(Arc::default());
+    };
+    match project::read_folder(&folder, &limits.project()) {
+        Ok((p, _)) => {
+            for w in &p.warnings {
+                eprintln!("formgen: warning: {w}");
+            }
+            Ok(Arc::new(p))
+        }
+        Err(e) if dir.is_some() => Err(UsageError(e.to_string())),
+        Err(e) => {
+            eprintln!("formgen: warning: the project around {} was not read: {e}", file.display());
+            Ok(Arc::default())
+        }
+    }
 }

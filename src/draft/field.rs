@@ -5,17 +5,9 @@
 
 use serde_json::{Map, Value, json};
 
+use super::Use;
 use crate::bpmn::{Comparison, Literal, Operator, Process, read_condition};
 use crate::words;
-
-/// What a field does with its variable.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Use {
-    /// The step only reads it: shown, not edited.
-    Read,
-    /// The form captures it.
-    Write,
-}
 
 /// Every comparison the process's conditions make, by the variable compared.
 pub(super) fn comparisons_by_variable(

@@ -5,9 +5,10 @@
 //! is the baseline every model must beat. The draft has one field per variable the target step reads or
 //! writes or its downstream gateways decide on (for the start form: what the start event writes and the
 //! decisions no later step answers), typed from how the process's conditions use each variable
-//! (`field.rs`). Values the step only reads are shown read-only; fields a condition depends on are
-//! required. Labels are the variable names made readable in their own language (`urlaubstage` →
-//! "Urlaubstage"), and a heading text carries the step's name and documentation.
+//! (`field.rs`; with the step's data picture and project, `data.rs`). Values the step only reads are
+//! shown read-only; fields a condition depends on are required. Labels are the variable names made
+//! readable in their own language (`urlaubstage` → "Urlaubstage"), and a heading text carries the step's
+//! name and documentation.
 //!
 //! Of the brief (`brief.rs`) it uses the first line as the heading, a list of fields as fields (keyed
 //! to the process variable each means, where one does), and its language for the labels it makes up;
@@ -16,46 +17,68 @@
 //! The output is a plain form-js document; the gate normalises and checks it like any model's answer.
 
 mod brief;
+mod data;
 mod field;
 
 use serde_json::{Map, Value, json};
 
 use crate::bpmn::{Process, read_condition};
+use crate::flow::{Definition, Picture};
+use crate::project::Project;
 
 pub use brief::{Brief, Language, read as read_brief};
-use field::{Use, comparisons_by_variable, field};
+pub use data::KNOWN_SHOWN;
+use field::{comparisons_by_variable, field};
 
-/// A drafted form and what the author should know about it.
+/// A draft and what the author should know about it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Draft {
-    /// The form-js document, before the gate.
+    /// The form-js document (the gate normalises it like any answer).
     pub form: Value,
-    /// What the drafter did not use or could not do, one sentence each.
+    /// What the drafter left out and why.
     pub warnings: Vec<String>,
 }
 
-/// Drafts a form for the element at index `target` of `process` (none: the start form). With a
-/// `current` form (a refinement), its components are kept and fields are added for variables it does
-/// not bind yet. The form alone; [`compose`] also says what it did not use.
+/// What the drafter knows about the step beyond the process: its data picture and the project.
+#[derive(Debug, Clone, Copy)]
+pub struct Around<'a> {
+    /// The step's data picture.
+    pub picture: &'a Picture,
+    /// The forms and decisions around the process.
+    pub project: &'a Project,
+}
+
+/// What a field does with its variable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Use {
+    /// The step only reads it: shown, not edited.
+    Read,
+    /// The form captures it.
+    Write,
+}
+
+/// Drafts a form for the element at index `target` of `process` (none: the start form), from the
+/// process alone. See [`draft_in`].
 pub fn draft(
     process: Option<&Process>,
     target: Option<usize>,
     description: &str,
     current: Option<&Value>,
 ) -> Value {
-    compose(process, target, description, current).form
+    draft_in(process, target, None, description, current).form
 }
 
-/// Drafts a form like [`draft`], with the warnings: which parts of the brief it did not use, and why a
-/// form is thin when the step gives nothing to draft from.
-pub fn compose(
+/// Drafts a form for the element at index `target` of `process` (none: the start form), with the
+/// step's data picture and the project when there are (`around`). With a `current` form (a
+/// refinement), its components are kept and fields are added for variables it does not bind yet.
+pub fn draft_in(
     process: Option<&Process>,
     target: Option<usize>,
+    around: Option<Around<'_>>,
     description: &str,
     current: Option<&Value>,
 ) -> Draft {
     let brief = brief::read(description);
-    let mut warnings = Vec::new();
     let mut unused = brief.unused.clone();
     let existing = current.and_then(|c| c.get("components")).and_then(Value::as_array);
     if existing.is_some()
@@ -66,30 +89,61 @@ pub fn compose(
     let Some(process) = process else {
         let (form, unusable) = without_process(&brief, current);
         unused.extend(unusable);
-        warnings.extend(unused_warning(&unused));
-        return Draft { form, warnings };
+        return Draft { form, warnings: unused_warning(&unused).into_iter().collect() };
     };
+    let mut warnings = Vec::new();
     let comparisons = comparisons_by_variable(process);
-    let make = |name: &str, use_: Use| {
-        let cs = comparisons.get(name).map(Vec::as_slice).unwrap_or_default();
-        field(name, use_, cs)
-    };
     let mut components: Vec<Value> = match existing {
         Some(existing) => existing.clone(),
         None => vec![heading(process, target, brief.heading.as_deref())],
     };
     let bound: Vec<String> =
         components.iter().filter_map(|c| c.get("key")?.as_str().map(str::to_string)).collect();
-    for (name, use_) in fields(process, target) {
+    let mut bound = bound;
+    if current.is_none()
+        && let Some(i) = target
+    {
+        for c in data::declared(&process.elements[i]) {
+            let key = c.get("key").and_then(Value::as_str).unwrap_or_default().to_string();
+            let label =
+                c.get("label").or_else(|| c.get("dateLabel")).and_then(Value::as_str).unwrap_or_default();
+            if let Some(asked) = crate::gate::secret_in(&key).or_else(|| crate::gate::secret_in(label)) {
+                warnings.push(secret_skipped(&key, &asked));
+                continue;
+            }
+            bound.push(key);
+            components.push(c);
+        }
+    }
+    let mut chosen = fields(process, target, around.is_none());
+    if let Some(around) = around {
+        data::add_picture_fields(&mut chosen, around.picture, target.is_some());
+        data::expand_objects(&mut chosen, process, around.project);
+    }
+    for (name, use_) in chosen {
         if bound.iter().any(|b| *b == name || overlaps(b, &name)) {
             continue;
         }
-        components.push(make(&name, use_));
+        if let Some(asked) = crate::gate::secret_in(&name) {
+            warnings.push(secret_skipped(&name, &asked));
+            continue;
+        }
+        let cs = comparisons.get(&name).map(Vec::as_slice).unwrap_or_default();
+        let definition: Option<Definition> =
+            around.and_then(|a| crate::flow::definition(&name, process, a.project));
+        let component = match &definition {
+            Some(d) if cs.is_empty() || d.kind != "textfield" => data::defined_field(&name, use_, d),
+            _ => field(&name, use_, cs),
+        };
+        bound.push(name);
+        components.push(component);
     }
     let drafted = components.len();
     let variables = variables(process);
     let variables: Vec<&str> = variables.iter().map(String::as_str).collect();
-    unused.extend(brief::merge(&brief.fields, &mut components, &variables, |k| make(k, Use::Write)));
+    unused.extend(brief::merge(&brief.fields, &mut components, &variables, |k| {
+        field(k, Use::Write, comparisons.get(k).map(Vec::as_slice).unwrap_or_default())
+    }));
     if existing.is_none() && drafted == 1 && components.len() == 1 {
         warnings.push(thin(process, target));
     }
@@ -101,6 +155,13 @@ pub fn compose(
     }
     form.insert("components".into(), Value::Array(components));
     Draft { form: Value::Object(form), warnings }
+}
+
+/// The warning for a variable the draft has no field for because its name asks for a secret.
+fn secret_skipped(name: &str, asked: &str) -> String {
+    format!(
+        "The process variable `{name}` asks for a secret ({asked}), so the draft has no field for it; keep credentials in a vault and let the process reference them by name."
+    )
 }
 
 /// Without a process there is nothing to draft from but the brief: its heading and its fields, or a
@@ -169,7 +230,7 @@ fn unused_warning(unused: &[String]) -> Option<String> {
 
 /// The variables a form for `target` has fields for, in order: the step's own, then the decisions
 /// downstream that nothing else answers.
-fn fields(process: &Process, target: Option<usize>) -> Vec<(String, Use)> {
+fn fields(process: &Process, target: Option<usize>, with_decisions: bool) -> Vec<(String, Use)> {
     let mut out: Vec<(String, Use)> = Vec::new();
     let mut push = |name: &str, use_: Use| {
         if valid_key(name) && !out.iter().any(|(n, _)| n == name) {
@@ -200,7 +261,7 @@ fn fields(process: &Process, target: Option<usize>) -> Vec<(String, Use)> {
             .iter()
             .any(|u| u.name == name && u.role.is_written() && u.element.is_some_and(|e| !own.contains(&e)))
     };
-    for decision in process.decisions_after(target) {
+    for decision in process.decisions_after(target).into_iter().filter(|_| with_decisions) {
         for flow in &decision.flows {
             for v in read_condition(&flow.condition).variables {
                 if !written_elsewhere(&v) {

@@ -4,8 +4,18 @@
 //! The BPMN reader ([`crate::bpmn`]) records raw places and the text written there
 //! ([`crate::bpmn::Access`]); this stage reads those texts as expressions ([`expr`]: FEEL, JUEL,
 //! connector templates) and decides where each written variable lives ([`access`]: the element for a
-//! local, a sub-process that maps it, else the process). It knows the engines' scope rules and the
-//! expression languages; it knows nothing of XML, forms, models or HTTP.
+//! local, a sub-process that maps it, else the process). With the project around the process (the
+//! forms its steps bind, the decisions it calls) it draws one step's data picture ([`picture`]: what is
+//! known before it, what its form supplies, what is decided on) and says where a variable is already
+//! defined ([`define`]). It knows the engines' scope rules and the expression languages; it knows
+//! nothing of XML, prompts, models or HTTP.
 
 pub mod access;
+pub mod define;
 pub mod expr;
+pub mod picture;
+mod render;
+
+pub use define::{Definition, definition, paths_below};
+pub use picture::{Decided, Known, Picture, Supply, picture};
+pub use render::describe_picture;

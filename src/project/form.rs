@@ -65,6 +65,13 @@ pub struct FieldOption {
 }
 
 /// Reads a form-js schema; the reason it is not one otherwise (a clause for a sentence).
+impl ProjectForm {
+    /// Reads a form-js schema (`file` names it in sentences); the error says why it is not a form.
+    pub fn read(schema: Value, file: String) -> Result<ProjectForm, &'static str> {
+        read_form(schema, file)
+    }
+}
+
 pub(super) fn read_form(schema: Value, file: String) -> Result<ProjectForm, &'static str> {
     let Some(object) = schema.as_object() else {
         return Err("it is not a JSON object");

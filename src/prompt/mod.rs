@@ -19,6 +19,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::bpmn;
+use crate::flow::{self, Picture};
 use crate::sources::Target;
 
 pub use answer_schema::answer_schema;
@@ -115,6 +116,8 @@ const MIN_PROCESS_CHARS: usize = 2_000;
 pub struct GenerateInput<'a> {
     /// The process and step, when one was read.
     pub target: Option<&'a Target>,
+    /// The step's data picture, when a process was read.
+    pub picture: Option<&'a Picture>,
     /// The author's brief (may be empty).
     pub description: &'a str,
     /// The form as it stands: present for a refinement.
@@ -191,7 +194,7 @@ impl Prompts {
         let used = template.len() + description.len() + current.as_ref().map_or(0, String::len);
         let budget = input.budget.saturating_sub(used).max(MIN_PROCESS_CHARS);
         let process = match input.target {
-            Some(t) => bpmn::describe(t.process(), t.element_index(), budget),
+            Some(t) => process_text(t, input.picture, budget),
             None => String::new(),
         };
         let process = if process.is_empty() { "(no process)".to_string() } else { fence_safe(&process) };
@@ -217,6 +220,37 @@ impl Prompts {
     }
 }
 
+/// The process as a model reads it: `describe`'s paragraphs and, after them, the step's data picture,
+/// together within `budget` characters (the picture takes at most a third of it).
+pub fn process_text(target: &Target, picture: Option<&Picture>, budget: usize) -> String {
+    let embedded = embedded_forms(target);
+    let data = picture
+        .map(|p| flow::describe_picture(p, target.process(), target.project(), &embedded, budget / 3))
+        .unwrap_or_default();
+    let text = bpmn::describe(target.process(), target.element_index(), budget.saturating_sub(data.len()));
+    match (text.is_empty(), data.is_empty()) {
+        (_, true) => text,
+        (true, false) => data,
+        (false, false) => format!("{}\n\n{data}", text.trim_end()),
+    }
+}
+
+/// The forms embedded in the target's BPMN document for other steps (any of its processes).
+fn embedded_forms(target: &Target) -> Vec<crate::project::ProjectForm> {
+    let own = target.element().and_then(|e| target.process().linked_form(e)).map(|f| f.id.as_str());
+    target
+        .definitions()
+        .processes
+        .iter()
+        .flat_map(|p| &p.linked_forms)
+        .filter(|f| Some(f.id.as_str()) != own)
+        .filter_map(|f| {
+            let schema = serde_json::from_str(&f.body).ok()?;
+            crate::project::ProjectForm::read(schema, format!("the embedded form {}", f.id)).ok()
+        })
+        .collect()
+}
+
 /// Makes text safe inside a `<<<DATA` … `DATA>>>` fence: a closing (or opening) marker inside it is
 /// broken up, so data can never end the fence and speak as instructions.
 pub fn fence_safe(text: &str) -> String {
@@ -238,6 +272,7 @@ mod tests {
         let p = Prompts::load(None).unwrap();
         let input = GenerateInput {
             target: None,
+            picture: None,
             description: "A {{x}} form",
             current: None,
             form_id: None,

@@ -122,6 +122,10 @@ pub struct OutlineResponse {
     pub text: String,
     /// Where the process came from.
     pub process_source: String,
+    /// The step's data picture: known before, to supply, decided on, the forms and decisions read
+    /// (absent when no process could be read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<crate::flow::Picture>,
 }
 
 /// `GET /api/formgen/capability`: whether to show the button, and with which Workers.

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::{GenerateRequest, Service, ServiceError};
 use crate::draft;
+use crate::flow::{self, Picture};
 use crate::gate::{self, GateError, Proposal};
 use crate::model::{self, Bounds, ModelError, ModelRequest, Usage};
 use crate::prompt::{self, GenerateInput, RepairInput};
@@ -33,6 +34,8 @@ pub(super) struct Job<'a> {
     pub request: &'a GenerateRequest,
     pub target: Option<&'a Target>,
     pub form_id: Option<String>,
+    /// The step's data picture, drawn once for the drafter and the prompt.
+    pub picture: Option<Picture>,
 }
 
 impl<'a> Job<'a> {
@@ -43,7 +46,8 @@ impl<'a> Job<'a> {
             request.schema.as_ref(),
             target.map(|t| (t.process(), t.element_index())),
         );
-        Job { request, target, form_id }
+        let picture = target.map(|t| flow::picture(t.process(), t.element_index(), t.project()));
+        Job { request, target, form_id, picture }
     }
 
     fn process(&self) -> Option<&crate::bpmn::Process> {
@@ -54,6 +58,7 @@ impl<'a> Job<'a> {
     pub(super) fn prompt_input(&self, budget: usize) -> GenerateInput<'_> {
         GenerateInput {
             target: self.target,
+            picture: self.picture.as_ref(),
             description: &self.request.description,
             current: self.request.schema.as_ref(),
             form_id: self.form_id.as_deref(),
@@ -66,9 +71,14 @@ impl Service {
     pub(super) async fn run(&self, worker: &Worker, job: &Job<'_>) -> Result<Generation, ServiceError> {
         match &worker.backend {
             Backend::Builtin => {
-                let draft = draft::compose(
+                let around = match (job.target, &job.picture) {
+                    (Some(t), Some(picture)) => Some(draft::Around { picture, project: t.project() }),
+                    _ => None,
+                };
+                let draft = draft::draft_in(
                     job.process(),
                     job.target.and_then(Target::element_index),
+                    around,
                     &job.request.description,
                     job.request.schema.as_ref(),
                 );
@@ -78,7 +88,7 @@ impl Service {
                         worker: worker.name.clone(),
                         problems: e.problems(),
                     })?;
-                proposal.warnings.extend(draft.warnings);
+                proposal.warnings.splice(0..0, draft.warnings);
                 if !job.request.model.trim().is_empty() {
                     proposal.warnings.push(format!(
                         "the Worker \"{}\" is the builtin drafter and uses no model, so the model \"{}\" asked for was not used",

@@ -255,14 +255,20 @@ impl Service {
             .resolve(named(&req.process_id, &req.process_xml, &req.element_id, &req.forms, &req.decisions))
             .await?;
         let nothing = Process::default();
-        let (process, element) = match resolved.target() {
-            Some(t) => (t.process(), t.element_index()),
-            None => (&nothing, None),
+        let Some(target) = resolved.target() else {
+            return Ok(OutlineResponse {
+                process: bpmn::OutlineProcess::from(&nothing),
+                text: String::new(),
+                process_source: source_name(&resolved),
+                step: None,
+            });
         };
+        let picture = crate::flow::picture(target.process(), target.element_index(), target.project());
         Ok(OutlineResponse {
-            process: bpmn::OutlineProcess::from(process),
-            text: bpmn::describe(process, element, self.limits.prompt_chars),
+            process: bpmn::OutlineProcess::from(target.process()),
+            text: crate::prompt::process_text(target, Some(&picture), self.limits.prompt_chars),
             process_source: source_name(&resolved),
+            step: Some(picture),
         })
     }
 }

@@ -94,6 +94,16 @@ impl Target {
     pub fn project(&self) -> &Project {
         &self.project
     }
+
+    /// The same target with this project around it (for callers that read the project themselves).
+    pub fn with_project(self, project: Arc<Project>) -> Target {
+        Target { project, ..self }
+    }
+
+    /// The whole document the process was read from (a file may hold several processes).
+    pub fn definitions(&self) -> &Definitions {
+        &self.definitions
+    }
 }
 
 /// What a request's process fields came to.

@@ -24,7 +24,15 @@ pub fn names_used(p: &Process) -> Vec<String> {
     let mut names: Vec<String> = p.variables().into_iter().map(str::to_string).collect();
     for e in &p.elements {
         names.extend(bpmn::read_condition(&e.condition).variables);
+        // what a Camunda 7 / Flowable step declares its form writes, and what any element reads
+        names.extend(
+            e.declared
+                .fields
+                .iter()
+                .map(|f| if f.variable.is_empty() { f.id.clone() } else { f.variable.clone() }),
+        );
     }
+    names.extend(formgen::flow::access::of_process(p).into_iter().flat_map(|a| a.reads));
     names
 }
 

@@ -16,6 +16,7 @@ mod gate_properties;
 mod gate_vectors;
 mod http_api;
 mod model_adapters;
+mod picture;
 mod reader;
 mod secrets;
 mod serve;

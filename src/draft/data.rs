@@ -1,0 +1,195 @@
+//! What the data flow adds to a builtin draft: a field for each variable the step must supply or the
+//! gateways after it decide on, the values an earlier step collected shown read-only, a Camunda 7 or
+//! Flowable step's declared fields converted faithfully, and types, labels and options taken from
+//! where the project already defines a variable.
+
+use serde_json::{Map, Value, json};
+
+use super::{Use, overlaps, valid_key};
+use crate::bpmn::{DeclaredField, Element, FieldKind};
+use crate::flow::{Definition, Picture};
+use crate::words;
+
+/// How many values known before a step its draft shows read-only, nearest first in the process's
+/// order: a reviewing step needs what the earlier forms collected, but a long process would bury the
+/// step's own fields. Chosen by `formgen eval` on the corpus pairs (see the README).
+pub const KNOWN_SHOWN: usize = 6;
+
+/// Of those, how many may be values an earlier step computed rather than a person entered.
+pub const COMPUTED_SHOWN: usize = 2;
+
+/// Adds the picture's variables to the fields chosen from the process: what the step supplies and
+/// what is decided on (captured), then what is known before (shown, for a step; not for the start form).
+pub(super) fn add_picture_fields(chosen: &mut Vec<(String, Use)>, picture: &Picture, is_step: bool) {
+    let push = |name: &str, use_: Use, chosen: &mut Vec<(String, Use)>| {
+        if valid_key(name) && !chosen.iter().any(|(n, _)| n == name) {
+            chosen.push((name.to_string(), use_));
+        }
+    };
+    for s in &picture.to_supply {
+        push(&s.name, Use::Write, chosen);
+    }
+    for d in &picture.decided_on {
+        push(&d.name, Use::Write, chosen);
+    }
+    if is_step {
+        // what earlier forms collected first (a reviewer checks what a person entered), then what
+        // earlier steps computed, nearest last-written first, within the cap
+        let from_forms = |k: &&crate::flow::Known| k.from.contains("form");
+        let mut shown: Vec<&str> =
+            picture.known_before.iter().filter(|k| k.used).map(|k| k.name.as_str()).collect();
+        let unused = picture.known_before.iter().filter(|k| !k.used);
+        shown.extend(unused.clone().filter(from_forms).map(|k| k.name.as_str()));
+        shown.extend(unused.filter(|k| !from_forms(k)).rev().map(|k| k.name.as_str()).take(COMPUTED_SHOWN));
+        for name in shown.into_iter().take(KNOWN_SHOWN) {
+            push(name, Use::Read, chosen);
+        }
+    }
+    // a variable read by path is an object: its paths are the fields, not the whole object
+    let all: Vec<String> = chosen.iter().map(|(n, _)| n.clone()).collect();
+    chosen.retain(|(n, _)| !all.iter().any(|other| overlaps(n, other) && other.len() > n.len()));
+}
+
+/// Most fields one object variable becomes.
+const MOST_PATHS: usize = 8;
+
+/// A variable that is an object (the process or a project form uses paths below it) becomes fields
+/// for those paths: a form cannot ask for a whole object in one field.
+pub(super) fn expand_objects(
+    chosen: &mut Vec<(String, Use)>,
+    process: &crate::bpmn::Process,
+    project: &crate::project::Project,
+) {
+    let mut out: Vec<(String, Use)> = Vec::new();
+    for (name, use_) in chosen.drain(..) {
+        let paths = if name.contains('.') {
+            Vec::new()
+        } else {
+            crate::flow::paths_below(&name, process, project, MOST_PATHS)
+        };
+        if paths.is_empty() {
+            if !out.iter().any(|(n, _)| *n == name) {
+                out.push((name, use_));
+            }
+            continue;
+        }
+        for p in paths {
+            if valid_key(&p) && !out.iter().any(|(n, _)| *n == p) {
+                out.push((p, use_));
+            }
+        }
+    }
+    *chosen = out;
+}
+
+/// A field for a variable the project already defines: its type, label and options from there.
+pub(super) fn defined_field(name: &str, use_: Use, d: &Definition) -> Value {
+    let label = if d.label.trim().is_empty() { words::humanise(name) } else { d.label.trim().to_string() };
+    let mut c = Map::new();
+    let choice = matches!(d.kind.as_str(), "select" | "radio" | "checklist" | "taglist");
+    let kind = if choice && d.options.is_empty() || !crate::gate::INPUTS.contains(&d.kind.as_str()) {
+        "textfield"
+    } else {
+        d.kind.as_str()
+    };
+    c.insert("type".into(), json!(kind));
+    c.insert("key".into(), json!(name));
+    if kind == "datetime" {
+        c.insert("subtype".into(), json!("date"));
+        c.insert("dateLabel".into(), json!(label));
+    } else {
+        c.insert("label".into(), json!(label));
+    }
+    if choice && !d.options.is_empty() {
+        let values: Vec<Value> = d
+            .options
+            .iter()
+            .map(|(v, l)| json!({"label": if l.is_empty() { v } else { l }, "value": v}))
+            .collect();
+        c.insert("values".into(), Value::Array(values));
+    }
+    match use_ {
+        Use::Read => {
+            c.insert("readonly".into(), json!(true));
+        }
+        Use::Write if d.required => {
+            c.insert("validate".into(), json!({"required": true}));
+        }
+        Use::Write => {}
+    }
+    Value::Object(c)
+}
+
+/// The fields a Camunda 7 (`camunda:formData`) or Flowable (`formProperty`) step declares, as form-js
+/// components: types, options, required, read-only and defaults carried over.
+pub(super) fn declared(element: &Element) -> Vec<Value> {
+    element.declared.fields.iter().filter(|f| valid_key(key_of(f))).map(declared_field).collect()
+}
+
+fn key_of(f: &DeclaredField) -> &str {
+    if f.variable.trim().is_empty() { f.id.trim() } else { f.variable.trim() }
+}
+
+fn declared_field(f: &DeclaredField) -> Value {
+    let key = key_of(f);
+    let label = if f.label.trim().is_empty() { words::humanise(key) } else { f.label.trim().to_string() };
+    let mut c = Map::new();
+    let (kind, extra): (&str, Option<(&str, Value)>) = match &f.kind {
+        FieldKind::Long => ("number", Some(("decimalDigits", json!(0)))),
+        FieldKind::Double => ("number", None),
+        FieldKind::Boolean => ("checkbox", None),
+        FieldKind::Date => ("datetime", Some(("subtype", json!("date")))),
+        FieldKind::Enum if !f.options.is_empty() => ("select", None),
+        _ => ("textfield", None),
+    };
+    c.insert("type".into(), json!(kind));
+    c.insert("key".into(), json!(key));
+    if kind == "datetime" {
+        c.insert("dateLabel".into(), json!(label));
+    } else {
+        c.insert("label".into(), json!(label));
+    }
+    if let Some((k, v)) = extra {
+        c.insert(k.into(), v);
+    }
+    if kind == "select" {
+        let values: Vec<Value> = f
+            .options
+            .iter()
+            .map(|o| json!({"label": if o.name.is_empty() { &o.id } else { &o.name }, "value": o.id}))
+            .collect();
+        c.insert("values".into(), Value::Array(values));
+    }
+    let default = f.default.trim();
+    if !default.is_empty() && !default.contains("${") && !default.contains("#{") {
+        let value = match kind {
+            "number" => default.parse::<f64>().map(|n| json!(n)).unwrap_or(json!(default)),
+            "checkbox" => json!(default.eq_ignore_ascii_case("true")),
+            _ => json!(default),
+        };
+        c.insert("defaultValue".into(), value);
+    }
+    if f.readonly {
+        c.insert("readonly".into(), json!(true));
+    }
+    let mut validate = Map::new();
+    if f.required || f.constraints.iter().any(|k| k.name == "required") {
+        validate.insert("required".into(), json!(true));
+    }
+    for k in &f.constraints {
+        let Ok(n) = k.config.trim().parse::<f64>() else { continue };
+        let slot = match (k.name.as_str(), kind) {
+            ("min", "number") => "min",
+            ("max", "number") => "max",
+            ("minlength", _) => "minLength",
+            ("maxlength", _) => "maxLength",
+            _ => continue,
+        };
+        let value = if slot.ends_with("Length") { json!(n.max(0.0) as u64) } else { json!(n) };
+        validate.insert(slot.into(), value);
+    }
+    if !validate.is_empty() {
+        c.insert("validate".into(), Value::Object(validate));
+    }
+    Value::Object(c)
+}

@@ -1,0 +1,379 @@
+//! The step's data picture: what is known before a step, what its form must supply, and what the
+//! gateways after it decide on — from the process and its project.
+//!
+//! - **Links.** A step that binds a form (`zeebe:formDefinition formId` naming a form of the project, or
+//!   an embedded `zeebe:userTaskForm`) writes that form's input keys; a business rule task that calls a
+//!   decision of the project (`zeebe:calledDecision decisionId`) reads the variables its inputs read.
+//! - **Order.** What can run before the step: everything from which it can be reached along sequence
+//!   flows, a boundary event after the activity it is attached to, a sub-process before its children
+//!   and its children before what follows it. What can run after: what it can reach the same way.
+//! - **Known before**: variables written by what can run before (with where they come from).
+//! - **To supply**: variables read by what can run after and written by nothing in the process but
+//!   the step's own form; plus the sources of the step's own output mappings (a user task with
+//!   `<zeebe:output source="=approved" target="isApproved"/>` has a form that writes `approved`). For the
+//!   start form: what the process reads and nothing in it writes.
+//! - **Decided on**: the variables the conditions of the gateways after the step test that nothing
+//!   else in the process writes: the answers this step's form gives.
+//!
+//! It knows the process, its reads and writes ([`super::access`]) and the project; nothing of prompts,
+//! forms to be drafted, or HTTP.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use serde::Serialize;
+
+use super::access::{self, ElementAccess};
+use super::expr;
+use crate::bpmn::{Place, Process, read_condition};
+use crate::project::{Project, ProjectForm};
+
+/// A variable known before the step, and where it comes from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Known {
+    /// The variable.
+    pub name: String,
+    /// Where it comes from, in words (`the form of "Antrag stellen"`).
+    pub from: String,
+    /// Whether the step or something after it reads it (what a reviewer of this step needs).
+    pub used: bool,
+}
+
+/// A variable the step's form supplies, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Supply {
+    /// The variable (a dotted path when the process reads it by path).
+    pub name: String,
+    /// Why, in words (`read by the condition of "Genehmigt?"`).
+    pub why: String,
+}
+
+/// A variable a downstream gateway decides on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct Decided {
+    /// The variable.
+    pub name: String,
+    /// The conditions that test it, as written.
+    pub conditions: Vec<String>,
+}
+
+/// The data picture of one step (or of the start form).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Picture {
+    /// The step (`""` for the start form).
+    pub element_id: String,
+    /// Written by what can run before the step.
+    pub known_before: Vec<Known>,
+    /// What the step's form must supply.
+    pub to_supply: Vec<Supply>,
+    /// What the gateways after it decide on.
+    pub decided_on: Vec<Decided>,
+    /// The ids of the project's forms the process's steps bind (read for this picture).
+    pub forms: Vec<String>,
+    /// The ids of the project's decisions the process calls (read for this picture).
+    pub decisions: Vec<String>,
+}
+
+/// Most variables in one list of the picture: a bound for any process size.
+const MOST: usize = 200;
+
+/// The data picture of the element at `target` (none: the start form).
+pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> Picture {
+    let flow = Flow::new(process, project);
+    let own: Vec<usize> = match target {
+        Some(i) => vec![i],
+        None => {
+            process.elements.iter().enumerate().filter(|(_, e)| is_top_start(e)).map(|(i, _)| i).collect()
+        }
+    };
+    let (before, after) = match target {
+        Some(i) => (flow.reach(i, Direction::Back), flow.reach(i, Direction::Forward)),
+        None => (HashSet::new(), (0..process.elements.len()).filter(|i| !own.contains(i)).collect()),
+    };
+    let mut picture = Picture {
+        element_id: target.map(|i| process.elements[i].id.clone()).unwrap_or_default(),
+        forms: flow.forms_read.clone(),
+        decisions: flow.decisions_read.clone(),
+        ..Picture::default()
+    };
+    // known before
+    let used: HashSet<String> = own.iter().chain(after.iter()).flat_map(|&i| flow.reads_of(i)).collect();
+    let mut seen = HashSet::new();
+    for &i in sorted(&before).iter() {
+        for name in flow.writes_of(i) {
+            if seen.insert(name.clone()) && picture.known_before.len() < MOST {
+                let root = name.split('.').next().unwrap_or(&name);
+                let used = used.contains(&name) || used.contains(root);
+                picture.known_before.push(Known { name, from: flow.origin_of(i), used });
+            }
+        }
+    }
+    // to supply: read after, written by nothing but the step's own form
+    let written_elsewhere: HashSet<String> =
+        (0..process.elements.len()).filter(|i| !own.contains(i)).flat_map(|i| flow.writes_of(i)).collect();
+    let mut supplied = HashSet::new();
+    let mut supply = |name: String, why: String, picture: &mut Picture| {
+        if !name.is_empty() && supplied.insert(name.clone()) && picture.to_supply.len() < MOST {
+            picture.to_supply.push(Supply { name, why });
+        }
+    };
+    for &i in &own {
+        for a in &process.elements[i].accesses {
+            if a.place == Place::OutputSource {
+                for read in expr::zeebe_value_reads(&a.expression) {
+                    if !flow.locals(i).contains(&read.name) {
+                        supply(read.name, "the step's output mapping reads it".into(), &mut picture);
+                    }
+                }
+            }
+        }
+    }
+    for &i in sorted(&after).iter() {
+        let locals = flow.locals(i);
+        for name in flow.asked_reads_of(i) {
+            if written_elsewhere.contains(&name) || locals.contains(&name) {
+                continue;
+            }
+            supply(name, format!("read by {}", flow.phrase(i)), &mut picture);
+        }
+    }
+    // decided on
+    for decision in process.decisions_after(target) {
+        for f in &decision.flows {
+            for v in read_condition(&f.condition).variables {
+                let root = v.split('.').next().unwrap_or(&v);
+                if written_elsewhere.contains(&v) || written_elsewhere.contains(root) {
+                    continue;
+                }
+                let room = picture.decided_on.len() < MOST;
+                match picture.decided_on.iter_mut().find(|d| d.name == v) {
+                    Some(d) if !d.conditions.contains(&f.condition) => d.conditions.push(f.condition.clone()),
+                    Some(_) => {}
+                    None if room => {
+                        picture.decided_on.push(Decided { name: v, conditions: vec![f.condition.clone()] });
+                    }
+                    None => {}
+                }
+            }
+        }
+    }
+    picture
+}
+
+fn is_top_start(e: &crate::bpmn::Element) -> bool {
+    e.kind == "startEvent" && e.parent.is_none()
+}
+
+fn sorted(set: &HashSet<usize>) -> Vec<usize> {
+    let mut v: Vec<usize> = set.iter().copied().collect();
+    v.sort_unstable();
+    v
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    Forward,
+    Back,
+}
+
+/// The process's reads and writes with the project's links, and its order.
+struct Flow<'p> {
+    process: &'p Process,
+    access: Vec<ElementAccess>,
+    /// Per element: the input keys of the form it binds, and which form that is.
+    form_keys: Vec<Option<(String, Vec<String>)>>,
+    /// Per element: what the decisions it calls read.
+    decision_reads: Vec<Vec<String>>,
+    next: Vec<Vec<usize>>,
+    prev: Vec<Vec<usize>>,
+    forms_read: Vec<String>,
+    decisions_read: Vec<String>,
+}
+
+impl<'p> Flow<'p> {
+    fn new(process: &'p Process, project: &Project) -> Flow<'p> {
+        let n = process.elements.len();
+        let mut by_id: HashMap<&str, usize> = HashMap::new();
+        for (i, e) in process.elements.iter().enumerate() {
+            by_id.entry(e.id.as_str()).or_insert(i);
+        }
+        let mut next = vec![Vec::new(); n];
+        let edge = |a: usize, b: usize, next: &mut Vec<Vec<usize>>| {
+            if a != b && !next[a].contains(&b) {
+                next[a].push(b);
+            }
+        };
+        for e in process.elements.iter().filter(|e| e.is_flow()) {
+            if let (Some(&a), Some(&b)) = (by_id.get(e.source.as_str()), by_id.get(e.target.as_str())) {
+                edge(a, b, &mut next);
+            }
+        }
+        for (i, e) in process.elements.iter().enumerate() {
+            if e.kind == "boundaryEvent"
+                && let Some(&host) = by_id.get(e.attached_to.as_str())
+            {
+                edge(host, i, &mut next);
+            }
+            if let Some(parent) = e.parent {
+                edge(parent, i, &mut next);
+                // a child with no way on ends the sub-process: what follows the sub-process follows it
+                if !e.is_flow() && next[i].is_empty() && !process.outgoing(&e.id).any(|_| true) {
+                    let after: Vec<usize> = process
+                        .outgoing(&process.elements[parent].id)
+                        .filter_map(|f| by_id.get(f.target.as_str()).copied())
+                        .collect();
+                    for b in after {
+                        edge(i, b, &mut next);
+                    }
+                }
+            }
+        }
+        let mut prev = vec![Vec::new(); n];
+        for (a, targets) in next.iter().enumerate() {
+            for &b in targets {
+                prev[b].push(a);
+            }
+        }
+        let mut forms_read = Vec::new();
+        let form_keys = process
+            .elements
+            .iter()
+            .map(|e| {
+                let form = linked_form(process, e, project)?;
+                if !form.id.is_empty() && !forms_read.contains(&form.id) {
+                    forms_read.push(form.id.clone());
+                }
+                Some((form.id.clone(), form.input_fields.iter().map(|f| f.key.clone()).collect()))
+            })
+            .collect();
+        let mut decisions_read = Vec::new();
+        let decision_reads = process
+            .elements
+            .iter()
+            .map(|e| {
+                let mut reads = Vec::new();
+                for a in e.accesses.iter().filter(|a| a.place == Place::DecisionId) {
+                    let Some(d) = project.decision(a.expression.trim_start_matches('=')) else { continue };
+                    if !decisions_read.contains(&d.id) {
+                        decisions_read.push(d.id.clone());
+                    }
+                    for text in d.expressions() {
+                        for r in expr::feel_reads(text) {
+                            if !reads.contains(&r.name) {
+                                reads.push(r.name);
+                            }
+                        }
+                    }
+                }
+                reads
+            })
+            .collect();
+        Flow {
+            process,
+            access: access::of_process(process),
+            form_keys,
+            decision_reads,
+            next,
+            prev,
+            forms_read,
+            decisions_read,
+        }
+    }
+
+    /// Everything reachable from `from` (not `from` itself, unless on a loop).
+    fn reach(&self, from: usize, direction: Direction) -> HashSet<usize> {
+        let edges = if direction == Direction::Forward { &self.next } else { &self.prev };
+        let mut seen = HashSet::new();
+        let mut queue: VecDeque<usize> = edges[from].iter().copied().collect();
+        while let Some(i) = queue.pop_front() {
+            if seen.insert(i) {
+                queue.extend(edges[i].iter().copied());
+            }
+        }
+        seen.remove(&from);
+        seen
+    }
+
+    /// The variables the element at `i` writes into a scope others see, and its form's keys.
+    fn writes_of(&self, i: usize) -> Vec<String> {
+        let own = &self.process.elements[i].id;
+        let mut out: Vec<String> =
+            self.access[i].writes.iter().filter(|w| &w.scope != own).map(|w| w.name.clone()).collect();
+        if let Some((_, keys)) = &self.form_keys[i] {
+            out.extend(keys.iter().cloned());
+        }
+        out
+    }
+
+    /// The variables the element at `i` reads (its decisions' reads included).
+    fn reads_of(&self, i: usize) -> Vec<String> {
+        let mut out = self.access[i].reads.clone();
+        for r in &self.decision_reads[i] {
+            if !out.contains(r) {
+                out.push(r.clone());
+            }
+        }
+        out
+    }
+
+    /// The variables the element at `i` reads where a person may have to give them: not in a
+    /// connector's own configuration (`zeebe:property`, `zeebe:header`), which names the connector's
+    /// settings and state rather than the process's data.
+    fn asked_reads_of(&self, i: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        for a in &self.process.elements[i].accesses {
+            if matches!(a.place, Place::Property(_) | Place::Header(_)) {
+                continue;
+            }
+            for name in access::reads_of(a) {
+                if !out.contains(&name) {
+                    out.push(name);
+                }
+            }
+        }
+        for r in &self.decision_reads[i] {
+            if !out.contains(r) {
+                out.push(r.clone());
+            }
+        }
+        out
+    }
+
+    /// The names local to the element at `i` (its input targets, its loop element).
+    fn locals(&self, i: usize) -> Vec<String> {
+        let own = &self.process.elements[i].id;
+        self.access[i].writes.iter().filter(|w| &w.scope == own).map(|w| w.name.clone()).collect()
+    }
+
+    /// Where a value written by the element at `i` comes from, in words.
+    fn origin_of(&self, i: usize) -> String {
+        let e = &self.process.elements[i];
+        match (&self.form_keys[i], e.kind) {
+            (Some(_), "startEvent") => "the start form".to_string(),
+            (Some((id, _)), _) if !id.is_empty() => format!("the form \"{id}\" of {}", self.phrase(i)),
+            (Some(_), _) => format!("the form of {}", self.phrase(i)),
+            (None, _) => format!("written by {}", self.phrase(i)),
+        }
+    }
+
+    /// An element in a sentence: `the userTask "Antrag prüfen"`.
+    fn phrase(&self, i: usize) -> String {
+        let e = &self.process.elements[i];
+        if e.is_flow() {
+            return format!("the condition of the flow {}", e.label());
+        }
+        format!("the {} \"{}\"", e.kind, e.label())
+    }
+}
+
+/// The project form (or embedded form) an element binds.
+fn linked_form(process: &Process, e: &crate::bpmn::Element, project: &Project) -> Option<ProjectForm> {
+    if e.form_id.is_empty() {
+        return None;
+    }
+    if let Some(linked) = process.linked_form(e) {
+        let schema = serde_json::from_str(&linked.body).ok()?;
+        return ProjectForm::read(schema, format!("the embedded form {}", linked.id)).ok();
+    }
+    project.form(&e.form_id).cloned()
+}

@@ -1,0 +1,112 @@
+//! The data picture in words, as a model reads it: what is known before the step, what its form
+//! supplies, what is decided on after it, and how the project already defines those variables (label,
+//! type, options), so a model reuses them. Within a character budget: lines are added while they fit
+//! and what was left out is said in a closing line.
+
+use std::fmt::Write as _;
+
+use super::{Picture, definition};
+use crate::bpmn::Process;
+use crate::project::{Project, ProjectForm};
+
+/// Most options named for one defined variable.
+const MAX_OPTIONS: usize = 12;
+
+/// Renders `picture` within `budget` characters; `""` when it says nothing. `embedded` are the forms
+/// embedded in the same BPMN document for other steps (`zeebe:userTaskForm`), which belong to the
+/// project's vocabulary as much as its `.form` files.
+pub fn describe_picture(
+    picture: &Picture,
+    process: &Process,
+    project: &Project,
+    embedded: &[ProjectForm],
+    budget: usize,
+) -> String {
+    if picture.known_before.is_empty()
+        && picture.to_supply.is_empty()
+        && picture.decided_on.is_empty()
+        && project.forms.is_empty()
+        && embedded.is_empty()
+    {
+        return String::new();
+    }
+    let mut lines: Vec<String> = Vec::new();
+    lines.push("The data at this step:".to_string());
+    if !picture.to_supply.is_empty() {
+        lines.push("- The form supplies (read later, written by nothing before it):".into());
+        lines.extend(picture.to_supply.iter().map(|s| format!("  - {} ({})", s.name, s.why)));
+    }
+    if !picture.decided_on.is_empty() {
+        lines.push("- Decided on after it:".into());
+        lines.extend(
+            picture.decided_on.iter().map(|d| format!("  - {}: {}", d.name, d.conditions.join(" | "))),
+        );
+    }
+    if !picture.known_before.is_empty() {
+        lines.push("- Known before it (show what the step needs; do not ask for it again):".into());
+        lines.extend(picture.known_before.iter().map(|k| format!("  - {} ({})", k.name, k.from)));
+    }
+    let names = picture
+        .to_supply
+        .iter()
+        .map(|s| s.name.as_str())
+        .chain(picture.decided_on.iter().map(|d| d.name.as_str()))
+        .chain(picture.known_before.iter().map(|k| k.name.as_str()));
+    let mut defined = Vec::new();
+    for name in names {
+        if defined.iter().any(|(n, _): &(String, String)| n == name) {
+            continue;
+        }
+        if let Some(d) = definition(name, process, project) {
+            let mut line = format!("  - {}: {} \"{}\"", d.name, d.kind, d.label);
+            if !d.options.is_empty() {
+                let options: Vec<&str> =
+                    d.options.iter().take(MAX_OPTIONS).map(|(v, _)| v.as_str()).collect();
+                let _ = write!(line, ", options {}", options.join(" | "));
+            }
+            if d.required {
+                line.push_str(", required");
+            }
+            let _ = write!(line, " (in {})", d.source);
+            defined.push((d.name, line));
+        }
+    }
+    if !defined.is_empty() {
+        lines.push("- Already defined in the project (reuse the key, label, type and options):".into());
+        lines.extend(defined.into_iter().map(|(_, l)| l));
+    }
+    // the project's vocabulary: how its other forms name their data (a step often shows or asks for
+    // what a sibling form does, under the same key)
+    let mentioned: Vec<&str> = lines.iter().map(String::as_str).collect::<Vec<_>>();
+    let mut vocabulary: Vec<String> = Vec::new();
+    for form in project.forms.iter().chain(embedded) {
+        let fields: Vec<String> = form
+            .input_fields
+            .iter()
+            .filter(|f| !mentioned.iter().any(|l| l.contains(&format!(" {} ", f.key))))
+            .map(|f| if f.label.is_empty() { f.key.clone() } else { format!("{} \"{}\"", f.key, f.label) })
+            .collect();
+        if !fields.is_empty() {
+            let name = if form.id.is_empty() { form.file.as_str() } else { form.id.as_str() };
+            vocabulary.push(format!("  - {name}: {}", fields.join(", ")));
+        }
+    }
+    if !vocabulary.is_empty() {
+        lines.push("- The project's other forms ask for (reuse their keys for the same data):".into());
+        lines.extend(vocabulary);
+    }
+    let mut out = String::new();
+    let mut left = 0;
+    for (i, line) in lines.iter().enumerate() {
+        if out.len() + line.len() + 1 + 60 > budget {
+            left = lines.len() - i;
+            break;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    if left > 0 {
+        let _ = writeln!(out, "({left} more lines of the data picture left out for length.)");
+    }
+    out
+}
