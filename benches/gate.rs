@@ -1,13 +1,15 @@
 //! Gate benchmark: `cargo bench --bench gate`.
 //!
-//! Runs `schema_from` on a model answer holding a 500-component form (fenced, with prose; inputs of
-//! every kind, options, constraints, groups, a dynamic list) against a process, and reports the time per
-//! component and as a ratio to parsing the same JSON with serde_json, measured in the same run. Goal:
-//! well under a millisecond per component.
+//! Runs the gate on forms of 1k, 4k and 16k components (a mix of every input kind with options,
+//! constraints, groups and a dynamic list, in a chatty fenced answer, against a process), on 16k plain
+//! text fields checked as a hand-written form, and on one select with 34k options. Reports the time per
+//! component (or option) and the ratio to a bare serde_json parse of the same bytes, measured in the
+//! same run: the ratio must stay flat as n grows (every rule is O(n log n) or better).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use formgen::gate;
 use serde_json::{Value, json};
 
 fn component(i: usize) -> Value {
@@ -45,48 +47,74 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
-fn main() {
-    if std::env::args().any(|a| a == "--list") {
-        return;
-    }
-    let components: Vec<Value> = (0..500).map(component).collect();
-    let count = 500 + 50; // the groups' children count too
-    let form = json!({"type": "default", "components": components});
-    let answer = format!(
-        "Here is the form you asked for:\n```json\n{}\n```\n",
-        serde_json::to_string_pretty(&form).unwrap()
-    );
-    let bpmn = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/bpmn/vacation.bpmn")).unwrap();
-    let process = formgen::bpmn::read(&bpmn).processes.remove(0);
-    let proposal =
-        formgen::gate::schema_from(&answer, Some("bench"), Some(&process)).expect("the bench form passes");
-    println!(
-        "form: {count} components, {} KB answer, {} warnings",
-        answer.len() / 1024,
-        proposal.warnings.len()
-    );
-
+/// Times `run` and a serde_json parse of `json`, alternately, and prints one table row.
+fn row(name: &str, n: usize, unit: &str, json: &str, run: &dyn Fn()) {
+    let rounds = if n > 8000 { 7 } else { 15 };
     let (mut parse, mut gate) = (Vec::new(), Vec::new());
-    for _ in 0..41 {
+    for _ in 0..rounds {
         let t = Instant::now();
-        black_box(
-            serde_json::from_str::<Value>(black_box(
-                &answer[answer.find('{').unwrap()..answer.rfind('}').unwrap() + 1],
-            ))
-            .unwrap(),
-        );
+        black_box(serde_json::from_str::<Value>(black_box(json)).unwrap());
         parse.push(t.elapsed());
         let t = Instant::now();
-        black_box(formgen::gate::schema_from(black_box(&answer), Some("bench"), Some(&process)).unwrap());
+        run();
         gate.push(t.elapsed());
     }
     let (parse, gate) = (median(parse), median(gate));
     println!(
-        "schema_from: {:.2} ms for {count} components = {:.1} µs per component (goal: well under 1000 µs); \
-         serde_json parse of the same JSON {:.2} ms; gate / parse = {:.1}x",
+        "| {name} | {n} {unit} | {} KB | {:.1} ms | {:.2} µs | {:.2} ms | {:.1}x |",
+        json.len() / 1024,
         gate.as_secs_f64() * 1e3,
-        gate.as_secs_f64() * 1e6 / count as f64,
+        gate.as_secs_f64() * 1e6 / n as f64,
         parse.as_secs_f64() * 1e3,
         gate.as_secs_f64() / parse.as_secs_f64()
     );
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let bpmn = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/bpmn/vacation.bpmn")).unwrap();
+    let process = formgen::bpmn::read(&bpmn).processes.remove(0);
+    println!("| case | n | bytes | gate | per unit | serde_json parse | gate / parse |");
+    println!("|---|---|---|---|---|---|---|");
+    for n in [1000, 4000, 16000] {
+        let components: Vec<Value> = (0..n).map(component).collect();
+        let count = n + n / 10; // the groups' children count too
+        let form = json!({"type": "default", "components": components});
+        let json = serde_json::to_string_pretty(&form).unwrap();
+        let answer = format!("Here is the form you asked for:\n```json\n{json}\n```\n");
+        gate::schema_from(&answer, Some("bench"), Some(&process)).expect("the bench form passes");
+        row("model answer, mixed", count, "components", &json, &|| {
+            black_box(gate::schema_from(black_box(&answer), Some("bench"), Some(&process)).unwrap());
+        });
+    }
+    for n in [1000, 4000, 16000] {
+        let components: Vec<Value> = (0..n)
+            .map(|i| json!({"type": "textfield", "key": format!("f{i}"), "label": format!("Field {i}"), "id": format!("F{i}")}))
+            .collect();
+        let json =
+            serde_json::to_string(&json!({"type": "default", "id": "plain", "components": components}))
+                .unwrap();
+        gate::check(&json, None, None).expect("the plain form passes");
+        row("hand-written, plain text fields", n, "components", &json, &|| {
+            black_box(gate::check(black_box(&json), None, None).unwrap());
+        });
+    }
+    for n in [8500, 34000] {
+        let values: Vec<Value> =
+            (0..n).map(|i| json!({"label": format!("Option {i}"), "value": format!("o{i}")})).collect();
+        let json = serde_json::to_string(&json!({"type": "default", "id": "options", "components": [
+            {"type": "select", "key": "choice", "label": "Choice", "id": "S1", "values": values}]}))
+        .unwrap();
+        gate::check(&json, None, None).expect("the select passes");
+        row("one select", n, "options", &json, &|| {
+            black_box(gate::check(black_box(&json), None, None).unwrap());
+        });
+    }
+    let brackets = "[1,".repeat(350_000);
+    let same_size = format!("[{}1]", "1,".repeat(brackets.len() / 2 - 1));
+    row("no form: 1 MB of `[1,`", brackets.len(), "bytes", &same_size, &|| {
+        black_box(gate::schema_from(black_box(&brackets), None, None).unwrap_err());
+    });
 }

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use secrecy::{ExposeSecret, SecretString};
 use tokio::sync::Mutex;
 
+use crate::redact::Redactor;
 use crate::vault::{Vault, VaultError};
 
 /// Where a credential comes from.
@@ -232,6 +233,18 @@ impl Credentials {
             self.cache.lock().await.insert(key, (Instant::now(), value.clone()));
         }
         Ok(Some(value))
+    }
+
+    /// The redactor for a call made with `key`, resolved from `reference`: the key and, when the key
+    /// came from the vault, the vault's token (a vault or an endpoint may echo either).
+    pub async fn redactor(&self, reference: &CredentialRef, key: Option<&SecretString>) -> Redactor {
+        let token = match (&self.vault, reference.needs_vault()) {
+            (Some((_, token_ref)), true) => {
+                self.resolve(&CredentialRef::from(token_ref)).await.ok().flatten()
+            }
+            _ => None,
+        };
+        Redactor::new([key, token.as_ref()])
     }
 
     async fn fetch(&self, reference: &CredentialRef) -> Result<SecretString, CredentialError> {

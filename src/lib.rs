@@ -26,7 +26,8 @@
 //! - [`flow`]: the process's data flow: what each element reads and writes (FEEL and JUEL read).
 //! - [`prompt`]: the templates in `prompts/`, the text built from them, the answer schema.
 //! - [`draft`]: the builtin drafter, which writes a form from the process with no model.
-//! - [`credentials`], [`vault`]: API keys resolved just in time, only ever in `SecretString`.
+//! - [`credentials`], [`vault`]: API keys resolved just in time, only ever in `SecretString`; [`redact`]:
+//!   those secrets taken out of whatever comes back.
 //! - [`model`]: the provider-neutral model call and its two wire formats.
 //! - [`gate`]: the schema gate every form passes, generated or hand-written, and the form's id.
 //! - [`eval`]: how close a Worker's forms come to the ones authors wrote (`formgen eval`).
@@ -47,6 +48,7 @@ pub mod metrics;
 pub mod model;
 pub mod project;
 pub mod prompt;
+pub mod redact;
 pub mod service;
 pub mod sources;
 pub mod vault;

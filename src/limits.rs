@@ -35,6 +35,29 @@ pub struct Limits {
     pub concurrent_generations: usize,
     /// Generations in flight per Worker.
     pub concurrent_per_worker: usize,
+    /// Seconds a client has to send a whole request head, counted from when the connection opens or
+    /// its previous answer was sent; then the connection is closed.
+    pub header_read_timeout_s: u64,
+    /// Seconds a client has to send a whole request body: the body limit in time, as
+    /// `request_body_bytes` is in bytes.
+    pub body_read_timeout_s: u64,
+    /// Seconds a kept-alive connection may wait for its next request before it is closed.
+    pub idle_timeout_s: u64,
+    /// Connections open at once; a connection over the cap is closed as it arrives.
+    pub max_connections: usize,
+    /// Request-body bytes being read (and held by their requests) at once, across all connections;
+    /// a request waits for room, up to `body_read_timeout_s`.
+    pub bodies_in_flight_bytes: usize,
+    /// Longest `model` override, in characters.
+    pub model_chars: usize,
+    /// Longest `formId`, in characters.
+    pub form_id_chars: usize,
+    /// Longest `worker` name, in characters.
+    pub worker_chars: usize,
+    /// Longest `elementId`, in characters.
+    pub element_id_chars: usize,
+    /// Longest `processId`, in characters.
+    pub process_id_chars: usize,
     /// Forms and decision files of a process's project (a request's `forms` + `decisions`, or a folder).
     pub project_files: usize,
     /// Bytes of a project's forms and decisions together.
@@ -56,6 +79,16 @@ impl Default for Limits {
             model_timeout_s: 120,
             concurrent_generations: 64,
             concurrent_per_worker: 16,
+            header_read_timeout_s: 10,
+            body_read_timeout_s: 30,
+            idle_timeout_s: 5,
+            max_connections: 1024,
+            bodies_in_flight_bytes: 64 * 1024 * 1024,
+            model_chars: 128,
+            form_id_chars: 255,
+            worker_chars: 128,
+            element_id_chars: 255,
+            process_id_chars: 255,
             project_files: 200,
             project_bytes: 16 * 1024 * 1024,
             project_file_bytes: 2 * 1024 * 1024,
@@ -87,6 +120,16 @@ macro_rules! limit_fields {
         $m!(model_timeout_s, "MODEL_TIMEOUT_S");
         $m!(concurrent_generations, "CONCURRENT_GENERATIONS");
         $m!(concurrent_per_worker, "CONCURRENT_PER_WORKER");
+        $m!(header_read_timeout_s, "HEADER_READ_TIMEOUT_S");
+        $m!(body_read_timeout_s, "BODY_READ_TIMEOUT_S");
+        $m!(idle_timeout_s, "IDLE_TIMEOUT_S");
+        $m!(max_connections, "MAX_CONNECTIONS");
+        $m!(bodies_in_flight_bytes, "BODIES_IN_FLIGHT_BYTES");
+        $m!(model_chars, "MODEL_CHARS");
+        $m!(form_id_chars, "FORM_ID_CHARS");
+        $m!(worker_chars, "WORKER_CHARS");
+        $m!(element_id_chars, "ELEMENT_ID_CHARS");
+        $m!(process_id_chars, "PROCESS_ID_CHARS");
         $m!(project_files, "PROJECT_FILES");
         $m!(project_bytes, "PROJECT_BYTES");
         $m!(project_file_bytes, "PROJECT_FILE_BYTES");

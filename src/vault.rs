@@ -33,6 +33,17 @@ pub enum VaultError {
     /// The secret exists but has no such field (or it is not a text).
     #[error("the secret has no text field \"{0}\"")]
     NoField(String),
+    /// A 3xx: formgen follows no redirects, so the token went nowhere else and no key was taken from
+    /// wherever the vault pointed.
+    #[error(
+        "the vault at {addr} redirected the request (HTTP {status}); formgen follows no redirects and sent nothing on, so set [vault] addr to the address that answers"
+    )]
+    Redirected {
+        /// The vault's address.
+        addr: String,
+        /// The HTTP status.
+        status: u16,
+    },
     /// Any other answer.
     #[error("the vault answered HTTP {0}")]
     Status(u16),
@@ -72,11 +83,13 @@ struct KvData {
 }
 
 impl Vault {
-    /// A vault at `addr` (in `namespace`, for Vault Enterprise and OpenBao namespaces).
+    /// A vault at `addr` (in `namespace`, for Vault Enterprise and OpenBao namespaces). Its client
+    /// follows no redirects: the token goes to `addr` and nowhere else.
     pub fn new(addr: reqwest::Url, namespace: Option<String>) -> Self {
         let client = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(5))
             .timeout(Duration::from_secs(15))
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .expect("a TLS-capable HTTP client");
         Vault { addr, namespace, client }
@@ -110,6 +123,7 @@ impl Vault {
             200 => {}
             401 | 403 => return Err(VaultError::Denied(response.status().as_u16())),
             404 => return Err(VaultError::NotFound),
+            status @ 300..=399 => return Err(VaultError::Redirected { addr: base.to_string(), status }),
             other => return Err(VaultError::Status(other)),
         }
         let mut body = response

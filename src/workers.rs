@@ -244,12 +244,10 @@ pub enum ChoiceError {
     /// Several are, and the request named none.
     #[error("several Workers are available ({}); name one in \"worker\"", .0.join(", "))]
     Ambiguous(Vec<String>),
-    /// The named Worker does not exist (or is hidden from this principal, which looks the same).
+    /// The named Worker does not exist, or this principal may not use it: the two answer alike, so
+    /// a caller cannot learn the names of Workers it may not use.
     #[error("there is no Worker named \"{0}\"")]
     Unknown(String),
-    /// The named Worker exists but this principal may not use it.
-    #[error("you may not use the Worker \"{0}\"")]
-    NotAllowed(String),
 }
 
 /// The configured Workers.
@@ -279,9 +277,10 @@ impl Registry {
                 many => Err(ChoiceError::Ambiguous(many.iter().map(|w| w.name.clone()).collect())),
             };
         }
-        let worker =
-            self.workers.iter().find(|w| w.name == name).ok_or_else(|| ChoiceError::Unknown(name.into()))?;
-        if worker.allows(principal) { Ok(worker) } else { Err(ChoiceError::NotAllowed(name.into())) }
+        self.workers
+            .iter()
+            .find(|w| w.name == name && w.allows(principal))
+            .ok_or_else(|| ChoiceError::Unknown(name.into()))
     }
 }
 
@@ -303,7 +302,7 @@ mod tests {
         let r = Registry::new(vec![worker("claude", &["group:designers"]), worker("local", &[])]);
         assert_eq!(r.choose(&bob, "").unwrap().name, "local");
         assert_eq!(r.choose(&ana, ""), Err(ChoiceError::Ambiguous(vec!["claude".into(), "local".into()])));
-        assert_eq!(r.choose(&bob, "claude"), Err(ChoiceError::NotAllowed("claude".into())));
+        assert_eq!(r.choose(&bob, "claude"), Err(ChoiceError::Unknown("claude".into())), "hidden = missing");
         assert_eq!(r.choose(&ana, "gpt"), Err(ChoiceError::Unknown("gpt".into())));
         assert_eq!(r.choose(&ana, "claude").unwrap().name, "claude");
         assert_eq!(Registry::default().choose(&ana, ""), Err(ChoiceError::NoneInReach));

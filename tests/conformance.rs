@@ -27,6 +27,9 @@ mod corpus;
 #[path = "conformance/formjs.rs"]
 mod formjs;
 
+#[path = "conformance/forms.rs"]
+mod forms;
+
 #[path = "conformance/vault.rs"]
 mod vault;
 
@@ -50,3 +53,6 @@ mod eval;
 
 #[path = "conformance/variables.rs"]
 mod variables;
+
+#[path = "conformance/eval_local.rs"]
+mod eval_local;

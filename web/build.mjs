@@ -18,7 +18,7 @@ await build({
   bundle: true,
   format: 'esm',
   target: 'es2022',
-  minify: true,
+  minify: !process.env.DEV, // DEV=1 npm run build: readable stack traces while working on the page
   sourcemap: false,
   legalComments: 'linked',
   outdir: join(dist, 'assets'),

@@ -33,6 +33,13 @@ pub enum AuthError {
     /// Header mode, without the user header.
     #[error("the proxy did not say who you are (no {0} header)")]
     NoUser(String),
+    /// Header mode, with an identity header given more than once: a proxy that appends rather than
+    /// replaces would let the client choose who it is, so neither is believed.
+    #[error("the proxy sent the {0} header more than once, so formgen cannot tell who you are")]
+    DuplicateIdentity(String),
+    /// `/metrics` in `none` mode, from an address that is not loopback.
+    #[error("the metrics are served to loopback only when formgen runs without authentication")]
+    MetricsLoopbackOnly,
 }
 
 impl AuthError {
@@ -40,6 +47,7 @@ impl AuthError {
     pub fn code(&self) -> crate::service::Code {
         match self {
             AuthError::Missing => crate::service::Code::Unauthenticated,
+            AuthError::MetricsLoopbackOnly => crate::service::Code::Forbidden,
             _ => crate::service::Code::UnknownPrincipal,
         }
     }
@@ -70,9 +78,20 @@ pub fn principal(auth: &Auth, headers: &HeaderMap, peer: Option<IpAddr>) -> Resu
                 .ok_or(AuthError::UnknownToken)
         }
         AuthMode::Header => {
-            let peer = peer.ok_or(AuthError::UntrustedPeer)?;
-            if !auth.trusted_proxies.contains(&peer) {
+            // an IPv4 peer on a dual-stack socket arrives as ::ffff:a.b.c.d
+            let peer = peer.ok_or(AuthError::UntrustedPeer)?.to_canonical();
+            if !auth.trusted_proxies.iter().any(|p| p.to_canonical() == peer) {
                 return Err(AuthError::UntrustedPeer);
+            }
+            for name in [&auth.user_header, &auth.groups_header] {
+                if headers.get_all(name.as_str()).iter().nth(1).is_some() {
+                    tracing::warn!(
+                        header = %name,
+                        %peer,
+                        "refused a request with more than one {name} header: configure the proxy to replace the identity headers a client sends, not to append to them"
+                    );
+                    return Err(AuthError::DuplicateIdentity(name.clone()));
+                }
             }
             let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok()).map(str::trim);
             let name = header(&auth.user_header)
@@ -83,6 +102,19 @@ pub fn principal(auth: &Auth, headers: &HeaderMap, peer: Option<IpAddr>) -> Resu
                 .unwrap_or_default();
             Ok(Principal { name: name.to_string(), groups, operator: false })
         }
+    }
+}
+
+/// Whether this request may read `/metrics`: in `tokens` and `header` mode any authenticated
+/// principal may (the metrics name Workers, and only principals know any); in `none` mode, a peer on
+/// loopback only.
+pub fn may_read_metrics(auth: &Auth, headers: &HeaderMap, peer: Option<IpAddr>) -> Result<(), AuthError> {
+    match auth.mode {
+        AuthMode::None => match peer.map(|p| p.to_canonical()) {
+            Some(p) if p.is_loopback() => Ok(()),
+            _ => Err(AuthError::MetricsLoopbackOnly),
+        },
+        AuthMode::Tokens | AuthMode::Header => principal(auth, headers, peer).map(|_| ()),
     }
 }
 
@@ -108,9 +140,60 @@ mod tests {
     fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
         let mut h = HeaderMap::new();
         for (k, v) in pairs {
-            h.insert(*k, v.parse().unwrap());
+            h.append(*k, v.parse().unwrap());
         }
         h
+    }
+
+    #[test]
+    fn header_mode_refuses_a_second_identity_header() {
+        let a = auth(AuthMode::Header);
+        let proxy = Some("10.0.0.1".parse().unwrap());
+        let twice = headers(&[("x-forwarded-user", "mallory"), ("x-forwarded-user", "bob")]);
+        assert_eq!(
+            principal(&a, &twice, proxy),
+            Err(AuthError::DuplicateIdentity("X-Forwarded-User".into()))
+        );
+        let groups = headers(&[
+            ("x-forwarded-user", "bob"),
+            ("x-forwarded-groups", "ops"),
+            ("x-forwarded-groups", "admins"),
+        ]);
+        let e = principal(&a, &groups, proxy).unwrap_err();
+        assert_eq!(e, AuthError::DuplicateIdentity("X-Forwarded-Groups".into()));
+        assert_eq!(e.code(), crate::service::Code::UnknownPrincipal, "a 401");
+    }
+
+    #[test]
+    fn an_ipv4_mapped_peer_is_the_ipv4_proxy() {
+        let a = auth(AuthMode::Header);
+        let h = headers(&[("x-forwarded-user", "bob")]);
+        let mapped: IpAddr = "::ffff:10.0.0.1".parse().unwrap();
+        assert_eq!(principal(&a, &h, Some(mapped)).unwrap().name, "bob");
+        let other: IpAddr = "::ffff:10.0.0.2".parse().unwrap();
+        assert_eq!(principal(&a, &h, Some(other)), Err(AuthError::UntrustedPeer));
+        // and a proxy configured as a mapped address matches its IPv4 peer
+        let b = Auth { trusted_proxies: vec![mapped], ..auth(AuthMode::Header) };
+        assert!(principal(&b, &h, Some("10.0.0.1".parse().unwrap())).is_ok());
+    }
+
+    #[test]
+    fn metrics_need_a_principal_or_loopback() {
+        let tokens = auth(AuthMode::Tokens);
+        assert_eq!(may_read_metrics(&tokens, &HeaderMap::new(), None), Err(AuthError::Missing));
+        let ana = headers(&[("authorization", "Bearer ana-token")]);
+        assert!(may_read_metrics(&tokens, &ana, None).is_ok());
+        let none = auth(AuthMode::None);
+        let lo: IpAddr = "127.0.0.1".parse().unwrap();
+        let mapped_lo: IpAddr = "::ffff:127.0.0.1".parse().unwrap();
+        assert!(may_read_metrics(&none, &HeaderMap::new(), Some(lo)).is_ok());
+        assert!(may_read_metrics(&none, &HeaderMap::new(), Some(mapped_lo)).is_ok());
+        let far: IpAddr = "192.168.1.9".parse().unwrap();
+        assert_eq!(
+            may_read_metrics(&none, &HeaderMap::new(), Some(far)),
+            Err(AuthError::MetricsLoopbackOnly)
+        );
+        assert_eq!(may_read_metrics(&none, &HeaderMap::new(), None), Err(AuthError::MetricsLoopbackOnly));
     }
 
     #[test]

@@ -80,7 +80,7 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
     let mut stderr = std::io::stderr().lock();
     for (path, text) in args.files.iter().zip(&texts) {
         let name = path.display();
-        match gate::schema_from(text, args.form_id.as_deref(), process.as_ref()) {
+        match gate::check(text, args.form_id.as_deref(), process.as_ref()) {
             Ok(proposal) => {
                 if single {
                     let json = serde_json::to_string_pretty(&proposal.schema).expect("schema serialises");

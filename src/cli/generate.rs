@@ -87,7 +87,7 @@ pub(crate) fn run(mut args: GenerateArgs) -> Result<ExitCode, UsageError> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
-            let form = gate::schema_from(&text, None, None)
+            let form = gate::check(&text, None, None)
                 .map_err(|e| UsageError(format!("{} is not a form the gate accepts: {e}", path.display())))?;
             Some(form.schema)
         }

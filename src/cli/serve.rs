@@ -23,7 +23,11 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode, UsageError> {
     for warning in config.warnings() {
         tracing::warn!("{}", formgen::words::sentence(&warning));
     }
-    match runtime().block_on(formgen::http::serve(config)) {
+    let runtime = runtime();
+    let served = runtime.block_on(formgen::http::serve(config));
+    // the grace period bounds the whole shutdown: a CPU-bound request still running does not hold the exit
+    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    match served {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) => {
             eprintln!("formgen: {e}");

@@ -223,6 +223,15 @@ mod tests {
     }
 
     #[test]
+    fn every_environment_variable_is_documented_in_the_readme() {
+        let readme = include_str!("../../README.md");
+        for var in ENV_VARS {
+            let name = var.name.split([' ', '<']).next().unwrap_or(var.name);
+            assert!(readme.contains(name), "README does not mention {name} ({})", var.setting);
+        }
+    }
+
+    #[test]
     fn the_embedded_default() {
         let c = Config::load(None, &no_env).unwrap();
         assert_eq!(c.server.listen.to_string(), "127.0.0.1:8080");

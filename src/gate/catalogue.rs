@@ -1,10 +1,11 @@
 //! The component types form-js 1.23 knows, and what to make of the ones it does not.
 //!
-//! The list is open: a model (or a newer editor) may write a type form-js has never heard of. The real
-//! library refuses the whole form then ("form field of type `<x>` not supported"), so the gate never passes
-//! one through. A type that is a known synonym (`date`, `dropdown`, `email`) becomes the form-js type that
-//! means it; any other type on a component that binds data becomes a `textfield`. Both with a warning, so
-//! nothing is dropped and nothing changes silently.
+//! The list is open: a model (or a newer editor) may write a type form-js has never heard of, and a host
+//! application may register its own (`range`, `starRating`). The real library refuses the whole form on
+//! a type nobody registered ("form field of type `<x>` not supported"). In a model's answer a type that is
+//! a known synonym (`date`, `dropdown`, `email`) becomes the form-js type that means it, and any other
+//! type on a component that binds a key becomes a `textfield`; in a hand-written form an unknown type is
+//! a custom one, kept as written. Always with a warning, so nothing changes silently.
 
 /// What a component type does with data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

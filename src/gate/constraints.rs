@@ -6,6 +6,8 @@
 //! are made only where the intent is unambiguous (`"required": "true"`, options written as plain
 //! strings) and always with a warning.
 
+use std::collections::HashSet;
+
 use serde_json::{Map, Value};
 
 use super::Report;
@@ -39,8 +41,10 @@ fn check_validate(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mu
     };
     let unknown: Vec<String> = v.keys().filter(|k| !VALIDATE_KEYS.contains(&k.as_str())).cloned().collect();
     if !unknown.is_empty() {
+        let hints: Vec<&str> = unknown.iter().filter_map(|k| hint(k)).collect();
+        let hints = if hints.is_empty() { String::new() } else { format!(" ({})", hints.join("; ")) };
         report.refuse(format!(
-            "{who} has validation rules form-js does not enforce ({}); use only {}.",
+            "{who} has validation rules form-js does not enforce ({}); use only {}{hints}.",
             quoted(&unknown),
             VALIDATE_KEYS.join(", ")
         ));
@@ -88,18 +92,8 @@ fn check_validate(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mu
         match v.get("pattern") {
             None => {}
             Some(Value::String(p)) => {
-                if let Err(e) = regex::Regex::new(&format!("^(?:{p})$")) {
-                    let reason = e.to_string();
-                    let reason = reason
-                        .lines()
-                        .rev()
-                        .find(|l| l.starts_with("error:"))
-                        .unwrap_or("it does not compile");
-                    report.refuse(format!(
-                        "{who} has the pattern {}, which cannot be checked ({}); use a regular expression without backreferences or look-around.",
-                        short_quote(p),
-                        reason.trim_start_matches("error: ")
-                    ));
+                if let Some(problem) = report.patterns.judge(p) {
+                    report.refuse(format!("{who} has the pattern {}, {problem}", short_quote(p)));
                 }
             }
             Some(other) => report.refuse(format!(
@@ -116,6 +110,21 @@ fn check_validate(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mu
             )),
         }
     }
+}
+
+/// What to write instead of a validation rule form-js does not have.
+fn hint(rule: &str) -> Option<&'static str> {
+    Some(match rule {
+        "email" => "for an e-mail address write \"validationType\": \"email\"",
+        "phone" | "tel" => "for a phone number write \"validationType\": \"phone\"",
+        "step" => "for a step between numbers give the number field an \"increment\"",
+        "minimum" | "minValue" => "a lower limit is \"min\"",
+        "maximum" | "maxValue" => "an upper limit is \"max\"",
+        "regex" | "regexp" => "a regular expression is \"pattern\"",
+        "minlength" | "min_length" => "a shortest length is \"minLength\"",
+        "maxlength" | "max_length" => "a longest length is \"maxLength\"",
+        _ => return None,
+    })
 }
 
 /// The words of a range's refusals.
@@ -200,7 +209,7 @@ fn check_options(c: &mut Map<String, Value>, who: &str, report: &mut Report) {
     match sources.len() {
         0 => {
             report.refuse(format!(
-                "{who} offers no options; give it \"values\" (a list of {{\"label\", \"value\"}}), or a \"valuesKey\" naming the process variable that holds them."
+                "{who} offers no options; give it \"values\" (a list of {{\"label\", \"value\"}}), a \"valuesKey\" naming the process variable that holds them, or a \"valuesExpression\" (FEEL starting with \"=\") that computes them."
             ));
             return;
         }
@@ -242,13 +251,14 @@ fn check_options(c: &mut Map<String, Value>, who: &str, report: &mut Report) {
     };
     if items.is_empty() {
         report.refuse(format!(
-            "{who} has an empty list of options; give it at least one option, or a valuesKey."
+            "{who} has an empty list of options, so it can never be answered; give it at least one option in \"values\", or take them from a \"valuesKey\" (a process variable) or a \"valuesExpression\" (FEEL starting with \"=\") instead."
         ));
         return;
     }
     let mut converted = false;
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     let mut duplicates: Vec<String> = Vec::new();
+    let mut reported: HashSet<String> = HashSet::new();
     for item in items.iter_mut() {
         if let Some(s) = scalar_text(item) {
             *item = serde_json::json!({"label": s, "value": s});
@@ -299,12 +309,8 @@ fn check_options(c: &mut Map<String, Value>, who: &str, report: &mut Report) {
                 option.insert("label".into(), Value::String(value.clone()));
             }
         }
-        if seen.contains(&value) {
-            if !duplicates.contains(&value) {
-                duplicates.push(value);
-            }
-        } else {
-            seen.push(value);
+        if !seen.insert(value.clone()) && reported.insert(value.clone()) {
+            duplicates.push(value);
         }
     }
     if converted {
@@ -336,7 +342,7 @@ fn check_default(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut
         c.remove("defaultValue");
         return;
     }
-    let options: Option<Vec<String>> = c.get("values").and_then(Value::as_array).map(|items| {
+    let options: Option<HashSet<String>> = c.get("values").and_then(Value::as_array).map(|items| {
         items.iter().filter_map(|i| i.get("value").and_then(Value::as_str).map(str::to_string)).collect()
     });
     if OPTION_FIELDS.contains(&kind) && c.contains_key("valuesKey") {
@@ -368,7 +374,7 @@ fn check_default(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut
                 {
                     report.refuse(format!(
                         "{who} has the defaultValue \"{s}\", which is not one of its options ({}).",
-                        quoted(opts)
+                        quoted(&opts_in_order(c))
                     ));
                 }
             }
@@ -385,7 +391,7 @@ fn check_default(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut
                     let outside: Vec<String> = items
                         .iter()
                         .filter_map(Value::as_str)
-                        .filter(|s| !opts.iter().any(|o| o == s))
+                        .filter(|s| !opts.contains(*s))
                         .map(str::to_string)
                         .collect();
                     if !outside.is_empty() && kind == "checklist" {
@@ -559,6 +565,24 @@ fn a_kind(kind: &str) -> String {
     format!("{article} {noun}")
 }
 
+/// `"a", "b", "c"`; past [`QUOTED`] items, "and N more".
 fn quoted(items: &[String]) -> String {
-    items.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(", ")
+    let shown: Vec<String> = items.iter().take(QUOTED).map(|s| format!("\"{s}\"")).collect();
+    match items.len().saturating_sub(QUOTED) {
+        0 => shown.join(", "),
+        more => format!("{} and {more} more", shown.join(", ")),
+    }
+}
+
+/// How many items a sentence lists before it says "and N more".
+const QUOTED: usize = 8;
+
+/// The option values of a field, in order, for a sentence.
+fn opts_in_order(c: &Map<String, Value>) -> Vec<String> {
+    c.get("values")
+        .and_then(Value::as_array)
+        .map(|items| {
+            items.iter().filter_map(|i| i.get("value").and_then(Value::as_str).map(str::to_string)).collect()
+        })
+        .unwrap_or_default()
 }

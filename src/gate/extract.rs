@@ -103,10 +103,26 @@ pub fn json_in(answer: &str) -> Result<Value, Unreadable> {
             return Ok(v);
         }
     }
+    // Each start is tried with serde_json, which reads until the value ends or breaks. So that
+    // answers built to make every start read far (`[1,[1,[1,…`) stay linear, the bytes read are
+    // counted against a budget of a few times the answer's length, and a start that runs into the
+    // nesting limit skips every start inside the part it read (they nest deeper still).
+    let mut budget = answer.len().saturating_mul(4).saturating_add(1 << 16);
+    let mut resume = 0;
     let mut first_error: Option<Unreadable> = None;
     for (at, _) in answer.match_indices(['{', '[']) {
-        let mut stream = serde_json::Deserializer::from_str(&answer[at..]).into_iter::<Value>();
-        match stream.next() {
+        if at < resume {
+            continue;
+        }
+        let rest = &answer[at..];
+        let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Value>();
+        let next = stream.next();
+        let read = match &next {
+            Some(Err(e)) => byte_offset(rest, e.line(), e.column()),
+            _ => stream.byte_offset(),
+        };
+        budget = budget.saturating_sub(read + ATTEMPT);
+        match next {
             Some(Ok(v)) if v.is_object() || v.is_array() => {
                 // a lone `[` of prose (e.g. "[1]" footnote) is not the form; prefer objects and
                 // arrays of objects
@@ -114,28 +130,39 @@ pub fn json_in(answer: &str) -> Result<Value, Unreadable> {
                 if plausible {
                     return Ok(v);
                 }
+                resume = at + read;
             }
             // The first JSON that starts and never ends is the answer, cut off; an object inside it
             // is only a part (a component), not the form.
             Some(Err(e)) if e.is_eof() && first_error.is_none() => {
-                return Err(Unreadable::Truncated(quote_end(&answer[at..])));
+                return Err(Unreadable::Truncated(quote_end(rest)));
             }
-            Some(Err(e)) if first_error.is_none() => {
-                first_error = Some(if e.is_eof() {
-                    Unreadable::Truncated(quote_end(&answer[at..]))
-                } else {
-                    let offset = byte_offset(&answer[at..], e.line(), e.column());
-                    Unreadable::Malformed {
-                        reason: strip_position(&e.to_string()),
-                        near: quote_around(&answer[at..], offset),
-                    }
-                });
+            Some(Err(e)) => {
+                if read > 64 && e.to_string().starts_with("recursion limit exceeded") {
+                    resume = at + read;
+                }
+                if first_error.is_none() {
+                    first_error = Some(if e.is_eof() {
+                        Unreadable::Truncated(quote_end(rest))
+                    } else {
+                        Unreadable::Malformed {
+                            reason: strip_position(&e.to_string()),
+                            near: quote_around(rest, read),
+                        }
+                    });
+                }
             }
             _ => {}
+        }
+        if budget == 0 {
+            break;
         }
     }
     Err(first_error.unwrap_or_else(|| Unreadable::NoJson(quote_start(answer))))
 }
+
+/// What one attempt at a start costs beyond the bytes it reads, in bytes of the budget.
+const ATTEMPT: usize = 8;
 
 /// The contents of ```` ``` ```` fenced blocks, in order (an unclosed last fence runs to the end).
 fn fenced_blocks(text: &str) -> Vec<&str> {
@@ -191,15 +218,17 @@ fn quote_around(s: &str, offset: usize) -> String {
     format!("\"{}{window}\"", if start > 0 { "…" } else { "" })
 }
 
+/// The byte offset of serde_json's 1-based line and column, reading only up to it.
 fn byte_offset(s: &str, line: usize, column: usize) -> usize {
+    let bytes = s.as_bytes();
     let mut offset = 0;
-    for (i, l) in s.split_inclusive('\n').enumerate() {
-        if i + 1 == line {
-            return (offset + column.saturating_sub(1)).min(s.len());
+    for _ in 1..line {
+        match bytes[offset..].iter().position(|&b| b == b'\n') {
+            Some(n) => offset += n + 1,
+            None => return s.len(),
         }
-        offset += l.len();
     }
-    s.len()
+    (offset + column.saturating_sub(1)).min(s.len())
 }
 
 /// serde_json appends " at line L column C"; the quote says where instead.
@@ -228,6 +257,19 @@ mod tests {
             let form = form_in(&answer).unwrap_or_else(|e| panic!("{answer}: {e}"));
             assert_eq!(form["components"][0]["key"], "a", "{answer}");
         }
+    }
+
+    #[test]
+    fn nested_brackets_are_linear() {
+        for unit in ["[1,", "[", "{\"a\":", "[{", "{[", "x{\"components\":[1,"] {
+            let answer = unit.repeat((1 << 20) / unit.len());
+            let start = std::time::Instant::now();
+            assert!(form_in(&answer).is_err(), "{unit}");
+            let took = start.elapsed();
+            assert!(took.as_millis() < 1500, "1 MiB of {unit:?} took {took:?}");
+        }
+        let padded = format!("{} {}", "[x] [1] ".repeat(20_000), r#"{"components": []}"#);
+        assert!(form_in(&padded).is_ok(), "a form after prose brackets is still found");
     }
 
     #[test]

@@ -6,7 +6,9 @@
 
 use serde_json::{Map, Value};
 
-use super::Report;
+use sha2::{Digest, Sha256};
+
+use super::{Options, Report};
 use crate::bpmn::Process;
 
 /// The id a generation's form will carry: the id the editor holds it under, else the current form's
@@ -56,15 +58,11 @@ pub fn choose(
 }
 
 /// The form's id: the editor's (a generation can never rename a form a task binds), else the form's
-/// own, else one derived from the process.
-pub(super) fn stamp(
-    form: &Map<String, Value>,
-    form_id: Option<&str>,
-    process: Option<&Process>,
-    report: &mut Report,
-) -> String {
+/// own, else one derived from its content, so that two forms without ids never share one (Camunda 8
+/// makes forms with the same id versions of one form).
+pub(super) fn stamp(form: &Map<String, Value>, options: &Options<'_>, report: &mut Report) -> String {
     let own = form.get("id").and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty());
-    if let Some(stamped) = form_id.map(str::trim).filter(|s| !s.is_empty()) {
+    if let Some(stamped) = options.form_id.map(str::trim).filter(|s| !s.is_empty()) {
         if let Some(own) = own
             && own != stamped
         {
@@ -77,8 +75,21 @@ pub(super) fn stamp(
     if let Some(own) = own {
         return own.to_string();
     }
-    match process.map(|p| p.id.as_str()).filter(|id| !id.is_empty()) {
-        Some(pid) => format!("{pid}-form"),
-        None => "Form_formgen".to_string(),
+    let mut hash = Sha256::new();
+    if let Some(p) = options.process {
+        hash.update(p.id.as_bytes());
     }
+    hash.update([0]);
+    hash.update(Value::Object(form.clone()).to_string().as_bytes());
+    let id = format!("Form_{}", base36(&hash.finalize(), 7));
+    report.warn(format!(
+        "The form had no id; it is now \"{id}\", made from its content. Camunda 8 identifies a form by its id, so give it a lasting one of your own before you deploy it."
+    ));
+    id
+}
+
+/// `n` base-36 characters from a digest, as form-js's own generated ids look.
+pub(crate) fn base36(digest: &[u8], n: usize) -> String {
+    const ALPHABET: &[u8] = b"0123456789abcdefghijklmnopqrstuvwxyz";
+    digest.iter().take(n).map(|b| ALPHABET[(*b as usize) % 36] as char).collect()
 }

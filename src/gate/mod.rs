@@ -14,12 +14,21 @@
 //! This module knows form-js and the process outline; it knows nothing of models, HTTP or storage.
 
 mod catalogue;
+mod claims;
 mod constraints;
 mod extract;
+mod fields;
 pub mod fit;
 mod form_id;
+mod leaks;
+mod names;
 mod normalise;
+mod patterns;
 mod secrets;
+
+use form_id::base36;
+
+use std::collections::HashSet;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -58,6 +67,9 @@ pub enum GateError {
     /// A form was found, but it breaks rules; one sentence per problem.
     #[error("{}", .0.join(" "))]
     Refused(Vec<String>),
+    /// The caller's [`Options::stop`] said to stop (the request was abandoned or ran out of time).
+    #[error("the form check was stopped before it finished (the request was abandoned or took too long)")]
+    Stopped,
 }
 
 impl GateError {
@@ -66,28 +78,76 @@ impl GateError {
         match self {
             GateError::Unreadable(u) => vec![crate::words::capitalise(&u.to_string()) + "."],
             GateError::Refused(p) => p.clone(),
+            GateError::Stopped => vec![crate::words::capitalise(&GateError::Stopped.to_string()) + "."],
         }
     }
 }
 
-/// Refusals and warnings collected while a form is walked.
+/// Who wrote the form: the rules are the same, the repairs are not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Origin {
+    /// A model's answer (generation): unknown input types degrade to `textfield`, missing labels and
+    /// keys are made up (with warnings), and the result carries formgen's `exporter`.
+    #[default]
+    Model,
+    /// A hand-written form (`validate`, `formgen check`, the current form of a refinement): custom
+    /// types are kept (with a warning), nothing is invented, and the author's `exporter` stays.
+    Author,
+}
+
+/// How to run the gate: who wrote the form, the editor's form id, the process, and a stop hook.
+#[derive(Clone, Copy, Default)]
+pub struct Options<'a> {
+    /// Who wrote the form.
+    pub origin: Origin,
+    /// The id the editor holds the form under; stamped into the result.
+    pub form_id: Option<&'a str>,
+    /// The process the form belongs to, checked for fit.
+    pub process: Option<&'a Process>,
+    /// Asked every [`STOP_EVERY`] components (and per pattern): `true` makes the gate return
+    /// [`GateError::Stopped`] promptly. Give it a check of the request's deadline or cancellation
+    /// token, e.g. `&|| Instant::now() > deadline || token.is_cancelled()`.
+    pub stop: Option<&'a (dyn Fn() -> bool + Sync)>,
+}
+
+impl std::fmt::Debug for Options<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options")
+            .field("origin", &self.origin)
+            .field("form_id", &self.form_id)
+            .field("process", &self.process.map(|p| &p.id))
+            .field("stop", &self.stop.is_some())
+            .finish()
+    }
+}
+
+/// How many refusal sentences a refusal lists before it says how many more there are.
+pub const MAX_PROBLEMS: usize = 100;
+
+/// How many components the walk handles between two calls of [`Options::stop`].
+pub const STOP_EVERY: usize = 256;
+
+/// Refusals and warnings collected while a form is walked (each sentence once, in order).
 #[derive(Debug, Default)]
 pub struct Report {
     problems: Vec<String>,
     warnings: Vec<String>,
+    seen: HashSet<String>,
+    /// The form's patterns: the compile budget spent and the verdicts reached.
+    pub(crate) patterns: patterns::Patterns,
 }
 
 impl Report {
     /// Records a refusal.
     pub fn refuse(&mut self, sentence: String) {
-        if !self.problems.contains(&sentence) {
+        if self.seen.insert(sentence.clone()) {
             self.problems.push(sentence);
         }
     }
 
     /// Records a warning.
     pub fn warn(&mut self, sentence: String) {
-        if !self.warnings.contains(&sentence) {
+        if self.seen.insert(sentence.clone()) {
             self.warnings.push(sentence);
         }
     }
@@ -95,52 +155,82 @@ impl Report {
 
 /// Runs the gate on a model's raw answer (or a saved `.form`'s text). `form_id` is the id the editor
 /// holds the form under and is stamped into the result; `process`, when given, is checked for fit.
+/// The form is judged as a model's answer ([`Origin::Model`]); see [`check`] for hand-written forms.
 pub fn schema_from(
     answer: &str,
     form_id: Option<&str>,
     process: Option<&Process>,
 ) -> Result<Proposal, GateError> {
-    let form = extract::form_in(answer)?;
-    gate(form, form_id, process)
+    run_text(answer, &Options { form_id, process, ..Options::default() })
 }
 
-/// Runs the gate on an already parsed value (a JSON body's `schema`).
+/// Runs the gate on an already parsed value (a model's draft), as [`schema_from`] does.
 pub fn schema_from_value(
     value: Value,
     form_id: Option<&str>,
     process: Option<&Process>,
 ) -> Result<Proposal, GateError> {
+    run_value(value, &Options { form_id, process, ..Options::default() })
+}
+
+/// Runs the gate on a hand-written form's text ([`Origin::Author`]): `formgen check`, `validate`.
+pub fn check(text: &str, form_id: Option<&str>, process: Option<&Process>) -> Result<Proposal, GateError> {
+    run_text(text, &Options { origin: Origin::Author, form_id, process, stop: None })
+}
+
+/// Runs the gate on a hand-written form already parsed (a `validate` body's `schema`).
+pub fn check_value(
+    value: Value,
+    form_id: Option<&str>,
+    process: Option<&Process>,
+) -> Result<Proposal, GateError> {
+    run_value(value, &Options { origin: Origin::Author, form_id, process, stop: None })
+}
+
+/// Runs the gate on text with every option (origin, stop hook).
+pub fn run_text(text: &str, options: &Options<'_>) -> Result<Proposal, GateError> {
+    let form = extract::form_in(text)?;
+    gate(form, options)
+}
+
+/// Runs the gate on a parsed value with every option.
+pub fn run_value(value: Value, options: &Options<'_>) -> Result<Proposal, GateError> {
     let form = extract::as_form(value)?;
-    gate(form, form_id, process)
+    gate(form, options)
 }
 
 /// Root properties form-js passes through untouched.
 const ROOT_PASSTHROUGH: &[&str] = &["executionPlatform", "executionPlatformVersion", "versionTag"];
 
-fn gate(
-    mut form: Map<String, Value>,
-    form_id: Option<&str>,
-    process: Option<&Process>,
-) -> Result<Proposal, GateError> {
+fn gate(mut form: Map<String, Value>, options: &Options<'_>) -> Result<Proposal, GateError> {
     let mut report = Report::default();
     match form.get("type") {
         None | Some(Value::Null) => {}
         Some(Value::String(t)) if t == "default" => {}
         Some(other) => report.warn(format!(
             "The form had the type {}; a form-js form's type is \"default\", so it is now that.",
-            constraints_brief(other)
+            constraints::brief(other)
         )),
     }
-    let id = form_id::stamp(&form, form_id, process, &mut report);
+    let id = form_id::stamp(&form, options, &mut report);
     let Some(Value::Array(mut components)) = form.remove("components") else {
         unreachable!("extract guarantees a components array")
     };
-    let mut walker = normalise::Walker::new(&mut report, &id);
+    let mut walker = normalise::Walker::new(&mut report, &id, options.origin, options.stop);
     walker.walk_root(&mut components);
+    if walker.stopped {
+        return Err(GateError::Stopped);
+    }
     let bindings = std::mem::take(&mut walker.bindings);
-    let bound = process.map(|p| fit_report(p, &bindings, &mut report)).unwrap_or_default();
+    let bound = options.process.map(|p| fit_report(p, &bindings, &mut report)).unwrap_or_default();
     if !report.problems.is_empty() {
-        return Err(GateError::Refused(report.problems));
+        let mut problems = report.problems;
+        if problems.len() > MAX_PROBLEMS {
+            let more = problems.len() - MAX_PROBLEMS;
+            problems.truncate(MAX_PROBLEMS);
+            problems.push(format!("The form has {more} more problems; fix these first and check it again."));
+        }
+        return Err(GateError::Refused(problems));
     }
     let mut schema = Map::new();
     schema.insert("components".into(), Value::Array(components));
@@ -151,22 +241,31 @@ fn gate(
             schema.insert((*key).to_string(), v.clone());
         }
     }
-    schema.insert(
-        "exporter".into(),
-        serde_json::json!({"name": "formgen", "version": env!("CARGO_PKG_VERSION")}),
-    );
-    schema.insert("schemaVersion".into(), Value::from(SCHEMA_VERSION));
+    let exporter = match (options.origin, form.get("exporter")) {
+        (Origin::Author, Some(own @ Value::Object(_))) => own.clone(),
+        _ => serde_json::json!({"name": "formgen", "version": env!("CARGO_PKG_VERSION")}),
+    };
+    if options.origin == Origin::Model || form.contains_key("exporter") {
+        schema.insert("exporter".into(), exporter);
+    }
+    let version = match (options.origin, form.get("schemaVersion").and_then(Value::as_u64)) {
+        (Origin::Author, Some(v)) if (1..=SCHEMA_VERSION).contains(&v) => v,
+        _ => SCHEMA_VERSION,
+    };
+    schema.insert("schemaVersion".into(), Value::from(version));
     Ok(Proposal { schema: Value::Object(schema), warnings: report.warnings, bound, bindings })
 }
 
 /// Bound keys, and warnings for keys that bind nothing while a close variable exists.
 fn fit_report(process: &Process, bindings: &[Binding], report: &mut Report) -> Vec<String> {
     let variables = process.variables();
+    let known: HashSet<&str> = variables.iter().copied().collect();
     let mut bound = Vec::new();
+    let mut listed = HashSet::new();
     for b in bindings.iter().filter(|b| !b.in_list) {
         let head = b.path.split('.').next().unwrap_or(&b.path);
-        if variables.contains(&b.path.as_str()) || variables.contains(&head) {
-            if !bound.contains(&b.path) {
+        if known.contains(b.path.as_str()) || known.contains(head) {
+            if listed.insert(b.path.clone()) {
                 bound.push(b.path.clone());
             }
             continue;
@@ -181,6 +280,70 @@ fn fit_report(process: &Process, bindings: &[Binding], report: &mut Report) -> V
     bound
 }
 
-fn constraints_brief(v: &Value) -> String {
-    constraints::brief(v)
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    fn plain(n: usize) -> String {
+        let components: Vec<Value> = (0..n)
+            .map(|i| serde_json::json!({"type": "textfield", "key": format!("f{i}"), "label": format!("Field {i}")}))
+            .collect();
+        serde_json::json!({"id": "big", "components": components}).to_string()
+    }
+
+    #[test]
+    fn the_stop_hook_stops_the_walk_promptly() {
+        let text = plain(4 * STOP_EVERY);
+        let asked = AtomicUsize::new(0);
+        let stop = || asked.fetch_add(1, Ordering::Relaxed) >= 1;
+        let options = Options { origin: Origin::Author, stop: Some(&stop), ..Options::default() };
+        assert_eq!(run_text(&text, &options), Err(GateError::Stopped));
+        assert_eq!(
+            asked.load(Ordering::Relaxed),
+            2,
+            "asked every {STOP_EVERY} components, stopped at the second"
+        );
+        let never = || false;
+        let options = Options { stop: Some(&never), ..options };
+        assert!(run_text(&text, &options).is_ok());
+    }
+
+    #[test]
+    fn many_fields_stay_linear() {
+        // 30 s for 16k fields before; well under a second in release now (benches/gate.rs)
+        let text = plain(8000);
+        let start = std::time::Instant::now();
+        let p = check(&text, None, None).unwrap();
+        assert_eq!(p.bindings.len(), 8000);
+        assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
+    }
+
+    #[test]
+    fn a_refusal_lists_a_bounded_number_of_sentences() {
+        let components: Vec<Value> = (0..500)
+            .map(|i| serde_json::json!({"type": "textfield", "key": format!("bad key {i}"), "label": format!("F {i}")}))
+            .collect();
+        let text = serde_json::json!({"id": "x", "components": components}).to_string();
+        let problems = check(&text, None, None).unwrap_err().problems();
+        assert_eq!(problems.len(), MAX_PROBLEMS + 1);
+        assert_eq!(
+            problems[MAX_PROBLEMS],
+            "The form has 400 more problems; fix these first and check it again."
+        );
+    }
+
+    #[test]
+    fn forms_without_ids_get_ids_of_their_own() {
+        let a =
+            schema_from(r#"{"components": [{"type": "textfield", "key": "a", "label": "A"}]}"#, None, None);
+        let b =
+            schema_from(r#"{"components": [{"type": "textfield", "key": "b", "label": "B"}]}"#, None, None);
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert_ne!(a.schema["id"], b.schema["id"]);
+        assert!(a.warnings[0].contains("had no id"), "{:?}", a.warnings);
+        let again =
+            schema_from(r#"{"components": [{"type": "textfield", "key": "a", "label": "A"}]}"#, None, None);
+        assert_eq!(again.unwrap().schema["id"], a.schema["id"], "deterministic");
+    }
 }

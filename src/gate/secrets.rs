@@ -1,20 +1,31 @@
-//! Fail closed on fields that ask for a secret.
+//! Fail closed on fields that ask for a secret, and say plainly when one asks for a national id.
 //!
 //! A rendered form is stored, shown in task lists, read by people and by agents, and written into
 //! process variables that history keeps. No field type makes that safe for a password, so a field
-//! whose type, key or label asks for one is refused outright — and the author is told where a secret
-//! belongs instead (a vault, referenced by name).
+//! (or a group or list whose path names one) whose type, key, path, label, description, placeholder or
+//! date/time label asks for one is refused, and the author is told where a secret belongs instead (a
+//! vault, referenced by name). A national identifier (SSN) is refused too, with a sentence about
+//! personal data rather than vaults.
 //!
-//! Matching is by whole words (see [`crate::words::split`]), so `apiKey`, `api_key`, `API-Key` and "API
-//! key" all match while `keyboard`, `monkey`, `tokenizer` and `pinned` do not.
+//! Text is read as words (see [`crate::words::split`]): `passWord`, `Pass-Wort`, `pass_word` and
+//! "pass word" are joined back (runs of up to three adjacent words are tried together), German
+//! compounds and plurals are caught by distinctive stems inside a word (`Benutzerpasswort`,
+//! `Passwörter`, `Zugangscode`), and look-alikes are folded first: Cyrillic and Greek letters that
+//! look Latin (`Pаssword` with a Cyrillic `а`), full-width letters, and digits or symbols written
+//! inside a word for letters (`p@ssword`, `Pa55word`). Precision the other way: "One-time payment",
+//! "Pincode" (a postal code), "Token amount", "Secret Santa", "PWD (person with disability)" and
+//! "Professional credentials" are ordinary fields.
+
+use serde_json::{Map, Value};
 
 use crate::words;
 
-/// Single words that name a secret, in the languages forms are written in.
+/// Whole words that name a secret.
 const WORDS: &[&str] = &[
     "password",
     "passwords",
     "passwort",
+    "passworte",
     "passwd",
     "pwd",
     "passphrase",
@@ -24,6 +35,8 @@ const WORDS: &[&str] = &[
     "contrasena",
     "senha",
     "wachtwoord",
+    "hasło",
+    "haslo",
     "secret",
     "secrets",
     "credential",
@@ -32,26 +45,71 @@ const WORDS: &[&str] = &[
     "token",
     "tokens",
     "apikey",
+    "apikeys",
     "privatekey",
     "otp",
     "totp",
     "hotp",
     "pin",
-    "pincode",
+    "pins",
     "geheimzahl",
     "cvv",
     "cvc",
     "cvv2",
     "cvc2",
-    "ssn",
+    "motdepasse",
+    "accesskey",
+    "secretkey",
+    "clientsecret",
 ];
 
-/// Word pairs (adjacent) that name a secret.
+/// Stems that make any word containing them a secret: distinctive enough to find inside compounds
+/// and inflections (`Benutzerpasswort`, `Passwörter`, `паролем`).
+const STEMS: &[&str] = &[
+    "password",
+    "passwort",
+    "passwört",
+    "passwd",
+    "kennwort",
+    "kennwört",
+    "passphrase",
+    "passcode",
+    "zugangscode",
+    "zugangsdaten",
+    "geheimzahl",
+    "apischlüssel",
+    "privatschlüssel",
+    "geheimschlüssel",
+    "wachtwoord",
+    "contraseña",
+    "motdepasse",
+    "hasło",
+    "hasła",
+    "haseł",
+    "парол",
+    "密码",
+    "密碼",
+    "口令",
+    "パスワード",
+    "暗証番号",
+    "비밀번호",
+];
+
+/// Adjacent word pairs that name a secret.
 const PAIRS: &[(&str, &str)] = &[
     ("api", "key"),
+    ("api", "schlüssel"),
+    ("clé", "api"),
+    ("cle", "api"),
+    ("clave", "api"),
+    ("chiave", "api"),
     ("access", "key"),
     ("secret", "key"),
     ("private", "key"),
+    ("privater", "schlüssel"),
+    ("private", "schlüssel"),
+    ("geheimer", "schlüssel"),
+    ("clé", "privée"),
     ("signing", "key"),
     ("encryption", "key"),
     ("ssh", "key"),
@@ -59,7 +117,6 @@ const PAIRS: &[(&str, &str)] = &[
     ("licence", "key"),
     ("product", "key"),
     ("client", "secret"),
-    ("one", "time"),
     ("security", "code"),
     ("verification", "code"),
     ("auth", "code"),
@@ -68,24 +125,231 @@ const PAIRS: &[(&str, &str)] = &[
     ("2fa", "code"),
     ("tan", "code"),
     ("card", "verification"),
-    ("social", "security"),
     ("mot", "passe"),
-    ("de", "passe"),
     ("session", "id"),
     ("session", "cookie"),
+    ("bearer", "token"),
 ];
+
+/// What may follow "one time" for it to be a one-time secret (not a one-time payment).
+const ONE_TIME: &[&str] = &["code", "codes", "password", "passcode", "pin", "token", "key"];
+
+/// Words next to "token" that make it a quantity, not a credential.
+const TOKEN_QUANTITIES: &[&str] = &[
+    "amount", "amounts", "count", "counts", "number", "balance", "quantity", "price", "sale", "supply",
+    "reward", "rewards", "budget", "limit", "cost", "usage", "holder", "holders",
+];
+
+/// Words before "credentials" that make them qualifications, not logins.
+const QUALIFICATIONS: &[&str] =
+    &["professional", "academic", "educational", "teaching", "medical", "nursing", "press", "media"];
+
+/// Words that name a national identifier (personal data, not a credential).
+const NATIONAL_IDS: &[&str] = &["ssn", "sozialversicherungsnummer"];
+
+/// What a text asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Asks {
+    /// A secret: the words that gave it away.
+    Secret(String),
+    /// A national identifier: the words that gave it away.
+    NationalId(String),
+}
 
 /// What a field asks for, when it asks for a secret: the words that matched, e.g. "API key".
 pub fn secret_in(text: &str) -> Option<String> {
-    let ws = words::split(text);
+    match asks(text) {
+        Some(Asks::Secret(w) | Asks::NationalId(w)) => Some(w),
+        None => None,
+    }
+}
+
+/// What `text` asks for, read as written and with look-alikes folded.
+pub fn asks(text: &str) -> Option<Asks> {
+    // a sentence that points at a vault is the remedy, not the problem
+    let lower = text.to_lowercase();
+    if lower.contains("vault") || lower.contains("tresor") {
+        return None;
+    }
+    asks_in(&words::split(text), text).or_else(|| {
+        let folded = fold(text);
+        (folded != text).then(|| asks_in(&words::split(&folded), &folded)).flatten()
+    })
+}
+
+fn asks_in(ws: &[String], text: &str) -> Option<Asks> {
+    let has = |w: &str| ws.iter().any(|x| x.starts_with(w));
     for (i, w) in ws.iter().enumerate() {
-        if WORDS.contains(&w.as_str()) {
-            return Some(w.clone());
+        let next = ws.get(i + 1).map(String::as_str);
+        let prev = i.checked_sub(1).map(|p| ws[p].as_str());
+        if NATIONAL_IDS.contains(&w.as_str()) {
+            return Some(Asks::NationalId(w.clone()));
         }
-        if let Some(next) = ws.get(i + 1)
-            && PAIRS.iter().any(|(a, b)| a == w && b == next)
+        if w == "social" && next == Some("security") && ws.get(i + 2).is_some_and(|n| n == "number") {
+            return Some(Asks::NationalId("social security number".into()));
+        }
+        if w == "one" && next == Some("time") && ws.get(i + 2).is_some_and(|n| ONE_TIME.contains(&n.as_str()))
         {
-            return Some(format!("{w} {next}"));
+            return Some(Asks::Secret(format!("one-time {}", ws[i + 2])));
+        }
+        if w == "tan" {
+            // the German transaction number: written TAN, or in sms-TAN, mTAN, iTAN
+            if text.contains("TAN") || prev.is_some_and(|p| p == "sms" || p == "push") {
+                return Some(Asks::Secret("TAN".into()));
+            }
+            continue;
+        }
+        if matches!(w.as_str(), "mtan" | "itan" | "smstan" | "pushtan" | "tannummer") {
+            return Some(Asks::Secret(w.clone()));
+        }
+        let excused = match w.as_str() {
+            "token" | "tokens" => [prev, next].iter().flatten().any(|n| TOKEN_QUANTITIES.contains(n)),
+            "secret" | "secrets" => next.is_some_and(|n| matches!(n, "santa" | "service" | "garden")),
+            "pwd" => has("disab"),
+            "credential" | "credentials" => prev.is_some_and(|p| QUALIFICATIONS.contains(&p)),
+            _ => false,
+        };
+        if excused {
+            continue;
+        }
+        if let Some(next) = next
+            && PAIRS.iter().any(|(a, b)| a == w && *b == next)
+        {
+            return Some(Asks::Secret(format!("{w} {next}")));
+        }
+        // runs of one to three words, joined: passWord, Pass-Wort, pass_word, "pass word"
+        let mut joined = String::new();
+        for (n, part) in ws[i..].iter().take(3).enumerate() {
+            joined.push_str(part);
+            let run = || ws[i..=i + n].join(" ");
+            if WORDS.contains(&joined.as_str()) && (n == 0 || !WORDS.contains(&w.as_str())) {
+                return Some(Asks::Secret(run()));
+            }
+            // stems are looked for inside one word only ("Compass word" is not a password)
+            if n == 0 && STEMS.iter().any(|s| joined.contains(*s)) {
+                return Some(Asks::Secret(run()));
+            }
+        }
+    }
+    None
+}
+
+/// Folds look-alikes to the Latin letters they imitate: Cyrillic and Greek homoglyphs, full-width
+/// forms, and digits or symbols standing for letters inside a word (`p@ssw0rd`, `Pa55word`).
+fn fold(text: &str) -> String {
+    let chars: Vec<char> = text.chars().map(homoglyph).collect();
+    let letter = |i: Option<usize>| i.and_then(|i| chars.get(i)).is_some_and(|c| c.is_alphabetic());
+    let leet_at = |i: usize| leet(chars[i]).is_some();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        // a run of look-alike digits/symbols counts when a letter touches the run
+        let run_touches_letter = || {
+            let mut j = i;
+            while j > 0 && leet_at(j - 1) {
+                j -= 1;
+            }
+            let mut k = i;
+            while k + 1 < chars.len() && leet_at(k + 1) {
+                k += 1;
+            }
+            letter(j.checked_sub(1)) || letter(Some(k + 1))
+        };
+        match leet(c) {
+            Some(l) if run_touches_letter() => out.push(l),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn leet(c: char) -> Option<char> {
+    Some(match c {
+        '@' | '4' => 'a',
+        '3' => 'e',
+        '1' | '!' => 'i',
+        '0' => 'o',
+        '5' | '$' => 's',
+        '7' => 't',
+        _ => return None,
+    })
+}
+
+/// The Latin letter a Cyrillic, Greek or full-width character imitates (itself otherwise).
+fn homoglyph(c: char) -> char {
+    match c {
+        'а' => 'a',
+        'А' => 'A',
+        'е' | 'ё' => 'e',
+        'Е' => 'E',
+        'о' | 'ο' => 'o',
+        'О' | 'Ο' => 'O',
+        'р' | 'ρ' => 'p',
+        'Р' | 'Ρ' => 'P',
+        'с' | 'ϲ' => 'c',
+        'С' => 'C',
+        'х' | 'χ' => 'x',
+        'Х' | 'Χ' => 'X',
+        'у' => 'y',
+        'У' => 'Y',
+        'і' | 'ι' => 'i',
+        'І' | 'Ι' => 'I',
+        'ѕ' => 's',
+        'Ѕ' => 'S',
+        'ј' => 'j',
+        'ԁ' => 'd',
+        'ԝ' | 'ѡ' => 'w',
+        'Ԝ' => 'W',
+        'к' | 'κ' => 'k',
+        'К' | 'Κ' => 'K',
+        'М' | 'Μ' => 'M',
+        'Т' | 'Τ' => 'T',
+        'Н' | 'Η' => 'H',
+        'В' | 'Β' => 'B',
+        'ν' => 'v',
+        'Ν' => 'N',
+        'Α' => 'A',
+        'Ε' => 'E',
+        'Ζ' => 'Z',
+        '\u{FF21}'..='\u{FF3A}' => char::from(b'A' + (c as u32 - 0xFF21) as u8),
+        '\u{FF41}'..='\u{FF5A}' => char::from(b'a' + (c as u32 - 0xFF41) as u8),
+        c => c,
+    }
+}
+
+/// The properties of a component read for what it asks: what an input shows and binds, and a
+/// container's path and label.
+const READ: &[&str] = &["key", "path", "label", "description", "placeholder", "dateLabel", "timeLabel"];
+
+/// The refusal for a component that asks for a secret or a national id, naming what gave it away.
+pub fn refusal(c: &Map<String, Value>, original_type: Option<&str>, who: &str) -> Option<String> {
+    let shows_no_field = original_type.is_some_and(|t| {
+        super::catalogue::PRESENTATIONAL.contains(&t)
+            || super::catalogue::synonym(t)
+                .is_some_and(|r| super::catalogue::PRESENTATIONAL.contains(&r.kind))
+    });
+    if shows_no_field {
+        return None;
+    }
+    let texts = || {
+        std::iter::once(("type", original_type))
+            .chain(READ.iter().map(|p| (*p, c.get(*p).and_then(Value::as_str))))
+    };
+    // "PWD" is a person with a disability when the field says so anywhere (its key may not)
+    let disability = texts().any(|(_, t)| t.is_some_and(|t| t.to_lowercase().contains("disab")));
+    for (what, text) in texts() {
+        match text.and_then(asks) {
+            Some(Asks::Secret(w)) if w == "pwd" && disability => {}
+            Some(Asks::Secret(secret)) => {
+                return Some(format!(
+                    "{who} asks for a secret (its {what} says \"{secret}\"). A form is stored and read by people and agents, so no field is safe for one: keep credentials in a vault and let the form name the entry instead."
+                ));
+            }
+            Some(Asks::NationalId(id)) => {
+                return Some(format!(
+                    "{who} asks for a national identification number (its {what} says \"{id}\"). Whatever is typed into a form is stored with the process and shown to everyone who can read its data, so this personal data would be exposed: leave the field out, or collect the number in a system made for personal data and let the form refer to the record."
+                ));
+            }
+            None => {}
         }
     }
     None
@@ -117,13 +381,46 @@ mod tests {
             "pinCode",
             "CVV",
             "cvv2",
-            "SSN",
-            "Social security number",
             "one-time code",
             "Mot de passe",
             "Kennwort",
+            // separators and case inside the word
+            "passWord",
+            "PassWort",
+            "Pass-Wort",
+            "pass_word",
+            "pass word",
+            // German compounds and plurals
+            "Benutzerpasswort",
+            "Einmalpasswort",
+            "Passwörter",
+            "Zugangscode",
+            "API-Schlüssel",
+            "Privater Schlüssel",
+            // other languages
+            "Clé API",
+            "Пароль",
+            "Hasło",
+            "密码",
+            "TAN",
+            "sms-TAN",
+            // look-alikes
+            "p@ssword",
+            "Pa55word",
+            "P\u{0430}ssword",
+            "ｐａｓｓｗｏｒｄ",
+            "passw0rd",
+            "$ecret",
+            "passwordfield",
         ] {
-            assert!(secret_in(s).is_some(), "{s}");
+            assert!(matches!(asks(s), Some(Asks::Secret(_))), "{s}: {:?}", asks(s));
+        }
+    }
+
+    #[test]
+    fn national_ids_are_their_own_case() {
+        for s in ["SSN", "Social security number", "social_security_number", "Sozialversicherungsnummer"] {
+            assert!(matches!(asks(s), Some(Asks::NationalId(_))), "{s}: {:?}", asks(s));
         }
     }
 
@@ -144,8 +441,24 @@ mod tests {
             "Tokyo office",
             "vacationDays",
             "urlaubstage",
+            "One-time payment",
+            "one_time_fee",
+            "Pincode",
+            "Token amount",
+            "tokenAmount",
+            "Secret Santa",
+            "PWD (person with disability)",
+            "Professional credentials",
+            "Tan leather",
+            "Colour: tan",
+            "Top 5 wishes",
+            "Room 101",
+            "Schlüsselnummer",
+            "Name of the vault entry that holds the password",
+            "Passage",
+            "Compass word count",
         ] {
-            assert_eq!(secret_in(s), None, "{s}");
+            assert_eq!(asks(s), None, "{s}");
         }
     }
 }

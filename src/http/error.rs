@@ -51,13 +51,15 @@ pub fn status(code: Code) -> StatusCode {
         | Code::BadJson
         | Code::WorkerRequired => S::BAD_REQUEST,
         Code::Unauthenticated | Code::UnknownPrincipal => S::UNAUTHORIZED,
-        Code::WorkerNotPermitted => S::FORBIDDEN,
+        Code::Forbidden => S::FORBIDDEN,
         Code::UnknownWorker | Code::UnknownProcess | Code::UnknownElement | Code::NotFound => S::NOT_FOUND,
         Code::DescriptionTooLong
         | Code::BpmnTooLarge
         | Code::SchemaTooLarge
         | Code::ProjectTooLarge
-        | Code::BodyTooLarge => S::PAYLOAD_TOO_LARGE,
+        | Code::BodyTooLarge
+        | Code::FieldTooLong => S::PAYLOAD_TOO_LARGE,
+        Code::BodyTimeout => S::REQUEST_TIMEOUT,
         Code::JsonRequired => S::UNSUPPORTED_MEDIA_TYPE,
         Code::MethodNotAllowed => S::METHOD_NOT_ALLOWED,
         Code::SchemaRefused | Code::NotBpmn | Code::NotAFormStep => S::UNPROCESSABLE_ENTITY,
@@ -67,7 +69,7 @@ pub fn status(code: Code) -> StatusCode {
         | Code::ModelAnswerTooLarge
         | Code::ModelFailed
         | Code::UnusableAnswer => S::BAD_GATEWAY,
-        Code::NoWorker | Code::CredentialUnavailable => S::SERVICE_UNAVAILABLE,
+        Code::NoWorker | Code::CredentialUnavailable | Code::ServerBusy => S::SERVICE_UNAVAILABLE,
         Code::ModelTimeout => S::GATEWAY_TIMEOUT,
         Code::Internal => S::INTERNAL_SERVER_ERROR,
     }

@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 
 use super::AppState;
 use super::error::ApiError;
-use super::extract::{ApiJson, Caller};
+use super::extract::{ApiJson, Caller, MetricsReader};
 use crate::service::Code;
 use crate::service::{
     Capability, ErrorBody, GenerateRequest, GenerateResponse, OutlineRequest, OutlineResponse,
@@ -24,35 +24,37 @@ pub async fn capability(State(state): State<AppState>, Caller(principal): Caller
 /// Writes a form (or revises one) and returns it unsaved.
 #[utoipa::path(post, path = "/api/formgen/generate", tag = "formgen", request_body = GenerateRequest,
     responses((status = 200, body = GenerateResponse),
-        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
-        (status = 404, body = ErrorBody), (status = 413, body = ErrorBody), (status = 429, body = ErrorBody),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 408, body = ErrorBody), (status = 413, body = ErrorBody), (status = 429, body = ErrorBody),
         (status = 502, body = ErrorBody), (status = 503, body = ErrorBody), (status = 504, body = ErrorBody)))]
 pub async fn generate(
     State(state): State<AppState>,
     Caller(principal): Caller,
-    ApiJson(request): ApiJson<GenerateRequest>,
+    ApiJson(request, _room): ApiJson<GenerateRequest>,
 ) -> Result<Json<GenerateResponse>, ApiError> {
     Ok(Json(state.service.generate(&principal, request).await?))
 }
 
 /// The gate on a hand-written form.
 #[utoipa::path(post, path = "/api/formgen/validate", tag = "formgen", request_body = ValidateRequest,
-    responses((status = 200, body = ValidateResponse), (status = 422, body = ErrorBody), (status = 400, body = ErrorBody)))]
+    responses((status = 200, body = ValidateResponse), (status = 422, body = ErrorBody), (status = 400, body = ErrorBody),
+        (status = 408, body = ErrorBody), (status = 413, body = ErrorBody), (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)))]
 pub async fn validate(
     State(state): State<AppState>,
     Caller(_): Caller,
-    ApiJson(request): ApiJson<ValidateRequest>,
+    ApiJson(request, _room): ApiJson<ValidateRequest>,
 ) -> Result<Json<ValidateResponse>, ApiError> {
     Ok(Json(state.service.validate(request).await?))
 }
 
 /// What a model would be shown about a process.
 #[utoipa::path(post, path = "/api/formgen/outline", tag = "formgen", request_body = OutlineRequest,
-    responses((status = 200, body = OutlineResponse), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = OutlineResponse), (status = 404, body = ErrorBody),
+        (status = 408, body = ErrorBody), (status = 413, body = ErrorBody), (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)))]
 pub async fn outline(
     State(state): State<AppState>,
     Caller(_): Caller,
-    ApiJson(request): ApiJson<OutlineRequest>,
+    ApiJson(request, _room): ApiJson<OutlineRequest>,
 ) -> Result<Json<OutlineResponse>, ApiError> {
     Ok(Json(state.service.outline(request).await?))
 }
@@ -63,9 +65,10 @@ pub async fn healthz() -> &'static str {
     "ok\n"
 }
 
-/// Prometheus metrics.
-#[utoipa::path(get, path = "/metrics", tag = "operations", responses((status = 200, description = "Prometheus text")))]
-pub async fn metrics(State(state): State<AppState>) -> Response {
+/// Prometheus metrics: for an authenticated principal (`tokens`, `header`), or loopback (`none`).
+#[utoipa::path(get, path = "/metrics", tag = "operations",
+    responses((status = 200, description = "Prometheus text"), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+pub async fn metrics(State(state): State<AppState>, _: MetricsReader) -> Response {
     (
         [(header::CONTENT_TYPE, "application/openmetrics-text; version=1.0.0; charset=utf-8")],
         state.service.metrics().encode(),

@@ -7,12 +7,12 @@
 //! page needs no CORS; other editors' origins are governed by `server.cors_origins`.
 
 pub mod error;
-mod extract;
+pub mod extract;
 mod handlers;
 pub mod openapi;
 mod server;
 
-pub use server::{ServeError, run, serve};
+pub use server::{Connections, ServeError, run, run_with, serve};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -37,6 +37,8 @@ pub struct AppState {
     pub service: Arc<Service>,
     /// How callers are identified.
     pub auth: Arc<Auth>,
+    /// The budget of request-body bytes in flight.
+    pub bodies: extract::Bodies,
 }
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
@@ -67,7 +69,8 @@ impl MakeRequestId for Ids {
 /// The application: every route and layer.
 pub fn router(service: Arc<Service>, config: &Config) -> Router {
     let limits = service.limits().clone();
-    let state = AppState { service, auth: Arc::new(config.auth.clone()) };
+    let state =
+        AppState { service, auth: Arc::new(config.auth.clone()), bodies: extract::Bodies::new(&limits) };
     let api = Router::new()
         .route("/api/formgen/capability", get(handlers::capability))
         .route("/api/formgen/generate", post(handlers::generate))

@@ -99,17 +99,14 @@ pub async fn call(
         headers.insert(AUTHORIZATION, secret_header("Bearer ", key)?);
     }
     let (status, bytes) =
-        post_json(client, &join(endpoint, "chat/completions"), headers, &body, bounds, key).await?;
-    let response: Response = parse(status, &bytes, key)?;
+        post_json(client, &join(endpoint, "chat/completions"), headers, &body, bounds).await?;
+    let response: Response = parse(status, &bytes)?;
     let usage = response
         .usage
         .map(|u| Usage { input_tokens: u.prompt_tokens, output_tokens: u.completion_tokens })
         .unwrap_or_default();
     let Some(choice) = response.choices.into_iter().next() else {
-        return Err(ModelError::Unreadable {
-            status,
-            raw: super::wire::redact(&super::wire::shorten(&bytes), key),
-        });
+        return Err(ModelError::Unreadable { status, raw: super::wire::shorten(&bytes) });
     };
     let stop = match choice.finish_reason.as_deref() {
         Some("length") => StopReason::MaxTokens,

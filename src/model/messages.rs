@@ -105,9 +105,8 @@ pub async fn call(
     if let Some(key) = key {
         headers.insert("x-api-key", secret_header("", key)?);
     }
-    let (status, bytes) =
-        post_json(client, &join(endpoint, "v1/messages"), headers, &body, bounds, key).await?;
-    let response: Response = parse(status, &bytes, key)?;
+    let (status, bytes) = post_json(client, &join(endpoint, "v1/messages"), headers, &body, bounds).await?;
+    let response: Response = parse(status, &bytes)?;
     let usage = response
         .usage
         .map(|u| Usage { input_tokens: u.input_tokens, output_tokens: u.output_tokens })

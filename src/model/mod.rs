@@ -20,6 +20,7 @@ use secrecy::SecretString;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::redact::Redactor;
 use crate::workers::{ModelWorker, Wire};
 
 /// One question to a model.
@@ -117,6 +118,16 @@ pub enum ModelError {
         status: u16,
         /// The provider's error type, when it gave one.
         kind: Option<String>,
+        /// The start of the raw body, for the log only.
+        raw: String,
+    },
+    /// A 3xx: formgen follows no redirects, so neither the key nor the prompt went on.
+    #[error(
+        "the model endpoint redirected the request (HTTP {status}); formgen follows no redirects and sent nothing on, so the operator must set the Worker's endpoint to the address that answers"
+    )]
+    Redirected {
+        /// The HTTP status.
+        status: u16,
     },
     /// No answer within the timeout.
     #[error("the model did not answer within {after_s} s")]
@@ -165,8 +176,68 @@ pub struct Bounds {
     pub answer_bytes: usize,
 }
 
-/// Asks a model Worker's model. `key` is the resolved credential (none for `credential = "none"`).
+/// The HTTP client for model endpoints: it follows no redirects (a 3xx is [`ModelError::Redirected`]),
+/// so the key and the prompt go to the configured endpoint and nowhere else.
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(10))
+        .redirect(reqwest::redirect::Policy::none())
+        .user_agent(concat!("formgen/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .expect("a TLS-capable HTTP client")
+}
+
+/// Asks a model Worker's model. `key` is the resolved credential (none for `credential = "none"`);
+/// `redactor` holds the secrets this call used, and is applied to everything that comes back (the
+/// answer, the provider's error type, raw bodies) before it is logged or returned: the one place.
 pub async fn call(
+    client: &reqwest::Client,
+    worker: &ModelWorker,
+    key: Option<&SecretString>,
+    request: &ModelRequest,
+    bounds: Bounds,
+    redactor: &Redactor,
+) -> Result<ModelAnswer, ModelError> {
+    let result = scrubbed(call_unredacted(client, worker, key, request, bounds).await, redactor);
+    match &result {
+        Err(ModelError::Rejected { status, raw, .. }) => {
+            tracing::warn!(status, body = %raw, "model endpoint rejected the request");
+        }
+        Err(ModelError::Unreadable { status, raw }) => {
+            tracing::warn!(status, body = %raw, "model answer is not the wire format's JSON");
+        }
+        _ => {}
+    }
+    result
+}
+
+/// A call's result with the call's secrets taken out of every text that came from the endpoint.
+fn scrubbed(result: Result<ModelAnswer, ModelError>, redactor: &Redactor) -> Result<ModelAnswer, ModelError> {
+    if redactor.is_empty() {
+        return result;
+    }
+    match result {
+        Ok(mut answer) => {
+            redactor.scrub_in_place(&mut answer.text);
+            if let StopReason::Other(reason) = &mut answer.stop {
+                redactor.scrub_in_place(reason);
+            }
+            Ok(answer)
+        }
+        Err(ModelError::Rejected { status, kind, mut raw }) => {
+            redactor.scrub_in_place(&mut raw);
+            let kind = kind.map(|k| redactor.scrub(&k));
+            Err(ModelError::Rejected { status, kind, raw })
+        }
+        Err(ModelError::Unreadable { status, mut raw }) => {
+            redactor.scrub_in_place(&mut raw);
+            Err(ModelError::Unreadable { status, raw })
+        }
+        Err(other) => Err(other),
+    }
+}
+
+async fn call_unredacted(
     client: &reqwest::Client,
     worker: &ModelWorker,
     key: Option<&SecretString>,

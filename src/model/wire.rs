@@ -15,14 +15,15 @@ pub fn secret_header(prefix: &str, key: &SecretString) -> Result<HeaderValue, Mo
 }
 
 /// POSTs `body` as JSON and returns the status and at most `bounds.answer_bytes` of the body. Non-2xx
-/// statuses become errors here, with the provider's error type when its body names one.
+/// statuses become errors here, with the provider's error type when its body names one; a 3xx is
+/// refused unread (the client follows no redirects). Nothing here is redacted or logged: that is
+/// `model::call`'s, once, for every path.
 pub async fn post_json(
     client: &reqwest::Client,
     url: &str,
     headers: HeaderMap,
     body: &impl Serialize,
     bounds: Bounds,
-    key: Option<&SecretString>,
 ) -> Result<(u16, Vec<u8>), ModelError> {
     let response = client
         .post(url)
@@ -33,6 +34,9 @@ pub async fn post_json(
         .await
         .map_err(|e| unreachable(url, &e, bounds))?;
     let status = response.status().as_u16();
+    if (300..=399).contains(&status) {
+        return Err(ModelError::Redirected { status });
+    }
     let retry_after = response.headers().get(RETRY_AFTER).and_then(parse_retry_after);
     let body = read_capped(response, bounds).await.map_err(|e| e.at(url))?;
     match status {
@@ -41,11 +45,7 @@ pub async fn post_json(
         429 => Err(ModelError::RateLimited { retry_after_s: retry_after }),
         408 | 504 => Err(timeout(bounds)),
         500..=599 => Err(ModelError::Unavailable { status }),
-        _ => {
-            let kind = error_kind(&body);
-            tracing::warn!(status, body = %redact(&shorten(&body), key), "model endpoint rejected the request");
-            Err(ModelError::Rejected { status, kind })
-        }
+        _ => Err(ModelError::Rejected { status, kind: error_kind(&body), raw: shorten(&body) }),
     }
 }
 
@@ -120,24 +120,8 @@ pub fn shorten(body: &[u8]) -> String {
 }
 
 /// Parses a 2xx body, or keeps its start for the log.
-pub fn parse<T: serde::de::DeserializeOwned>(
-    status: u16,
-    body: &[u8],
-    key: Option<&SecretString>,
-) -> Result<T, ModelError> {
-    serde_json::from_slice(body).map_err(|_| {
-        let raw = redact(&shorten(body), key);
-        tracing::warn!(status, body = %raw, "model answer is not the wire format's JSON");
-        ModelError::Unreadable { status, raw }
-    })
-}
-
-/// A provider may echo what it was sent; the key never reaches a log line or an error, even then.
-pub fn redact(text: &str, key: Option<&SecretString>) -> String {
-    match key.map(|k| k.expose_secret()).filter(|k| k.len() >= 4) {
-        Some(k) => text.replace(k, "[REDACTED]"),
-        None => text.to_string(),
-    }
+pub fn parse<T: serde::de::DeserializeOwned>(status: u16, body: &[u8]) -> Result<T, ModelError> {
+    serde_json::from_slice(body).map_err(|_| ModelError::Unreadable { status, raw: shorten(body) })
 }
 
 /// `{endpoint}/{path}` without doubled slashes.

@@ -23,11 +23,11 @@ pub struct Admission {
     per_worker: HashMap<String, (Arc<Semaphore>, usize)>,
 }
 
-/// The permits of one generation in flight.
+/// The permits of one generation (or one validation or outline) in flight.
 #[derive(Debug)]
 pub struct Permit {
     _global: OwnedSemaphorePermit,
-    _worker: OwnedSemaphorePermit,
+    _worker: Option<OwnedSemaphorePermit>,
 }
 
 impl Admission {
@@ -60,7 +60,18 @@ impl Admission {
             return Err(busy(0, BusyScope::Worker));
         };
         let local = semaphore.clone().try_acquire_owned().map_err(|_| busy(*capacity, BusyScope::Worker))?;
-        Ok(Permit { _global: global, _worker: local })
+        Ok(Permit { _global: global, _worker: Some(local) })
+    }
+
+    /// Takes a service-wide permit for work that asks no Worker (a validation, an outline): they
+    /// parse as much BPMN as a generation does, so they count against the same limit.
+    pub fn admit_work(&self) -> Result<Permit, ServiceError> {
+        let global = self.global.clone().try_acquire_owned().map_err(|_| ServiceError::Busy {
+            in_flight: self.global_capacity,
+            scope: BusyScope::Service,
+            retry_after_s: RETRY_AFTER_S,
+        })?;
+        Ok(Permit { _global: global, _worker: None })
     }
 }
 

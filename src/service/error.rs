@@ -27,10 +27,14 @@ pub enum Code {
     JsonRequired,
     /// A body over the request limit.
     BodyTooLarge,
+    /// A body that did not arrive within the body read time.
+    BodyTimeout,
+    /// No room to read another request body now.
+    ServerBusy,
+    /// A string field over its length limit.
+    FieldTooLong,
     /// Several Workers are in reach and none was named.
     WorkerRequired,
-    /// The named Worker may not be used by this principal.
-    WorkerNotPermitted,
     /// No Worker has that name.
     UnknownWorker,
     /// No Worker is in reach at all.
@@ -75,6 +79,8 @@ pub enum Code {
     Unauthenticated,
     /// Credentials no principal has.
     UnknownPrincipal,
+    /// A caller who may not see this (the metrics off loopback, without authentication).
+    Forbidden,
     /// No route at this path.
     NotFound,
     /// A route asked with a method it does not answer.
@@ -94,8 +100,10 @@ impl Code {
             Code::BadJson => "bad_json",
             Code::JsonRequired => "json_required",
             Code::BodyTooLarge => "body_too_large",
+            Code::BodyTimeout => "body_timeout",
+            Code::ServerBusy => "server_busy",
+            Code::FieldTooLong => "field_too_long",
             Code::WorkerRequired => "worker_required",
-            Code::WorkerNotPermitted => "worker_not_permitted",
             Code::UnknownWorker => "unknown_worker",
             Code::NoWorker => "no_worker",
             Code::UnknownProcess => "unknown_process",
@@ -118,6 +126,7 @@ impl Code {
             Code::SchemaRefused => "schema_refused",
             Code::Unauthenticated => "unauthenticated",
             Code::UnknownPrincipal => "unknown_principal",
+            Code::Forbidden => "forbidden",
             Code::NotFound => "not_found",
             Code::MethodNotAllowed => "method_not_allowed",
             Code::Internal => "internal",
@@ -257,6 +266,19 @@ pub enum ServiceError {
         /// The process's user tasks and start events: (id, name).
         steps: Vec<(String, String)>,
     },
+    /// A string field over its length limit.
+    #[error("\"{}\" is {chars} characters, over this installation's limit of {limit} ({}); send a shorter one", .field.json_name(), .field.env_var())]
+    FieldTooLong {
+        /// Which field.
+        field: crate::service::Field,
+        /// Its length.
+        chars: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// A `model` override that is not a model name.
+    #[error("\"model\" is not a model name: model names are letters, digits and . _ - : / @ only")]
+    BadModelName,
 }
 
 /// The sentence for an element that has no form: what it is, and which steps do have one.
@@ -289,7 +311,6 @@ impl ServiceError {
             ServiceError::FormRequired => Code::FormRequired,
             ServiceError::ProcessRequired => Code::ProcessRequired,
             ServiceError::Worker(ChoiceError::Ambiguous(_)) => Code::WorkerRequired,
-            ServiceError::Worker(ChoiceError::NotAllowed(_)) => Code::WorkerNotPermitted,
             ServiceError::Worker(ChoiceError::Unknown(_)) => Code::UnknownWorker,
             ServiceError::Worker(ChoiceError::NoneInReach) => Code::NoWorker,
             ServiceError::Source(SourceError::UnknownProcess(_)) => Code::UnknownProcess,
@@ -313,6 +334,8 @@ impl ServiceError {
             ServiceError::Unusable { .. } => Code::UnusableAnswer,
             ServiceError::Credential { .. } => Code::CredentialUnavailable,
             ServiceError::Refused(_) | ServiceError::CurrentFormRefused(_) => Code::SchemaRefused,
+            ServiceError::FieldTooLong { .. } => Code::FieldTooLong,
+            ServiceError::BadModelName => Code::BadRequest,
         }
     }
 

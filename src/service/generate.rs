@@ -1,6 +1,7 @@
 //! One generation: the builtin drafter, or a model asked once and, when the gate refuses its answer,
 //! once more with the refusal sentences. Every answer passes the gate and (for a refinement) is
-//! reconciled with the author's form in one place ([`accept`]).
+//! reconciled with the author's form in one place ([`accept`]). One deadline (the Worker's timeout,
+//! within the installation's) covers the whole generation: the key, the first call and the repair round.
 
 use std::time::Instant;
 
@@ -13,6 +14,7 @@ use crate::flow::{self, Picture};
 use crate::gate::{self, GateError, Proposal};
 use crate::model::{self, Bounds, ModelError, ModelRequest, Usage};
 use crate::prompt::{self, GenerateInput, RepairInput};
+use crate::redact::Redactor;
 use crate::sources::Target;
 use crate::workers::{Backend, ModelWorker, Worker};
 
@@ -98,7 +100,18 @@ impl Service {
                 }
                 Ok(Generation { proposal, usage: Usage::default(), attempts: 1, model: worker.model.clone() })
             }
-            Backend::Model(settings) => self.ask_model(worker, settings, job).await,
+            Backend::Model(settings) => {
+                // one deadline for the whole generation: the key, the first call and the repair round
+                let deadline = self.limits.model_timeout(worker.timeout_s);
+                match tokio::time::timeout(deadline, self.ask_model(worker, settings, job, deadline)).await {
+                    Ok(result) => result,
+                    Err(_) => {
+                        let error = ModelError::Timeout { after_s: deadline.as_secs() };
+                        tracing::warn!(worker = %worker.name, error = %error, "the generation ran out of time");
+                        Err(ServiceError::Model { worker: worker.name.clone(), error })
+                    }
+                }
+            }
         }
     }
 
@@ -107,12 +120,14 @@ impl Service {
         worker: &Worker,
         settings: &ModelWorker,
         job: &Job<'_>,
+        deadline: std::time::Duration,
     ) -> Result<Generation, ServiceError> {
         let key = self
             .credentials
             .resolve(&settings.credential)
             .await
             .map_err(|error| ServiceError::Credential { worker: worker.name.clone(), error })?;
+        let redactor = self.credentials.redactor(&settings.credential, key.as_ref()).await;
         let req = job.request;
         let model_name =
             if req.model.trim().is_empty() { worker.model.clone() } else { req.model.trim().to_string() };
@@ -131,15 +146,12 @@ impl Service {
                 .then(|| prompt::answer_schema(settings.max_components, settings.lean_schema)),
             temperature: settings.temperature,
         };
-        let bounds = Bounds {
-            timeout: self.limits.model_timeout(worker.timeout_s),
-            answer_bytes: self.limits.answer_bytes,
-        };
+        let bounds = Bounds { timeout: deadline, answer_bytes: self.limits.answer_bytes };
         let mut usage = Usage::default();
         let done =
             |proposal, usage, attempts| Generation { proposal, usage, attempts, model: model_name.clone() };
         let (problems, previous) = match self
-            .ask(worker, settings, key.as_ref(), &request, bounds, &mut usage)
+            .ask(worker, settings, (key.as_ref(), &redactor), &request, bounds, &mut usage)
             .await
         {
             Ok(text) => match accept(gate::schema_from(&text, job.form_id.as_deref(), job.process()), job) {
@@ -162,7 +174,7 @@ impl Service {
         });
         let second = ModelRequest { user: repair, ..request };
         let text = self
-            .ask(worker, settings, key.as_ref(), &second, bounds, &mut usage)
+            .ask(worker, settings, (key.as_ref(), &redactor), &second, bounds, &mut usage)
             .await
             .map_err(|error| ServiceError::Model { worker: worker.name.clone(), error })?;
         match accept(gate::schema_from(&text, job.form_id.as_deref(), job.process()), job) {
@@ -176,13 +188,13 @@ impl Service {
         &self,
         worker: &Worker,
         settings: &ModelWorker,
-        key: Option<&SecretString>,
+        (key, redactor): (Option<&SecretString>, &Redactor),
         request: &ModelRequest,
         bounds: Bounds,
         usage: &mut Usage,
     ) -> Result<String, ModelError> {
         let started = Instant::now();
-        let result = model::call(&self.client, settings, key, request, bounds).await;
+        let result = model::call(&self.client, settings, key, request, bounds, redactor).await;
         let (input, output) =
             result.as_ref().map(|a| (a.usage.input_tokens, a.usage.output_tokens)).unwrap_or((0, 0));
         self.metrics.model_call(&worker.name, started.elapsed().as_secs_f64(), input, output);

@@ -11,11 +11,11 @@
 mod admission;
 pub mod api;
 pub mod error;
+mod fields;
 mod generate;
 pub mod refine;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde_json::Value;
 
@@ -33,6 +33,7 @@ use crate::workers::{Principal, Registry, Worker};
 pub use admission::{Admission, Permit};
 pub use api::*;
 pub use error::{BusyScope, Code, Oversized, ServiceError};
+pub use fields::Field;
 use generate::Job;
 
 /// The generation service.
@@ -62,11 +63,7 @@ impl Service {
         let prompts = Prompts::load(config.prompts_dir.as_deref())?;
         let vault =
             config.vault.as_ref().map(|v| (Vault::new(v.addr.clone(), v.namespace.clone()), v.token.clone()));
-        let client = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(10))
-            .user_agent(concat!("formgen/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .expect("a TLS-capable HTTP client");
+        let client = crate::model::client();
         Ok(Service {
             registry: Registry::new(config.workers.clone()),
             credentials: Credentials::new(vault, config.credential_cache),
@@ -103,7 +100,8 @@ impl Service {
                 description_chars: self.limits.description_chars,
                 bpmn_bytes: self.limits.bpmn_bytes,
                 schema_bytes: self.limits.schema_bytes,
-                model_timeout_s: self.limits.model_timeout_s,
+                // the one deadline of a generation, on the slowest Worker this caller may name
+                model_timeout_s: workers_deadline(&self.registry, principal, &self.limits),
             },
         }
     }
@@ -122,6 +120,14 @@ impl Service {
                 limit: self.limits.description_chars,
             });
         }
+        self.check_fields(&[
+            (Field::Worker, &req.worker),
+            (Field::Model, &req.model),
+            (Field::ProcessId, &req.process_id),
+            (Field::ElementId, &req.element_id),
+            (Field::FormId, &req.form_id),
+        ])?;
+        fields::check_model_name(&req.model)?;
         self.check_bpmn(&req.process_xml)?;
         if let Some(schema) = &req.schema {
             self.check_form(schema, Oversized::CurrentForm)?;
@@ -134,13 +140,14 @@ impl Service {
             return Err(ServiceError::BriefRequired);
         }
         let worker = self.registry.choose(principal, req.worker.trim())?.clone();
+        // admitted before the BPMN is parsed: a refused request costs no parse
+        let _permit = self.admission.admit(&worker)?;
         let resolved = self
             .resolve(named(&req.process_id, &req.process_xml, &req.element_id, &req.forms, &req.decisions))
             .await?;
         has_a_form(&resolved)?;
         // read: the text is not needed again, and a generation may wait on a model for minutes
         req.process_xml = String::new();
-        let _permit = self.admission.admit(&worker)?;
         let _in_flight = self.metrics.start();
         let target = resolved.target();
         let job = Job::new(&req, target);
@@ -187,6 +194,10 @@ impl Service {
         Ok(self.prompts.user(&job.prompt_input(self.limits.prompt_chars)))
     }
 
+    fn check_fields(&self, fields: &[(Field, &str)]) -> Result<(), ServiceError> {
+        fields::check(&self.limits, fields)
+    }
+
     fn check_bpmn(&self, xml: &str) -> Result<(), ServiceError> {
         if xml.len() > self.limits.bpmn_bytes {
             return Err(ServiceError::TooLarge {
@@ -212,7 +223,9 @@ impl Service {
 
     /// The gate on a hand-written form.
     pub async fn validate(&self, req: ValidateRequest) -> Result<ValidateResponse, ServiceError> {
+        self.check_fields(&[(Field::ProcessId, &req.process_id), (Field::FormId, &req.form_id)])?;
         self.check_bpmn(&req.process_xml)?;
+        let _permit = self.admission.admit_work()?;
         let resolved =
             self.resolve(named(&req.process_id, &req.process_xml, "", &req.forms, &req.decisions)).await?;
         let form_id = Some(req.form_id.trim()).filter(|f| !f.is_empty());
@@ -220,7 +233,7 @@ impl Service {
         let result = match (req.schema, req.text) {
             (Some(schema), _) => {
                 self.check_form(&schema, Oversized::Form)?;
-                gate::schema_from_value(schema, form_id, process)
+                gate::check_value(schema, form_id, process)
             }
             (None, Some(text)) => {
                 if text.len() > self.limits.schema_bytes {
@@ -230,7 +243,7 @@ impl Service {
                         limit: self.limits.schema_bytes,
                     });
                 }
-                gate::schema_from(&text, form_id, process)
+                gate::check(&text, form_id, process)
             }
             (None, None) => return Err(ServiceError::FormRequired),
         };
@@ -240,17 +253,21 @@ impl Service {
                 warnings.extend(p.warnings);
                 Ok(ValidateResponse { schema: p.schema, warnings })
             }
-            Err(e @ GateError::Unreadable(_)) => Err(ServiceError::Refused(e.problems())),
+            Err(e @ (GateError::Unreadable(_) | GateError::Stopped)) => {
+                Err(ServiceError::Refused(e.problems()))
+            }
             Err(GateError::Refused(problems)) => Err(ServiceError::Refused(problems)),
         }
     }
 
     /// What a model would be shown.
     pub async fn outline(&self, req: OutlineRequest) -> Result<OutlineResponse, ServiceError> {
+        self.check_fields(&[(Field::ProcessId, &req.process_id), (Field::ElementId, &req.element_id)])?;
         self.check_bpmn(&req.process_xml)?;
         if req.process_id.trim().is_empty() && req.process_xml.trim().is_empty() {
             return Err(ServiceError::ProcessRequired);
         }
+        let _permit = self.admission.admit_work()?;
         let resolved = self
             .resolve(named(&req.process_id, &req.process_xml, &req.element_id, &req.forms, &req.decisions))
             .await?;
@@ -290,6 +307,15 @@ fn has_a_form(resolved: &Resolved) -> Result<(), ServiceError> {
         .map(|e| (e.id.clone(), e.name.clone()))
         .collect();
     Err(ServiceError::NotAFormStep { element: element.id.clone(), kind: element.kind, steps })
+}
+
+/// The longest a generation may take on the Workers in reach of `principal`: its one deadline.
+fn workers_deadline(registry: &Registry, principal: &Principal, limits: &Limits) -> u64 {
+    registry
+        .in_reach(principal)
+        .map(|w| limits.model_timeout(w.timeout_s).as_secs())
+        .max()
+        .unwrap_or(limits.model_timeout_s)
 }
 
 /// The process fields of a request, as the resolver takes them.

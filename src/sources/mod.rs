@@ -8,7 +8,7 @@
 //! process's project: the forms and decisions of the store's project folder, with those the request
 //! sends (what the editor has open) laid over them.
 //!
-//! This module finds and reads processes; it knows nothing of HTTP, prompts, forms or models.
+//! This module finds and reads processes and their projects; it knows nothing of HTTP, prompts or models.
 
 mod store;
 

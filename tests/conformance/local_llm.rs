@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use formgen::model::{self, Bounds, ModelError, ModelRequest};
+use formgen::redact::Redactor;
 use formgen::workers::{ModelWorker, Wire};
 use secrecy::SecretString;
 use serde_json::json;
@@ -57,8 +58,16 @@ async fn chat_completions_against_llama_cpp() {
     let client = reqwest::Client::new();
     let key = SecretString::from(env("FORMGEN_TEST_LLM_KEY"));
     let w = worker(Wire::ChatCompletions);
-    let answer =
-        model::call(&client, &w, Some(&key), &request(120, Some(small_schema())), bounds()).await.unwrap();
+    let answer = model::call(
+        &client,
+        &w,
+        Some(&key),
+        &request(120, Some(small_schema())),
+        bounds(),
+        &Redactor::default(),
+    )
+    .await
+    .unwrap();
     let parsed: serde_json::Value =
         serde_json::from_str(&answer.text).expect("a grammar-constrained answer parses");
     assert!(parsed["components"].as_array().is_some_and(|c| !c.is_empty()), "{parsed}");
@@ -67,11 +76,21 @@ async fn chat_completions_against_llama_cpp() {
     println!("llama.cpp chat answer: {} -> gate: {:?}", answer.text, proposal.as_ref().map(|p| &p.warnings));
 
     let wrong = SecretString::from("not-the-key");
-    let e = model::call(&client, &w, Some(&wrong), &request(8, None), bounds()).await.unwrap_err();
+    let e = model::call(&client, &w, Some(&wrong), &request(8, None), bounds(), &Redactor::default())
+        .await
+        .unwrap_err();
     assert_eq!(e, ModelError::CredentialRefused { status: 401 });
 
-    let e =
-        model::call(&client, &w, Some(&key), &request(4, Some(small_schema())), bounds()).await.unwrap_err();
+    let e = model::call(
+        &client,
+        &w,
+        Some(&key),
+        &request(4, Some(small_schema())),
+        bounds(),
+        &Redactor::default(),
+    )
+    .await
+    .unwrap_err();
     assert_eq!(e, ModelError::Truncated { max_tokens: 4 });
 }
 
@@ -82,10 +101,13 @@ async fn messages_against_llama_cpp() {
     let key = SecretString::from(env("FORMGEN_TEST_LLM_KEY"));
     let mut w = worker(Wire::Messages);
     w.structured_output = false;
-    let e = model::call(&client, &w, Some(&key), &request(4, None), bounds()).await.unwrap_err();
+    let e = model::call(&client, &w, Some(&key), &request(4, None), bounds(), &Redactor::default())
+        .await
+        .unwrap_err();
     assert_eq!(e, ModelError::Truncated { max_tokens: 4 }, "a small token limit cuts the answer");
 
-    let answer = model::call(&client, &w, Some(&key), &request(400, None), bounds()).await;
+    let answer =
+        model::call(&client, &w, Some(&key), &request(400, None), bounds(), &Redactor::default()).await;
     // The base model rambles; what matters is a real Messages answer, read and counted.
     match answer {
         Ok(a) => assert!(!a.text.trim().is_empty() && a.usage.output_tokens > 0),
@@ -95,13 +117,24 @@ async fn messages_against_llama_cpp() {
 
     // structured output as a forced tool: the server accepts the request
     w.structured_output = true;
-    match model::call(&client, &w, Some(&key), &request(60, Some(small_schema())), bounds()).await {
+    match model::call(
+        &client,
+        &w,
+        Some(&key),
+        &request(60, Some(small_schema())),
+        bounds(),
+        &Redactor::default(),
+    )
+    .await
+    {
         Ok(a) => assert!(!a.text.is_empty()),
         Err(ModelError::Truncated { .. }) => {}
         Err(other) => panic!("{other}"),
     }
 
     let wrong = SecretString::from("not-the-key");
-    let e = model::call(&client, &w, Some(&wrong), &request(8, None), bounds()).await.unwrap_err();
+    let e = model::call(&client, &w, Some(&wrong), &request(8, None), bounds(), &Redactor::default())
+        .await
+        .unwrap_err();
     assert_eq!(e, ModelError::CredentialRefused { status: 401 });
 }

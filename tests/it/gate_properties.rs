@@ -185,6 +185,23 @@ proptest! {
     }
 
     #[test]
+    fn hand_written_forms_keep_their_components_and_are_a_fixed_point(f in form()) {
+        let options = gate::Options { origin: gate::Origin::Author, form_id: Some("stamped"), ..Default::default() };
+        if let Ok(p) = gate::run_value(f.clone(), &options) {
+            let presentational = |v: &Value| count(v, &|k| gate::PRESENTATIONAL.contains(&k));
+            prop_assert_eq!(presentational(&f), presentational(&p.schema), "a presentational component was dropped");
+            if !p.warnings.iter().any(|w| w.contains("the copy was removed")) {
+                prop_assert_eq!(count(&f, &|_| true), count(&p.schema, &|_| true));
+            }
+            let again = gate::run_value(p.schema.clone(), &options);
+            prop_assert!(again.is_ok(), "the gate refused its own output: {:?}", again.err());
+            let again = again.unwrap();
+            prop_assert_eq!(&again.schema, &p.schema);
+            prop_assert!(again.warnings.iter().all(|w| p.warnings.contains(w)), "{:?}", again.warnings);
+        }
+    }
+
+    #[test]
     fn arbitrary_text_never_panics(s in "\\PC{0,400}") {
         let _ = gate::schema_from(&s, None, None);
     }
@@ -198,17 +215,32 @@ proptest! {
     }
 }
 
+/// Components (at any depth) whose type satisfies `which`.
+fn count(form: &Value, which: &dyn Fn(&str) -> bool) -> usize {
+    fn walk(cs: &[Value], which: &dyn Fn(&str) -> bool) -> usize {
+        cs.iter()
+            .map(|c| {
+                which(c["type"].as_str().unwrap_or("")) as usize
+                    + c["components"].as_array().map_or(0, |cs| walk(cs, which))
+            })
+            .sum()
+    }
+    walk(form["components"].as_array().map(Vec::as_slice).unwrap_or(&[]), which)
+}
+
 #[test]
 fn the_generator_yields_accepted_forms_too() {
     // The properties above only bite when the gate accepts some generated forms.
     use proptest::strategy::ValueTree;
     let mut runner = proptest::test_runner::TestRunner::deterministic();
     let strategy = form();
-    let (mut accepted, total) = (0, 400);
+    let (mut accepted, mut authored, total) = (0, 0, 400);
     for _ in 0..total {
         let f = strategy.new_tree(&mut runner).unwrap().current();
+        authored += gate::check_value(f.clone(), Some("stamped"), None).is_ok() as usize;
         accepted += gate::schema_from_value(f, Some("stamped"), None).is_ok() as usize;
     }
-    println!("{accepted}/{total} generated forms accepted");
+    println!("{accepted}/{total} generated forms accepted as answers, {authored} as hand-written forms");
     assert!(accepted * 10 >= total, "only {accepted}/{total} accepted");
+    assert!(authored * 10 >= total, "only {authored}/{total} accepted as hand-written");
 }

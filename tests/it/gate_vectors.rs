@@ -1,5 +1,6 @@
 //! Replays the gate's test vectors in `fixtures/gate/`: each file is one case, an input (a model's raw
 //! `answer` text, or a `schema` object) with an optional `formId` and `process` (a BPMN fixture), and
+//! `origin` (`"model"`, the default, or `"author"` for a hand-written form), and
 //! the expected outcome: `{"accepted": {"schema", "warnings", "bound"}}` or `{"refused": [sentences]}`.
 //! The same files are replayed through the real form-js library by the conformance tier.
 //!
@@ -16,11 +17,21 @@ pub fn outcome(case: &Value) -> Value {
         let bytes = std::fs::read(crate::common::fixtures().join("bpmn").join(name)).unwrap();
         bpmn::read(&bytes).processes.into_iter().next().expect("a process")
     });
+    let origin = match case.get("origin").and_then(Value::as_str) {
+        None | Some("model") => gate::Origin::Model,
+        Some("author") => gate::Origin::Author,
+        Some(other) => panic!("origin is \"model\" or \"author\", not {other:?}"),
+    };
+    let options = gate::Options { origin, form_id, process: process.as_ref(), stop: None };
     let result = match (case.get("answer"), case.get("schema")) {
-        (Some(Value::String(answer)), None) => gate::schema_from(answer, form_id, process.as_ref()),
-        (None, Some(schema)) => gate::schema_from_value(schema.clone(), form_id, process.as_ref()),
+        (Some(Value::String(answer)), None) => gate::run_text(answer, &options),
+        (None, Some(schema)) => gate::run_value(schema.clone(), &options),
         _ => panic!("a case has exactly one of \"answer\" (text) and \"schema\""),
     };
+    if let Ok(p) = &result {
+        let again = gate::run_value(p.schema.clone(), &options).expect("the gate accepts its own output");
+        assert_eq!(again.schema, p.schema, "the gate changed its own output");
+    }
     match result {
         Ok(p) => {
             json!({"accepted": {"schema": p.schema, "warnings": p.warnings, "bound": p.bound}})

@@ -160,11 +160,14 @@ async fn choosing_a_worker() {
     let (status, body, _) = generate(&app, ANA, json!({"description": "x"})).await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::BAD_REQUEST, Some("worker_required")));
     assert!(body["error"].as_str().unwrap().contains("(a, b)"), "{body}");
-    let (status, body, _) = generate(&app, ANA, json!({"description": "x", "worker": "secret-b"})).await;
-    assert_eq!((status, body["code"].as_str()), (StatusCode::FORBIDDEN, Some("worker_not_permitted")));
+    // a Worker this principal may not use answers exactly like a missing one: no names to enumerate
+    let (status, hidden, _) = generate(&app, ANA, json!({"description": "x", "worker": "secret-b"})).await;
+    assert_eq!((status, hidden["code"].as_str()), (StatusCode::NOT_FOUND, Some("unknown_worker")));
+    assert_eq!(hidden["error"], "There is no Worker named \"secret-b\".");
     let (status, body, _) = generate(&app, ANA, json!({"description": "x", "worker": "gpt"})).await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::NOT_FOUND, Some("unknown_worker")));
     assert_eq!(body["error"], "There is no Worker named \"gpt\".");
+    assert_eq!(hidden["error"].as_str().unwrap().replace("secret-b", "gpt"), body["error"]);
     let (status, body, _) = generate(&app, ANA, json!({"description": "x", "worker": "b"})).await;
     assert_eq!((status, body["worker"].as_str()), (StatusCode::OK, Some("b")));
 }
@@ -321,7 +324,9 @@ async fn a_model_generation_end_to_end() {
     );
     assert!(sent["response_format"]["json_schema"]["schema"]["$defs"]["component"].is_object());
     assert_eq!(service.metrics().in_flight(), 0);
-    let (_, metrics, _) = call(&app, "GET", "/metrics", None, None).await;
+    let (status, _, _) = call(&app, "GET", "/metrics", None, None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "the metrics name Workers: principals only");
+    let (_, metrics, _) = call(&app, "GET", "/metrics", Some(ANA), None).await;
     let metrics = metrics.as_str().unwrap().to_string();
     assert!(metrics.contains("formgen_generations_total{worker=\"local\",outcome=\"ok\"} 1"), "{metrics}");
     assert!(

@@ -5,8 +5,10 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod bounds;
 mod builtin;
 mod cli;
+mod credentials_stay;
 mod dataflow;
 mod describe;
 mod eval;
@@ -20,3 +22,5 @@ mod picture;
 mod reader;
 mod secrets;
 mod serve;
+mod slow_clients;
+mod visibility;

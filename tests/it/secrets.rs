@@ -76,10 +76,11 @@ async fn the_secret_appears_only_in_the_auth_header() {
         temperature: None,
     };
     let bounds = Bounds { timeout: Duration::from_secs(5), answer_bytes: 1 << 20 };
-    let client = reqwest::Client::new();
+    let redactor = credentials.redactor(&w.credential, Some(&key)).await;
+    let client = model::client();
     let mut seen = Vec::new();
     for _ in 0..3 {
-        match model::call(&client, &w, Some(&key), &request, bounds).await {
+        match model::call(&client, &w, Some(&key), &request, bounds, &redactor).await {
             Ok(answer) => seen.push(format!("{answer:?}")),
             Err(e) => seen.push(format!("{e} {e:?}")),
         }
@@ -93,7 +94,7 @@ async fn the_secret_appears_only_in_the_auth_header() {
         .mount(&chat_server)
         .await;
     let chat = worker(Wire::ChatCompletions, &chat_server.uri());
-    let e = model::call(&client, &chat, Some(&key), &request, bounds).await.unwrap_err();
+    let e = model::call(&client, &chat, Some(&key), &request, bounds, &redactor).await.unwrap_err();
     seen.push(format!("{e} {e:?}"));
 
     // a vault that is down: the error names the reference, not a value

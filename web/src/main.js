@@ -1,11 +1,18 @@
-// The formgen page: a bpmn-js Modeler (left) and the form-js FormEditor (right), and the few controls that
-// ask formgen for a draft. formgen only proposes: nothing changes in the process until the author presses
-// "Use this form", and that change goes through the modeller's command stack, so Ctrl+Z takes it back.
+// The formgen page: a bpmn-js Modeler with Camunda's properties panel (left), the form-js FormEditor (right),
+// the few controls that ask formgen for a draft, and the Data panel (data.js) beside them. formgen only
+// proposes: nothing changes in the process until the author presses "Use this form", and that change goes
+// through the modeller's command stack, so Ctrl+Z takes it back.
 import BpmnModeler from 'bpmn-js/lib/Modeler';
-import { is } from 'bpmn-js/lib/util/ModelUtil';
+import {
+  BpmnPropertiesPanelModule, BpmnPropertiesProviderModule, ZeebePropertiesProviderModule, ZeebeTooltipProvider,
+} from 'bpmn-js-properties-panel';
+import ZeebeBehaviorsModule from 'camunda-bpmn-js-behaviors/lib/camunda-cloud';
 import { FormEditor } from '@bpmn-io/form-js-editor';
 import zeebeModdle from 'zeebe-bpmn-moddle/resources/zeebe.json';
 
+import { bindForm, download } from './bind.js';
+import { createDataPanel } from './data.js';
+import * as targets from './target.js';
 import vacationXml from './vacation.bpmn';
 
 import 'bpmn-js/dist/assets/diagram-js.css';
@@ -14,12 +21,13 @@ import 'bpmn-js/dist/assets/bpmn-js.css';
 import 'bpmn-js/dist/assets/bpmn-font/css/bpmn.css';
 import '@bpmn-io/form-js-viewer/dist/assets/form-js.css';
 import '@bpmn-io/form-js-editor/dist/assets/form-js-editor.css';
-import '@bpmn-io/form-js-editor/dist/assets/properties-panel.css';
+// One properties-panel stylesheet serves both panels (the modeller's and the form editor's): the same
+// @bpmn-io/properties-panel version draws them.
+import '@bpmn-io/properties-panel/dist/assets/properties-panel.css';
 import '@bpmn-io/form-js-editor/dist/assets/dragula.css';
 import './style.css';
 
 const API = 'api/formgen/'; // relative: the page is served by formgen itself, from the same origin
-const EMPTY_FORM = { type: 'default', components: [] };
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -46,12 +54,26 @@ const state = {
   token: '', // only in memory: a reload asks again rather than leaving a token in storage
   capability: null,
   inFlight: null, // the AbortController of the running generation
-  hasProposal: false,
+  proposalFor: null, // the target key (see targetKey) whose proposal the editor holds; null: none
+  editorFor: null, // the target key the editor's form belongs to (a proposal, or the empty form shown for it)
+  forms: new Map(), // id → form-js schema: the project's other forms the page holds (used or opened)
 };
 
 const modeler = new BpmnModeler({
   container: '#canvas',
   moddleExtensions: { zeebe: zeebeModdle },
+  additionalModules: [
+    BpmnPropertiesPanelModule,
+    BpmnPropertiesProviderModule,
+    ZeebePropertiesProviderModule,
+    ZeebeBehaviorsModule, // what Camunda's modeller does around an edit (forms, user tasks, clean-ups)
+  ],
+  propertiesPanel: {
+    parent: '#properties',
+    tooltip: ZeebeTooltipProvider,
+    // Where formgen's work shows: the form binding and the mappings are open from the start.
+    layout: { groups: { form: { open: true }, inputs: { open: true }, outputs: { open: true } } },
+  },
 });
 const formEditor = new FormEditor({ container: '#form-editor' });
 
@@ -68,6 +90,10 @@ async function openProcess(xml, fileName) {
     ui.processName.title = warnings.map((w) => w.message).join('\n');
     // For the browser test: a copy of the fixture whose DI is incomplete would show up here.
     $('canvas').dataset.importWarnings = String(warnings.length);
+    // Another process, another project: what the page held belongs to the one before.
+    state.forms.clear();
+    state.proposalFor = null;
+    state.editorFor = null;
   } catch (err) {
     ui.bpmnError.textContent = `Could not open ${fileName}: ${err.message}`;
   }
@@ -77,10 +103,12 @@ async function openProcess(xml, fileName) {
 /** Like zoom('fit-viewport'), but clear of the palette, which floats over the canvas's left edge. */
 function fitDiagram() {
   const canvas = modeler.get('canvas');
+  canvas.resized(); // the container may have changed size since bpmn-js last measured it
   canvas.zoom('fit-viewport', 'auto');
   const { outer, inner } = canvas.viewbox();
   if (!inner.width || !inner.height) return; // an empty diagram
-  const left = 80; // the palette, plus a margin
+  const palette = document.querySelector('#canvas .djs-palette');
+  const left = (palette ? palette.getBoundingClientRect().right - $('canvas').getBoundingClientRect().left : 60) + 16;
   const margin = 24;
   const scale = Math.min(1, (outer.width - left - margin) / inner.width, (outer.height - 2 * margin) / inner.height);
   canvas.viewbox({
@@ -93,57 +121,66 @@ function fitDiagram() {
 
 ui.openButton.addEventListener('click', () => ui.openFile.click());
 ui.openFile.addEventListener('change', async () => {
-  const file = ui.openFile.files[0];
+  const files = [...ui.openFile.files];
   ui.openFile.value = ''; // so that opening the same file again fires "change" again
-  if (file) await openProcess(await file.text(), file.name);
+  const bpmn = files.filter((f) => !/\.form$/i.test(f.name));
+  if (bpmn.length > 1) {
+    ui.bpmnError.textContent = `Open one process at a time (${bpmn.map((f) => f.name).join(', ')}).`;
+    return;
+  }
+  if (bpmn.length) await openProcess(await bpmn[0].text(), bpmn[0].name);
+  const problems = [];
+  for (const file of files.filter((f) => /\.form$/i.test(f.name))) {
+    const problem = holdForm(await file.text());
+    if (problem) problems.push(`${file.name}: ${problem}`);
+  }
+  if (problems.length) ui.bpmnError.textContent = `Could not read ${problems.join('; ')}`;
+  data.refresh();
 });
 
-const modelerElement = (element) => (element && element.labelTarget) || element;
-
-/** The top-level start event: "nothing selected" means the start form, bound to this event. */
-function startEvent() {
-  const starts = modeler.get('elementRegistry').filter((e) =>
-    !e.labelTarget && is(e, 'bpmn:StartEvent') && is(e.businessObject.$parent, 'bpmn:Process'));
-  return starts.length === 1 ? starts[0] : null;
-}
-
-function boundFormId(element) {
-  const ext = element && element.businessObject.get('extensionElements');
-  const def = ext && ext.get('values').find((v) => is(v, 'zeebe:FormDefinition'));
-  return (def && def.get('formId')) || '';
-}
-
-/**
- * What a generation is for: the selected user task or start event, or the start form when nothing (or only
- * a lane or pool) is selected. Any other element has no form, which is said instead of guessing.
- */
-function currentTarget() {
-  const selection = [...new Set(modeler.get('selection').get().map(modelerElement))];
-  if (selection.length > 1) return { problem: 'Several elements are selected: select the one step the form is for.' };
-  const element = selection[0] || null;
-  const container = !element || ['bpmn:Lane', 'bpmn:Participant', 'bpmn:Process', 'bpmn:Collaboration']
-    .some((t) => is(element, t));
-  if (container) {
-    const start = startEvent();
-    return { elementId: '', element: start, formId: boundFormId(start), label: 'Start form (nothing selected)' };
+/** Keeps a .form file the author opened as one of the project's forms; returns why not, or ''. */
+function holdForm(text) {
+  let schema;
+  try {
+    schema = JSON.parse(text);
+  } catch (err) {
+    return `not JSON (${err.message}).`;
   }
-  if (!is(element, 'bpmn:UserTask') && !is(element, 'bpmn:StartEvent')) {
-    return { problem: `${describe(element)} has no form: select a user task or a start event, or nothing for the start form.` };
+  if (!schema || typeof schema.id !== 'string' || !schema.id || !Array.isArray(schema.components)) {
+    return 'not a form-js form (no "id" and "components").';
   }
-  const formId = boundFormId(element);
-  return { elementId: element.id, element, formId, label: `Form for ${describe(element)}` };
+  state.forms.set(schema.id, schema);
+  return '';
 }
 
-function describe(element) {
-  const name = element.businessObject.get('name');
-  return name ? `"${name}" (${element.id})` : element.id;
-}
+const currentTarget = () => targets.current(modeler);
+const proposedFormId = (target) => targets.proposedFormId(modeler, target);
+const { boundFormId, key: targetKey, describe } = targets;
 
 function updateTarget() {
   const target = currentTarget();
   ui.target.textContent = target.problem
     || target.label + (target.formId ? ` · bound to form "${target.formId}"` : ' · no form bound yet');
+  showEmptyFormFor(target);
   updateButtons();
+  data.refresh();
+}
+
+/**
+ * Before any proposal, the editor shows an empty form under the id the step binds or a generation will use,
+ * so the id in the editor's properties is the one the form will have. A form the author started by hand,
+ * or a proposal, stays as it is.
+ */
+let emptyImport = Promise.resolve();
+function showEmptyFormFor(target) {
+  const key = targetKey(target);
+  if (key === null || key === state.editorFor || state.proposalFor !== null) return;
+  const current = formEditor.saveSchema();
+  if (current.components && current.components.length) return;
+  const id = proposedFormId(target);
+  state.editorFor = key;
+  emptyImport = emptyImport.then(() => formEditor.importSchema({ type: 'default', id, components: [] }))
+    .catch((err) => showError(`The form editor could not start an empty form (${err.message}).`));
 }
 
 modeler.on('selection.changed', updateTarget);
@@ -168,6 +205,37 @@ async function errorSentence(res) {
   } catch { /* not JSON: a proxy's page, say */ }
   return `formgen answered ${res.status} ${res.statusText}.`.replace(' .', '.');
 }
+
+/**
+ * The project's other forms, for formgen to read alongside the process: the ones the page holds, and the
+ * editor's form when it belongs to another step. The target's own form is never among them (it is the one
+ * being drafted). Decisions: this page opens no DMN, so none.
+ */
+function projectFor(target) {
+  const forms = new Map(state.forms);
+  const editor = formEditor.saveSchema();
+  if (state.editorFor !== null && editor.id && editor.components && editor.components.length) {
+    forms.set(editor.id, editor);
+  }
+  const own = targetKey(target) === state.editorFor ? editor.id : '';
+  for (const id of [target.formId, proposedFormId(target), own]) if (id) forms.delete(id);
+  return { forms: [...forms.values()], decisions: [] };
+}
+
+const data = createDataPanel({
+  api: API,
+  headers,
+  errorSentence,
+  // Only when formgen has answered the probe: before it, or without a sign-in, there is nobody to ask.
+  ready: () => ['available', 'unavailable'].includes(ui.root.dataset.capability),
+  currentTarget,
+  describe,
+  request: async (target) => ({
+    processXml: (await modeler.saveXML()).xml,
+    elementId: target.elementId,
+    ...projectFor(target),
+  }),
+});
 
 async function probe() {
   ui.root.dataset.capability = 'pending';
@@ -200,6 +268,7 @@ function setCapability(value, sentence) {
   ui.status.hidden = !sentence;
   ui.status.className = ['unauthorized', 'error'].includes(value) ? 'error' : 'muted';
   ui.root.dataset.capability = value;
+  data.refresh();
 }
 
 ui.auth.addEventListener('submit', (event) => {
@@ -218,7 +287,7 @@ function renderControls(capability) {
       <select id="formgen-worker"></select>
     </div>
     <label for="formgen-brief" class="sr-only">Brief</label>
-    <textarea id="formgen-brief" rows="3"
+    <textarea id="formgen-brief" rows="4"
       placeholder="What should the form ask for? e.g. &quot;Let the lead approve or reject, with a reason when rejecting.&quot;"></textarea>
     <div class="row">
       <button type="button" id="formgen-generate" class="primary">Generate form</button>
@@ -252,9 +321,11 @@ function updateButtons() {
   if (!generateButton) return;
   const busy = Boolean(state.inFlight);
   const target = currentTarget();
+  // Refine and "Use this form" act on the proposal for this step, never on another step's.
+  const proposal = !target.problem && state.proposalFor === targetKey(target);
   generateButton.disabled = busy || Boolean(target.problem);
-  $('formgen-refine').disabled = busy || Boolean(target.problem) || !state.hasProposal;
-  $('formgen-use').disabled = busy || Boolean(target.problem) || !state.hasProposal;
+  $('formgen-refine').disabled = busy || !proposal;
+  $('formgen-use').disabled = busy || !proposal;
 }
 
 async function generate(refine) {
@@ -266,14 +337,16 @@ async function generate(refine) {
     description: $('formgen-brief').value,
     worker: $('formgen-worker').value,
     processXml: (await modeler.saveXML()).xml,
+    ...projectFor(target),
   };
   if (target.elementId) body.elementId = target.elementId;
-  if (refine) {
-    body.schema = formEditor.saveSchema();
-    // Keep the form's id stable over refinements even before it is bound to the step.
-    if (!target.formId && body.schema.id) body.formId = body.schema.id;
-  }
-  if (target.formId) body.formId = target.formId;
+  const editor = formEditor.saveSchema();
+  if (refine) body.schema = editor;
+  // The id the editor shows for this step (the author may have changed it there), else the bound or the
+  // proposed one: the form keeps its id over refinements, before and after it is bound.
+  const own = state.editorFor === targetKey(target) ? editor.id : '';
+  const formId = target.formId || own || proposedFormId(target);
+  if (formId) body.formId = formId;
 
   const controller = new AbortController();
   state.inFlight = controller;
@@ -286,14 +359,15 @@ async function generate(refine) {
       if (res.status === 401) ui.auth.hidden = false;
       return showError(await errorSentence(res));
     }
-    const data = await res.json();
+    const answer = await res.json();
     try {
-      await formEditor.importSchema(data.schema);
+      await formEditor.importSchema(answer.schema);
     } catch (err) {
       return showError(`The proposal could not be shown in the form editor (${err.message}).`);
     }
-    state.hasProposal = true;
-    showResult(data);
+    state.proposalFor = targetKey(target);
+    state.editorFor = state.proposalFor;
+    showResult(answer);
   } catch (err) {
     if (err.name === 'AbortError') showError('Cancelled; the form editor is as it was.');
     else showError(`formgen could not be reached (${err.message}).`);
@@ -304,11 +378,11 @@ async function generate(refine) {
   }
 }
 
-function showResult(data) {
-  const { inputTokens = 0, outputTokens = 0 } = data.usage || {};
-  ui.info.textContent = `Proposal by ${data.worker} (${data.model}) · ${inputTokens} tokens in, ${outputTokens} out`
-    + ` · ${data.attempts} attempt${data.attempts === 1 ? '' : 's'} · not saved until "Use this form"`;
-  ui.warnings.replaceChildren(...(data.warnings || []).map((w) => {
+function showResult(answer) {
+  const { inputTokens = 0, outputTokens = 0 } = answer.usage || {};
+  ui.info.textContent = `Proposal by ${answer.worker} (${answer.model}) · ${inputTokens} tokens in, ${outputTokens} out`
+    + ` · ${answer.attempts} attempt${answer.attempts === 1 ? '' : 's'} · not saved until "Use this form"`;
+  ui.warnings.replaceChildren(...(answer.warnings || []).map((w) => {
     const li = document.createElement('li');
     li.textContent = w;
     return li;
@@ -351,7 +425,7 @@ async function useForm() {
   showError('');
 
   const schema = formEditor.saveSchema();
-  if (!schema.id) schema.id = target.formId || `${target.element.id}-form`;
+  if (!schema.id) schema.id = proposedFormId(target);
   // A proposal for an unbound step may carry an id another step already uses: binding it silently would
   // share that form and the download would overwrite its .form file. Sharing is allowed, but on purpose.
   const holder = modeler.get('elementRegistry').find((e) =>
@@ -361,7 +435,8 @@ async function useForm() {
     + '(Cancel, then give the form its own id in the form editor\'s properties.)')) {
     return;
   }
-  bindForm(target.element, schema.id);
+  bindForm(modeler, target.element, schema.id);
+  state.forms.set(schema.id, schema); // one of the project's forms now: the other steps' drafts read it
 
   download(`${schema.id}.form`, JSON.stringify(schema, null, 2), 'application/json');
   const { xml } = await modeler.saveXML({ format: true });
@@ -370,43 +445,8 @@ async function useForm() {
     + ` and the .bpmn (Ctrl+Z in the diagram takes the binding back).`;
 }
 
-/** One modelling command either way, so that a single undo removes the binding. */
-function bindForm(element, formId) {
-  const modeling = modeler.get('modeling');
-  const bpmnFactory = modeler.get('bpmnFactory');
-  const bo = element.businessObject;
-  const ext = bo.get('extensionElements');
-  const existing = ext && ext.get('values').find((v) => is(v, 'zeebe:FormDefinition'));
-  if (existing) {
-    // A form id replaces any other way of naming the form: Zeebe takes exactly one of them.
-    modeling.updateModdleProperties(element, existing, { formId, formKey: undefined, externalReference: undefined });
-    return;
-  }
-  const definition = bpmnFactory.create('zeebe:FormDefinition', { formId });
-  if (ext) {
-    definition.$parent = ext;
-    modeling.updateModdleProperties(element, ext, { values: [...ext.get('values'), definition] });
-  } else {
-    const created = bpmnFactory.create('bpmn:ExtensionElements', { values: [definition] });
-    definition.$parent = created;
-    created.$parent = bo;
-    modeling.updateProperties(element, { extensionElements: created });
-  }
-}
-
-function download(name, text, type) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = Object.assign(document.createElement('a'), { href: url, download: name });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
-}
-
 // ---------------------------------------------------------------------------------------------------
 
-await Promise.all([
-  formEditor.importSchema(EMPTY_FORM),
-  openProcess(vacationXml, 'vacation.bpmn'),
-]);
+await formEditor.importSchema({ type: 'default', components: [] }); // replaced at once by the start form's
+await openProcess(vacationXml, 'vacation.bpmn');
 probe();

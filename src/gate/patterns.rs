@@ -1,0 +1,438 @@
+//! `validate.pattern`: cheap to check here, and nothing the browser can hang on.
+//!
+//! Two engines read a pattern. The gate compiles it with the `regex` crate (RE2 semantics, linear
+//! time), but the form-js viewer runs it with JavaScript's backtracking `RegExp`, where a nested
+//! unbounded quantifier over characters its surroundings can also match (`(a+)+$`, `^(\w+\s?)*$`,
+//! `(a|aa)+`, `(.*a){20}`) takes exponential time on an input that almost matches: the author's
+//! browser hangs. So a pattern is refused when
+//! - regex-syntax cannot parse it (backreferences and look-around have no RE2 equivalent),
+//! - its static size (repetition counts times what they repeat, classes by their ranges) is over
+//!   [`PATTERN_COST`], or the form's patterns together are over [`FORM_COST`] (a `\w{1000}` costs
+//!   about 75 ms to compile, and compiling is what this bounds), or the compiled program is over
+//!   the `regex` crate's size limit,
+//! - its HIR (regex-syntax's high-level form) shows a loop whose body can match the same text in
+//!   more than one way: a repetition of varying length nested in a repeated group whose next character may
+//!   be one the inner repetition also takes, or a repeated alternation whose branches can start alike.
+//!
+//! Results are cached per pattern text, so a form that repeats one pattern on every field pays once.
+//! This knows regular expressions only; the sentence-start naming the field is the caller's.
+
+use std::collections::HashMap;
+
+use regex_syntax::ast::{Ast, RepetitionKind, RepetitionRange};
+use regex_syntax::hir::translate::Translator;
+use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind};
+
+/// The static cost one pattern may have (see the module doc).
+pub const PATTERN_COST: u64 = 20_000;
+/// The static cost a form's patterns may have together.
+pub const FORM_COST: u64 = 200_000;
+/// The `regex` crate's compiled-program and lazy-DFA size limits for one pattern.
+const SIZE_LIMIT: usize = 1 << 20;
+/// How deeply groups may nest in a pattern.
+const NEST_LIMIT: u32 = 64;
+/// A bounded repetition up to this count is not a loop the browser can blow up (`(\d+\.){3}`).
+const FEW: u32 = 4;
+
+/// The patterns of one form: the work spent on them so far and the verdicts already reached.
+#[derive(Debug, Default)]
+pub struct Patterns {
+    spent: u64,
+    verdicts: HashMap<String, Option<String>>,
+}
+
+impl Patterns {
+    /// `None` when the pattern is fine; else the end of a sentence about it, starting after "has the
+    /// pattern \"…\", " ("which …; …").
+    pub fn judge(&mut self, pattern: &str) -> Option<String> {
+        if let Some(v) = self.verdicts.get(pattern) {
+            return v.clone();
+        }
+        let verdict = self.judge_new(pattern);
+        self.verdicts.insert(pattern.to_string(), verdict.clone());
+        verdict
+    }
+
+    fn judge_new(&mut self, pattern: &str) -> Option<String> {
+        let hir = match regex_syntax::ParserBuilder::new().nest_limit(NEST_LIMIT).build().parse(pattern) {
+            Ok(hir) => hir,
+            Err(e) => {
+                let reason = e.to_string();
+                let reason =
+                    reason.lines().rev().find(|l| l.starts_with("error:")).unwrap_or("it does not compile");
+                return Some(format!(
+                    "which cannot be checked ({}); use a regular expression without backreferences or look-around.",
+                    reason.trim_start_matches("error: ")
+                ));
+            }
+        };
+        let cost = cost(&hir);
+        if cost > PATTERN_COST {
+            return Some(format!(
+                "which is too large to check (it expands to about {cost} states, over the limit of {PATTERN_COST}); use * or + instead of large counts such as {{1000}}, and a plain class such as [A-Za-z0-9_] instead of \\w where a count is large."
+            ));
+        }
+        if self.spent + cost > FORM_COST {
+            return Some(format!(
+                "which is one pattern too many for this form: together its patterns expand to over {FORM_COST} states; share simpler patterns between fields."
+            ));
+        }
+        self.spent += cost;
+        if let Some(why) = ambiguous_loop(&hir).or_else(|| ambiguous_choice(pattern)) {
+            return Some(format!(
+                "which a browser could hang on: {why}. On an input that almost matches, JavaScript's backtracking RegExp (which form-js uses) then tries exponentially many ways before it gives up; make each repetition match in one way only, e.g. ^(\\w+\\s)*\\w+$ instead of ^(\\w+\\s?)*$, or [a-z]+ instead of (a|aa)+."
+            ));
+        }
+        let built = regex::RegexBuilder::new(&format!("^(?:{pattern})$"))
+            .size_limit(SIZE_LIMIT)
+            .dfa_size_limit(SIZE_LIMIT)
+            .nest_limit(NEST_LIMIT)
+            .build();
+        match built {
+            Ok(_) => None,
+            Err(regex::Error::CompiledTooBig(_)) => Some(
+                "which is too large to check (its compiled form is over the size limit); simplify it."
+                    .to_string(),
+            ),
+            Err(_) => Some("which cannot be checked (it does not compile); simplify it.".to_string()),
+        }
+    }
+}
+
+/// A static estimate of compilation work: literals by their length, classes by their ranges,
+/// repetitions by their count times what they repeat.
+fn cost(hir: &Hir) -> u64 {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => 1,
+        HirKind::Literal(l) => l.0.len() as u64,
+        HirKind::Class(Class::Unicode(c)) => c.ranges().len() as u64,
+        HirKind::Class(Class::Bytes(c)) => c.ranges().len() as u64,
+        HirKind::Repetition(r) => {
+            let times = r.max.unwrap_or(r.min).max(r.min).max(1) as u64;
+            cost(&r.sub).saturating_mul(times)
+        }
+        HirKind::Capture(c) => cost(&c.sub),
+        HirKind::Concat(xs) | HirKind::Alternation(xs) => {
+            xs.iter().fold(1u64, |acc, x| acc.saturating_add(cost(x)))
+        }
+    }
+}
+
+/// Why a loop in the pattern can match the same text in more than one way, if it can.
+fn ambiguous_loop(hir: &Hir) -> Option<String> {
+    let mut why = None;
+    visit(hir, &ClassUnicode::empty(), false, &mut why);
+    why
+}
+
+/// regex-syntax merges a choice of single characters into one class (`(\w|\d)` becomes `[\w\d]`),
+/// which is right for RE2 but not for a backtracking engine, which tries each branch. So repeated
+/// choices are looked at in the syntax tree: a character two branches can both start with.
+fn ambiguous_choice(pattern: &str) -> Option<String> {
+    let ast =
+        regex_syntax::ast::parse::ParserBuilder::new().nest_limit(NEST_LIMIT).build().parse(pattern).ok()?;
+    let mut found = None;
+    choices(pattern, &ast, false, &mut found);
+    found.map(|c| {
+        format!(
+            "a repeated choice has branches that can start with the same character ({}), so the same text can be split between them in many ways",
+            describe(&c)
+        )
+    })
+}
+
+fn choices(pattern: &str, ast: &Ast, repeated: bool, found: &mut Option<ClassUnicodeRange>) {
+    if found.is_some() {
+        return;
+    }
+    match ast {
+        Ast::Repetition(r) => {
+            let many = match &r.op.kind {
+                RepetitionKind::ZeroOrOne => false,
+                RepetitionKind::ZeroOrMore | RepetitionKind::OneOrMore => true,
+                RepetitionKind::Range(RepetitionRange::Exactly(n) | RepetitionRange::Bounded(_, n)) => {
+                    *n > FEW
+                }
+                RepetitionKind::Range(RepetitionRange::AtLeast(_)) => true,
+            };
+            choices(pattern, &r.ast, many, found);
+        }
+        Ast::Group(g) => choices(pattern, &g.ast, repeated, found),
+        Ast::Alternation(a) => {
+            if repeated {
+                let firsts: Vec<ClassUnicode> = a
+                    .asts
+                    .iter()
+                    .filter_map(|b| Translator::new().translate(pattern, b).ok())
+                    .map(|h| first(&h))
+                    .collect();
+                for (i, x) in firsts.iter().enumerate() {
+                    for y in &firsts[i + 1..] {
+                        let mut both = x.clone();
+                        both.intersect(y);
+                        if let Some(r) = both.ranges().first() {
+                            *found = Some(*r);
+                            return;
+                        }
+                    }
+                }
+            }
+            a.asts.iter().for_each(|b| choices(pattern, b, false, found));
+        }
+        Ast::Concat(c) => {
+            for (i, x) in c.asts.iter().enumerate() {
+                choices(pattern, x, repeated && i == 0, found);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A repetition that can run many times: unbounded, or bounded above [`FEW`].
+fn many(max: Option<u32>) -> bool {
+    max.is_none_or(|m| m > FEW)
+}
+
+/// Walks `hir`, where `follow` holds the characters that may come right after it; `in_loop` says
+/// whether an enclosing repetition runs many times.
+fn visit(hir: &Hir, follow: &ClassUnicode, in_loop: bool, why: &mut Option<String>) {
+    if why.is_some() {
+        return;
+    }
+    match hir.kind() {
+        HirKind::Concat(xs) => {
+            for (i, x) in xs.iter().enumerate() {
+                let mut after = first_of_seq(&xs[i + 1..]);
+                if nullable_seq(&xs[i + 1..]) {
+                    after.union(follow);
+                }
+                visit(x, &after, in_loop, why);
+            }
+        }
+        HirKind::Alternation(xs) => xs.iter().for_each(|x| visit(x, follow, in_loop, why)),
+        HirKind::Capture(c) => visit(&c.sub, follow, in_loop, why),
+        HirKind::Repetition(r) if r.max.is_some_and(|m| m <= 1) => visit(&r.sub, follow, in_loop, why),
+        HirKind::Repetition(r) => {
+            let looping = many(r.max);
+            // an inner repetition that can take a varying number of characters (`a+`, `\w{2,10}`)
+            if in_loop && r.max.is_none_or(|m| m >= 2 && m > r.min) {
+                let mut overlap = chars(&r.sub);
+                overlap.intersect(follow);
+                if let Some(c) = overlap.ranges().first() {
+                    *why = Some(format!(
+                        "a repetition of varying length sits inside another repetition and the text after it can start with a character it also matches ({}), so the two loops can share out the same characters in many ways",
+                        describe(c)
+                    ));
+                    return;
+                }
+            }
+            if looping && let Some(c) = overlapping_branches(&r.sub) {
+                *why = Some(format!(
+                    "a repeated choice has branches that can start with the same character ({}), so the same text can be split between them in many ways",
+                    describe(&c)
+                ));
+                return;
+            }
+            // inside the loop, what follows the body is the body's own start (another round) or
+            // what follows the loop
+            let mut inner = follow.clone();
+            if r.max.is_none_or(|m| m > 1) {
+                inner.union(&first(&r.sub));
+            }
+            visit(&r.sub, &inner, in_loop || looping, why);
+        }
+        _ => {}
+    }
+}
+
+/// When `hir` (under captures) is a choice, a character two of its branches can start with.
+fn overlapping_branches(hir: &Hir) -> Option<ClassUnicodeRange> {
+    match hir.kind() {
+        HirKind::Capture(c) => overlapping_branches(&c.sub),
+        HirKind::Concat(xs) => xs.first().and_then(overlapping_branches),
+        HirKind::Alternation(xs) => {
+            let firsts: Vec<ClassUnicode> = xs.iter().map(first).collect();
+            for (i, a) in firsts.iter().enumerate() {
+                for b in &firsts[i + 1..] {
+                    let mut both = a.clone();
+                    both.intersect(b);
+                    if let Some(r) = both.ranges().first() {
+                        return Some(*r);
+                    }
+                }
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+fn describe(r: &ClassUnicodeRange) -> String {
+    let show = |c: char| match c {
+        ' ' => "a space".to_string(),
+        c if c.is_control() || c.is_whitespace() => format!("U+{:04X}", c as u32),
+        c => format!("\"{c}\""),
+    };
+    if r.start() == r.end() { show(r.start()) } else { format!("{} to {}", show(r.start()), show(r.end())) }
+}
+
+fn nullable(hir: &Hir) -> bool {
+    hir.properties().minimum_len() == Some(0)
+}
+
+fn nullable_seq(xs: &[Hir]) -> bool {
+    xs.iter().all(nullable)
+}
+
+/// The characters a non-empty match of the sequence can start with.
+fn first_of_seq(xs: &[Hir]) -> ClassUnicode {
+    let mut out = ClassUnicode::empty();
+    for x in xs {
+        out.union(&first(x));
+        if !nullable(x) {
+            break;
+        }
+    }
+    out
+}
+
+/// The characters a non-empty match of `hir` can start with.
+fn first(hir: &Hir) -> ClassUnicode {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => ClassUnicode::empty(),
+        HirKind::Literal(l) => match std::str::from_utf8(&l.0).ok().and_then(|s| s.chars().next()) {
+            Some(c) => ClassUnicode::new([ClassUnicodeRange::new(c, c)]),
+            None => any(),
+        },
+        HirKind::Class(c) => class(c),
+        HirKind::Repetition(r) => first(&r.sub),
+        HirKind::Capture(c) => first(&c.sub),
+        HirKind::Concat(xs) => first_of_seq(xs),
+        HirKind::Alternation(xs) => {
+            let mut out = ClassUnicode::empty();
+            xs.iter().for_each(|x| out.union(&first(x)));
+            out
+        }
+    }
+}
+
+/// Every character `hir` can match anywhere.
+fn chars(hir: &Hir) -> ClassUnicode {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => ClassUnicode::empty(),
+        HirKind::Literal(l) => match std::str::from_utf8(&l.0) {
+            Ok(s) => ClassUnicode::new(s.chars().map(|c| ClassUnicodeRange::new(c, c))),
+            Err(_) => any(),
+        },
+        HirKind::Class(c) => class(c),
+        HirKind::Repetition(r) => chars(&r.sub),
+        HirKind::Capture(c) => chars(&c.sub),
+        HirKind::Concat(xs) | HirKind::Alternation(xs) => {
+            let mut out = ClassUnicode::empty();
+            xs.iter().for_each(|x| out.union(&chars(x)));
+            out
+        }
+    }
+}
+
+fn class(c: &Class) -> ClassUnicode {
+    match c {
+        Class::Unicode(u) => u.clone(),
+        Class::Bytes(b) => ClassUnicode::new(
+            b.ranges().iter().map(|r| ClassUnicodeRange::new(r.start() as char, r.end() as char)),
+        ),
+    }
+}
+
+fn any() -> ClassUnicode {
+    ClassUnicode::new([ClassUnicodeRange::new('\0', char::MAX)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn verdict(p: &str) -> Option<String> {
+        Patterns::default().judge(p)
+    }
+
+    #[test]
+    fn well_known_redos_shapes_are_refused() {
+        for p in [
+            "(a+)+$",
+            "^(a+)+$",
+            "(a*)*b",
+            "^(\\w+\\s?)*$",
+            "(a|aa)+",
+            "(a|a?)+",
+            "(\\w|\\d)+$",
+            "(.*a){20}",
+            "^([a-zA-Z]+)*$",
+            "^(([a-z])+.)+[A-Z]([a-z])+$",
+            "^([a-zA-Z0-9])(([\\-.]|[_]+)?([a-zA-Z0-9]+))*(@){1}[a-z0-9]+[.]{1}(([a-z]{2,3})|([a-z]{2,3}[.]{1}[a-z]{2,3}))$",
+            "^(\\d+)*$",
+            "((ab)+c?)+",
+            "(x+x+)+y",
+            "(a{1,5})+$",
+            "^(\\w{2,10}\\s?)*$",
+        ] {
+            let v = verdict(p).unwrap_or_else(|| panic!("{p} passed"));
+            assert!(v.contains("browser could hang"), "{p}: {v}");
+        }
+    }
+
+    #[test]
+    fn ordinary_patterns_pass() {
+        for p in [
+            "[A-Za-z ]+",
+            "^\\d{5}$",
+            "\\d{4,5}",
+            "^[A-Z]{2}\\d{2}[A-Z0-9]{1,30}$",
+            "^\\+?[0-9 ]{6,20}$",
+            "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$",
+            "(\\d+\\.){3}\\d+",
+            "^([01]\\d|2[0-3]):[0-5]\\d$",
+            "^(\\w+\\s)*\\w+$",
+            "^[a-z]+(-[a-z]+)*$",
+            "[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,}",
+            "(Mr|Ms|Dr)\\.? [A-Z][a-z]+",
+            "^(DE|AT|CH)[0-9]{2}( ?[0-9A-Z]{4})+$",
+            "^(\\d{1,3}\\.){4,}$",
+            "^([A-Z]{2}-)+[0-9]{3}$",
+        ] {
+            assert_eq!(verdict(p), None, "{p}");
+        }
+    }
+
+    #[test]
+    fn large_patterns_are_refused_cheaply() {
+        let start = std::time::Instant::now();
+        let mut form = Patterns::default();
+        for i in 0..100 {
+            let v = form.judge(&format!("\\w{{{}}}", 1000 + i)).expect("refused");
+            assert!(v.contains("too large"), "{v}");
+        }
+        assert!(start.elapsed().as_millis() < 500, "{:?}", start.elapsed());
+        assert_eq!(verdict("[a-z]{1000}"), None, "a small class may be counted far");
+    }
+
+    #[test]
+    fn a_form_has_a_budget() {
+        let mut form = Patterns::default();
+        let mut refused = 0;
+        for i in 0..40 {
+            if form.judge(&format!("[a-z]{{{}}}x", 9000 + i)).is_some() {
+                refused += 1;
+            }
+        }
+        assert!(refused > 0 && refused < 40, "{refused}");
+    }
+
+    #[test]
+    fn unsupported_syntax_says_why() {
+        let v = verdict("(a)\\1").unwrap();
+        assert!(v.contains("backreferences"), "{v}");
+        let v = verdict("(?=a)b").unwrap();
+        assert!(v.contains("look-around"), "{v}");
+    }
+}

@@ -1,0 +1,293 @@
+//! Slow and many clients cost nothing, on real sockets: a head sent a byte a second is cut at the
+//! header read time, a body that stops at the body read time, an idle kept-alive connection at the
+//! idle time; connections over the cap are closed as they arrive while `/healthz` stays fast; shutdown
+//! closes idle connections at once; and a CPU-bound request does not hold `formgen serve` past its
+//! grace period.
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use formgen::config::Config;
+use formgen::http::Connections;
+use formgen::service::Service;
+use serde_json::json;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use crate::common::served::{spawn_serve, terminate, wait_exit};
+
+fn config(toml: &str) -> Config {
+    Config::parse(toml, "test", Path::new("."), false, &|_| None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Serves `config` in-process with its connection limits; `stop` ends it; the handle is `run`'s.
+async fn serve(
+    config: &Config,
+    grace: Duration,
+) -> (SocketAddr, tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>) {
+    let service = Arc::new(Service::new(config).unwrap());
+    let app = formgen::http::router(service, config);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let shutdown = async move {
+        let _ = stopped.await;
+    };
+    let bounds = Connections::from(&config.limits);
+    let handle = tokio::spawn(async move {
+        formgen::http::run_with(listener, app, shutdown, grace, bounds).await.unwrap();
+    });
+    (addr, stop, handle)
+}
+
+/// Reads until the peer closes; returns what was read (an error counts as closed).
+async fn read_to_close(socket: &mut TcpStream, within: Duration) -> Option<String> {
+    let mut all = Vec::new();
+    let mut buf = [0u8; 4096];
+    let read = async {
+        loop {
+            match socket.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => all.extend_from_slice(&buf[..n]),
+            }
+        }
+    };
+    tokio::time::timeout(within, read).await.ok()?;
+    Some(String::from_utf8_lossy(&all).into_owned())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_head_sent_a_byte_a_second_is_cut_at_the_header_read_time() {
+    let (addr, _stop, _) =
+        serve(&config("[limits]\nheader_read_timeout_s = 2\nidle_timeout_s = 30\n"), Duration::from_secs(1))
+            .await;
+    let mut socket = TcpStream::connect(addr).await.unwrap();
+    let started = Instant::now();
+    let head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+    let mut closed_after = None;
+    for byte in head {
+        if socket.write_all(&[*byte]).await.is_err() {
+            closed_after = Some(started.elapsed());
+            break;
+        }
+        let mut probe = [0u8; 1];
+        match tokio::time::timeout(Duration::from_secs(1), socket.read(&mut probe)).await {
+            Ok(Ok(0) | Err(_)) => {
+                closed_after = Some(started.elapsed());
+                break;
+            }
+            Ok(Ok(_)) => panic!("the server answered a head that never ended"),
+            Err(_) => {}
+        }
+    }
+    let after = closed_after.expect("the slow head was still open after 38 s");
+    eprintln!("FIGURE slow head closed after {:.2} s (header_read_timeout_s = 2)", after.as_secs_f64());
+    assert!(after >= Duration::from_millis(1_900) && after < Duration::from_millis(3_500), "{after:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_that_stops_is_cut_at_the_body_read_time() {
+    let (addr, _stop, _) =
+        serve(&config("[limits]\nbody_read_timeout_s = 1\n"), Duration::from_secs(1)).await;
+    let mut socket = TcpStream::connect(addr).await.unwrap();
+    socket
+        .write_all(b"POST /api/formgen/outline HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"processId\":")
+        .await
+        .unwrap();
+    let started = Instant::now();
+    let answer =
+        read_to_close(&mut socket, Duration::from_secs(5)).await.expect("the connection stayed open");
+    let after = started.elapsed();
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(
+        answer.contains("\"code\":\"body_timeout\"") && answer.contains("FORMGEN_LIMIT_BODY_READ_TIMEOUT_S")
+    );
+    assert!(after >= Duration::from_millis(900) && after < Duration::from_millis(2_500), "{after:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_kept_alive_connection_is_closed_at_the_idle_time() {
+    let (addr, _stop, _) =
+        serve(&config("[limits]\nidle_timeout_s = 1\nheader_read_timeout_s = 10\n"), Duration::from_secs(1))
+            .await;
+    let mut socket = TcpStream::connect(addr).await.unwrap();
+    socket.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+    let mut buf = [0u8; 1024];
+    let n = socket.read(&mut buf).await.unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    let answered = Instant::now();
+    read_to_close(&mut socket, Duration::from_secs(5)).await.expect("the idle connection stayed open");
+    let after = answered.elapsed();
+    assert!(after >= Duration::from_millis(900) && after < Duration::from_millis(2_500), "{after:?}");
+}
+
+/// `GET /healthz` on a kept-alive connection, read to the end of its answer.
+async fn probe(socket: &mut TcpStream) {
+    socket.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !seen.ends_with(b"\r\n\r\nok\n") {
+        let n = socket.read(&mut buf).await.unwrap();
+        assert!(n > 0, "the prober's connection was closed");
+        seen.extend_from_slice(&buf[..n]);
+    }
+    assert!(seen.starts_with(b"HTTP/1.1 200"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_over_the_cap_are_refused_while_healthz_stays_fast() {
+    const CAP: usize = 64;
+    const BEYOND: usize = 500;
+    let cfg = config(&format!(
+        "[limits]\nmax_connections = {CAP}\nheader_read_timeout_s = 60\nidle_timeout_s = 60\n"
+    ));
+    let (addr, _stop, _) = serve(&cfg, Duration::from_secs(1)).await;
+    // the prober's one kept-alive connection is one of the cap (a pooling client could open a second
+    // one between two probes, which the cap would rightly refuse)
+    let mut prober = TcpStream::connect(addr).await.unwrap();
+    probe(&mut prober).await;
+    let mut held = Vec::new();
+    for _ in 0..CAP - 1 {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Part").await.unwrap();
+        held.push(s);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut refused = 0;
+    for _ in 0..BEYOND {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        let _ = s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Part").await;
+        if read_to_close(&mut s, Duration::from_secs(2)).await.is_some_and(|a| a.is_empty()) {
+            refused += 1;
+        }
+    }
+    let mut latencies = Vec::new();
+    for _ in 0..1000 {
+        let started = Instant::now();
+        probe(&mut prober).await;
+        latencies.push(started.elapsed());
+    }
+    latencies.sort();
+    let p99 = latencies[latencies.len() * 99 / 100];
+    eprintln!(
+        "FIGURE {refused} of {BEYOND} partial heads beyond the cap of {CAP} refused; /healthz p50 {:?} p99 {p99:?}",
+        latencies[latencies.len() / 2]
+    );
+    assert_eq!(refused, BEYOND, "every connection beyond the cap is closed as it arrives");
+    assert!(p99 < Duration::from_millis(10), "p99 {p99:?}");
+    // the held heads are still open: the cap refused, it did not evict
+    for s in &mut held {
+        let mut probe = [0u8; 1];
+        assert!(tokio::time::timeout(Duration::from_millis(5), s.read(&mut probe)).await.is_err());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_closes_idle_connections_and_half_sent_heads_at_once() {
+    let cfg = config("[limits]\nheader_read_timeout_s = 60\nidle_timeout_s = 60\n");
+    let (addr, stop, handle) = serve(&cfg, Duration::from_secs(10)).await;
+    let mut idle = TcpStream::connect(addr).await.unwrap();
+    idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+    let mut buf = [0u8; 1024];
+    assert!(idle.read(&mut buf).await.unwrap() > 0);
+    let mut half = TcpStream::connect(addr).await.unwrap();
+    half.write_all(b"GET /healthz HTTP/1.1\r\nHo").await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let stopping = Instant::now();
+    stop.send(()).unwrap();
+    read_to_close(&mut idle, Duration::from_secs(2)).await.expect("the idle connection was kept open");
+    read_to_close(&mut half, Duration::from_secs(2)).await.expect("the half-sent head was kept open");
+    tokio::time::timeout(Duration::from_secs(2), handle)
+        .await
+        .expect("run waited for idle connections")
+        .unwrap();
+    let after = stopping.elapsed();
+    assert!(after < Duration::from_millis(500), "shutdown took {after:?} with nothing in flight");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bodies_wait_for_room_in_the_budget_of_bytes_in_flight() {
+    // a generation holds its body's room until it is answered: here, on a model that never answers
+    let model =
+        crate::common::raw_server::RawServer::start(crate::common::raw_server::Behaviour::Silent).await;
+    let cfg = config(&format!(
+        "[limits]\nrequest_body_bytes = 1000\nbodies_in_flight_bytes = 1000\nbody_read_timeout_s = 1\n[[workers]]\nname = \"m\"\nprovider = \"chat-completions\"\nendpoint = \"{}\"\nmodel = \"m\"\n",
+        model.url
+    ));
+    let (addr, _stop, _) = serve(&cfg, Duration::from_secs(1)).await;
+    let padded = |n: usize| json!({"description": "x".repeat(n)}).to_string();
+    let holder_body = padded(880);
+    let mut holder = TcpStream::connect(addr).await.unwrap();
+    holder
+        .write_all(
+            format!(
+                "POST /api/formgen/generate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{holder_body}",
+                holder_body.len()
+            )
+            .as_bytes(),
+        )
+        .await
+        .unwrap();
+    let started = Instant::now();
+    while model.accepted.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+        assert!(started.elapsed() < Duration::from_secs(5), "the holder's generation did not start");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let client = reqwest::Client::new();
+    let outline = |body: String| {
+        client
+            .post(format!("http://{addr}/api/formgen/outline"))
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+    };
+    let waited = Instant::now();
+    let r = outline(json!({"processId": "x", "elementId": "e".repeat(200)}).to_string()).await.unwrap();
+    assert_eq!(r.status(), 503);
+    assert!(waited.elapsed() >= Duration::from_millis(900), "it waited for room first");
+    assert_eq!(r.headers()["retry-after"], "5");
+    let body: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(body["code"], "server_busy", "{body}");
+    // a small body still fits beside the holder
+    let r = outline(json!({"processId": "x"}).to_string()).await.unwrap();
+    assert_eq!(r.status(), 404, "read and answered: there is no process x");
+    // the holder goes away: its room is free again
+    drop(holder);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let r = outline(json!({"processId": "x", "elementId": "e".repeat(200)}).to_string()).await.unwrap();
+    assert_eq!(r.status(), 404);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_with_a_cpu_bound_request_exits_within_the_grace_period() {
+    const GRACE_S: u64 = 2;
+    let dir = tempfile::tempdir().unwrap();
+    let toml = format!("[server]\nlisten = \"127.0.0.1:0\"\nshutdown_grace_s = {GRACE_S}\n");
+    let mut served = spawn_serve(&toml, dir.path());
+    // a form the gate spends long on (16,000 fields, under the schema limit): CPU work, not waiting.
+    // Should the gate become fast on it, the last assertion says so: pick another CPU-bound request.
+    let components: Vec<_> = (0..16_000)
+        .map(|i| json!({"type": "textfield", "key": format!("field{i}"), "label": format!("Field {i}")}))
+        .collect();
+    let url = format!("{}/api/formgen/validate", served.url);
+    let body = json!({"schema": {"components": components}}).to_string();
+    let _pending = tokio::spawn(async move {
+        reqwest::Client::new().post(url).header("content-type", "application/json").body(body).send().await
+    });
+    // the body is sent and being parsed
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    assert!(served.child.try_wait().unwrap().is_none());
+    let stopping = Instant::now();
+    terminate(&served.child);
+    wait_exit(&mut served.child, Duration::from_secs(GRACE_S + 5));
+    let after = stopping.elapsed();
+    eprintln!(
+        "FIGURE SIGTERM with a CPU-bound request in flight: exited after {:.2} s (grace {GRACE_S} s)",
+        after.as_secs_f64()
+    );
+    assert!(after < Duration::from_secs(GRACE_S + 1), "exit took {after:?}");
+    let logs = served.stderr.lock().unwrap().clone();
+    assert!(logs.contains("did not finish within the grace period"), "the request was still running: {logs}");
+}
