@@ -263,12 +263,16 @@ async fn bodies_wait_for_room_in_the_budget_of_bytes_in_flight() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_with_a_cpu_bound_request_exits_within_the_grace_period() {
     const GRACE_S: u64 = 2;
+    const FIELDS: usize = 600_000;
     let dir = tempfile::tempdir().unwrap();
-    let toml = format!("[server]\nlisten = \"127.0.0.1:0\"\nshutdown_grace_s = {GRACE_S}\n");
+    // limits raised so that a form the gate spends seconds on fits (the gate is linear, so it takes
+    // many fields): CPU work, not waiting. Should the gate become faster still, the last assertion
+    // says so: raise the count.
+    let toml = format!(
+        "[server]\nlisten = \"127.0.0.1:0\"\nshutdown_grace_s = {GRACE_S}\n[limits]\nschema_bytes = 200000000\nrequest_body_bytes = 200000000\nbodies_in_flight_bytes = 400000000\nbody_read_timeout_s = 60\n"
+    );
     let mut served = spawn_serve(&toml, dir.path());
-    // a form the gate spends long on (16,000 fields, under the schema limit): CPU work, not waiting.
-    // Should the gate become fast on it, the last assertion says so: pick another CPU-bound request.
-    let components: Vec<_> = (0..16_000)
+    let components: Vec<_> = (0..FIELDS)
         .map(|i| json!({"type": "textfield", "key": format!("field{i}"), "label": format!("Field {i}")}))
         .collect();
     let url = format!("{}/api/formgen/validate", served.url);
