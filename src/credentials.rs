@@ -258,7 +258,7 @@ impl Credentials {
             CredentialRef::File(path) => {
                 let text = tokio::fs::read_to_string(path).await.map_err(|e| CredentialError::File {
                     reference: named.clone(),
-                    reason: e.kind().to_string(),
+                    reason: os_reason(&e, path),
                 })?;
                 let value = SecretString::from(text.trim().to_string());
                 drop(text);
@@ -286,6 +286,13 @@ impl Credentials {
             }
         }
     }
+}
+
+/// Why a file could not be read, as the OS says it, with the path as resolved (relative references
+/// are resolved against the config file's folder, so the operator sees where formgen looked).
+fn os_reason(e: &std::io::Error, path: &std::path::Path) -> String {
+    let shown = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    format!("{}: {e}", shown.display())
 }
 
 #[cfg(test)]
@@ -335,7 +342,13 @@ mod tests {
             "the credential env:FORMGEN_TEST_CRED_MISSING is not set in formgen's environment"
         );
         let e = creds.resolve(&CredentialRef::File("/nonexistent/key".into())).await.unwrap_err();
-        assert_eq!(e.to_string(), "the credential file:/nonexistent/key cannot be read: entity not found");
+        assert_eq!(
+            e.to_string(),
+            "the credential file:/nonexistent/key cannot be read: /nonexistent/key: No such file or directory (os error 2)"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let e = creds.resolve(&CredentialRef::File(dir.path().into())).await.unwrap_err();
+        assert!(e.to_string().contains("Is a directory"), "{e}");
         let e = creds.resolve(&CredentialRef::parse("vault:secret/x#y").unwrap()).await.unwrap_err();
         assert!(e.to_string().contains("vault:secret/x#y") && e.to_string().contains("no [vault]"));
         assert_eq!(creds.resolve(&CredentialRef::None).await.unwrap().map(|_| ()), None);

@@ -55,14 +55,19 @@ pub enum Allow {
 }
 
 impl Allow {
-    /// Parses an `allow` entry.
+    /// Parses an `allow` entry: a principal's name (`ana`, or `user:ana`), or `group:NAME`. Any other
+    /// `prefix:` is refused rather than taken as a principal literally named so.
     pub fn parse(s: &str) -> Option<Allow> {
         let s = s.trim();
-        match s.strip_prefix("group:") {
-            Some(g) if !g.is_empty() => Some(Allow::Group(g.to_string())),
+        let name = |n: &str| {
+            let n = n.trim();
+            (!n.is_empty() && !n.contains(':')).then(|| n.to_string())
+        };
+        match s.split_once(':') {
+            Some(("group", g)) => name(g).map(Allow::Group),
+            Some(("user", u)) => name(u).map(Allow::Principal),
             Some(_) => None,
-            None if !s.is_empty() => Some(Allow::Principal(s.to_string())),
-            None => None,
+            None => name(s).map(Allow::Principal),
         }
     }
 }

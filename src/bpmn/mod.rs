@@ -59,12 +59,13 @@ pub fn read_str(xml: &str) -> Definitions {
 pub enum ReadError {
     /// Over the installation's BPMN size limit.
     #[error(
-        "the BPMN document is {size} bytes, over this installation's limit of {limit} bytes; \
-         send a smaller process or ask the operator to raise FORMGEN_LIMIT_BPMN_BYTES"
+        "the BPMN document is {}, over this installation's limit of {limit} bytes; \
+         send a smaller process or ask the operator to raise FORMGEN_LIMIT_BPMN_BYTES",
+        match .size { Some(n) => format!("{n} bytes"), None => format!("over {limit} bytes") }
     )]
     TooLarge {
-        /// Bytes seen (at least; a stream is not read past the limit).
-        size: u64,
+        /// Its size, when known; none for a stream that was not read past the limit.
+        size: Option<u64>,
         /// The limit.
         limit: usize,
     },
@@ -76,7 +77,7 @@ pub enum ReadError {
 /// Reads a BPMN document after checking it against `limit` bytes.
 pub fn read_bounded(xml: &[u8], limit: usize) -> Result<Definitions, ReadError> {
     if xml.len() > limit {
-        return Err(ReadError::TooLarge { size: xml.len() as u64, limit });
+        return Err(ReadError::TooLarge { size: Some(xml.len() as u64), limit });
     }
     Ok(read(xml))
 }
@@ -93,7 +94,7 @@ pub fn read_file(path: &std::path::Path, limit: usize) -> Result<Definitions, Re
     let file = std::fs::File::open(path)?;
     let size = file.metadata()?.len();
     if size > limit as u64 {
-        return Err(ReadError::TooLarge { size, limit });
+        return Err(ReadError::TooLarge { size: Some(size), limit });
     }
     read_stream(file, limit)
 }
@@ -104,7 +105,7 @@ pub fn read_capped(stream: impl Read, limit: usize) -> Result<Vec<u8>, ReadError
     let cap = (limit as u64).saturating_add(1);
     stream.take(cap).read_to_end(&mut bytes)?;
     if bytes.len() > limit {
-        return Err(ReadError::TooLarge { size: bytes.len() as u64, limit });
+        return Err(ReadError::TooLarge { size: None, limit });
     }
     Ok(bytes)
 }

@@ -11,9 +11,13 @@ use super::{UsageError, read_bpmn};
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct CheckArgs {
-    /// The BPMN process the forms belong to: keys are checked against its variables (first process).
+    /// The BPMN process the forms belong to: keys are checked against its variables. A `.bpmn` file
+    /// among the positional files is taken as this too.
     #[arg(long, value_name = "FILE.bpmn")]
     pub(crate) process: Option<PathBuf>,
+    /// Which process of the BPMN file (by id); default: the first.
+    #[arg(long, value_name = "ID")]
+    pub(crate) process_id: Option<String>,
     /// The id the editor holds the form under; stamped into the result.
     #[arg(long)]
     pub(crate) form_id: Option<String>,
@@ -22,16 +26,38 @@ pub(crate) struct CheckArgs {
     pub(crate) files: Vec<PathBuf>,
 }
 
-pub(crate) fn run(args: CheckArgs, limits: &Limits) -> Result<ExitCode, UsageError> {
+fn is_bpmn(path: &std::path::Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("bpmn"))
+}
+
+pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, UsageError> {
+    if args.process.is_none()
+        && let Some(i) = args.files.iter().position(|f| is_bpmn(f))
+    {
+        args.process = Some(args.files.remove(i));
+    }
+    if args.files.is_empty() {
+        return Err(UsageError("name the forms to check: formgen check [FILE.bpmn] FORM...".into()));
+    }
     let process = match &args.process {
         Some(path) => {
             let defs = read_bpmn(path, limits)?;
-            match defs.processes.into_iter().next() {
-                Some(p) => Some(p),
-                None => {
-                    return Err(UsageError(format!("{} holds no BPMN process", path.display())));
-                }
-            }
+            let found = match &args.process_id {
+                Some(id) => defs.processes.into_iter().find(|p| p.id == *id).ok_or_else(|| {
+                    UsageError(format!("{} has no process \"{id}\"; check --process-id", path.display()))
+                })?,
+                None => defs
+                    .processes
+                    .into_iter()
+                    .next()
+                    .ok_or_else(|| UsageError(format!("{} holds no BPMN process", path.display())))?,
+            };
+            Some(found)
+        }
+        None if args.process_id.is_some() => {
+            return Err(UsageError(
+                "--process-id picks a process of a BPMN file; give the file with --process FILE".into(),
+            ));
         }
         None => None,
     };

@@ -6,10 +6,14 @@ use std::process::ExitCode;
 
 use formgen::{bpmn, gate};
 
+use super::errors::{Asked, explain};
 use super::{UsageError, init_logs, load_config, runtime};
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct GenerateArgs {
+    /// The BPMN file the form belongs to (or --process FILE).
+    #[arg(value_name = "FILE.bpmn", conflicts_with = "process")]
+    pub(crate) file: Option<PathBuf>,
     /// The BPMN file the form belongs to.
     #[arg(long, value_name = "FILE.bpmn")]
     pub(crate) process: Option<PathBuf>,
@@ -46,13 +50,33 @@ pub(crate) struct GenerateArgs {
     pub(crate) output: Option<PathBuf>,
 }
 
-pub(crate) fn run(args: GenerateArgs) -> Result<ExitCode, UsageError> {
+pub(crate) fn run(mut args: GenerateArgs) -> Result<ExitCode, UsageError> {
+    let bpmn_file = args.file.take().or(args.process.take());
+    let has_brief = args.description.as_deref().is_some_and(|d| !d.trim().is_empty());
+    if bpmn_file.is_none() && args.process_id.is_none() {
+        if let Some(element) = &args.element {
+            return Err(UsageError(format!(
+                "--element {element} names a step of a process; give the process's BPMN file too (formgen generate FILE.bpmn --element {element})"
+            )));
+        }
+        if !has_brief {
+            return Err(UsageError(
+                "say what the form is for: give a BPMN file (formgen generate FILE.bpmn [--element ID]) or a brief (-d \"...\"); see formgen generate --help".into(),
+            ));
+        }
+    }
     let config = load_config(args.config.as_deref())?;
     init_logs("error");
-    let process_xml = match &args.process {
+    let process_xml = match &bpmn_file {
         Some(path) => {
             let file = std::fs::File::open(path)
                 .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+            let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+            if size > config.limits.bpmn_bytes as u64 {
+                let too_large =
+                    bpmn::ReadError::TooLarge { size: Some(size), limit: config.limits.bpmn_bytes };
+                return Err(UsageError(format!("{}: {too_large}", path.display())));
+            }
             let bytes = bpmn::read_capped(file, config.limits.bpmn_bytes)
                 .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
             bpmn::decode_text(&bytes).into_owned()
@@ -81,7 +105,7 @@ pub(crate) fn run(args: GenerateArgs) -> Result<ExitCode, UsageError> {
         ..formgen::service::GenerateRequest::default()
     };
     let mut config = config;
-    config.project_dir = super::project_folder(args.project.as_deref(), args.process.as_deref())?;
+    config.project_dir = super::project_folder(args.project.as_deref(), bpmn_file.as_deref())?;
     let service = formgen::service::Service::new(&config).map_err(|e| UsageError(e.to_string()))?;
     let worker_label = request.worker.clone();
     let rt = runtime();
@@ -107,11 +131,18 @@ pub(crate) fn run(args: GenerateArgs) -> Result<ExitCode, UsageError> {
     let response = match result {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("formgen: {} ({})", formgen::words::sentence(&e.to_string()), e.code());
+            let asked = Asked {
+                file: bpmn_file.as_deref(),
+                schema: args.schema.as_deref(),
+                config: &config.source,
+                workers: config.workers.iter().map(|w| w.name.as_str()).collect(),
+            };
+            let (sentence, code) = explain(&e, &asked);
+            eprintln!("formgen: {} ({})", formgen::words::sentence(&sentence), e.code());
             for p in e.problems().unwrap_or_default() {
                 eprintln!("  - {p}");
             }
-            return Ok(ExitCode::from(1));
+            return Ok(ExitCode::from(code));
         }
     };
     let json = serde_json::to_string_pretty(&response.schema).expect("schema serialises");

@@ -2,9 +2,14 @@
 //!
 //! The CLI lives in the binary, not the library: it parses arguments, reads files and prints; every
 //! decision is made by the library function it calls, so the CLI and the HTTP API can never disagree.
-//! Exit codes: 0 done, 1 a refusal the input deserved (a schema the gate refused), 2 bad usage or an unreadable path, with one line on stderr.
+//! Exit codes: 0 done, 1 a refusal the input deserved (a schema the gate refused) or a generation that
+//! failed, 2 bad usage or an unreadable path, with one line on stderr in the CLI's words (`errors.rs`).
+//!
+//! Every subcommand takes its arguments in one shape: a BPMN file is a positional argument or
+//! `--process FILE`, a process of the file is `--process-id ID`, a step is `--element ID`.
 
 mod check;
+mod errors;
 mod eval;
 mod generate;
 mod outline;

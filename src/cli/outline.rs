@@ -18,9 +18,13 @@ pub(crate) struct OutlineArgs {
     /// One JSON line per file in the outline contract's format instead of the description text.
     #[arg(long)]
     pub(crate) json: bool,
+    /// A BPMN file to read (as the positional FILE; repeatable). A value that is no file is taken as a
+    /// process id, as before `--process-id` existed (deprecated).
+    #[arg(long, value_name = "FILE.bpmn")]
+    pub(crate) process: Vec<PathBuf>,
     /// Only this process (by id); default: every process in the file.
-    #[arg(long)]
-    pub(crate) process: Option<String>,
+    #[arg(long, value_name = "ID")]
+    pub(crate) process_id: Option<String>,
     /// Describe the form for this step; default: the start form.
     #[arg(long)]
     pub(crate) element: Option<String>,
@@ -29,20 +33,57 @@ pub(crate) struct OutlineArgs {
     #[arg(long, value_name = "DIR")]
     pub(crate) project: Option<PathBuf>,
     /// BPMN files to read.
-    #[arg(required = true)]
+    #[arg(value_name = "FILE.bpmn")]
     pub(crate) files: Vec<PathBuf>,
 }
 
-pub(crate) fn run(args: OutlineArgs, limits: &Limits) -> Result<ExitCode, UsageError> {
+/// Whether an `outline --process` value is an old-style process id rather than a file.
+fn is_old_process_id(value: &std::path::Path) -> bool {
+    let text = value.to_string_lossy();
+    !value.exists() && !text.contains(['/', '\\']) && !text.to_ascii_lowercase().ends_with(".bpmn")
+}
+
+pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, UsageError> {
+    let mut files = std::mem::take(&mut args.files);
+    for value in std::mem::take(&mut args.process) {
+        if is_old_process_id(&value) && args.process_id.is_none() {
+            let id = value.to_string_lossy().into_owned();
+            eprintln!(
+                "formgen: warning: outline --process {id} is deprecated for a process id; write --process-id {id} (--process takes a BPMN file, as in every subcommand)"
+            );
+            args.process_id = Some(id);
+        } else {
+            files.push(value);
+        }
+    }
+    if files.is_empty() {
+        return Err(UsageError(
+            "name the BPMN file to outline: formgen outline FILE.bpmn [--process-id ID] [--element ID]"
+                .into(),
+        ));
+    }
     let mut stdout = std::io::stdout().lock();
-    for path in &args.files {
+    for path in &files {
         let defs = Arc::new(read_bpmn(path, limits)?);
-        let processes: Vec<&bpmn::Process> =
-            defs.processes.iter().filter(|p| args.process.as_deref().is_none_or(|id| p.id == id)).collect();
-        if let Some(id) = &args.process
+        if defs.processes.is_empty() {
+            eprintln!(
+                "formgen: {}: found no BPMN process in it (no definitions element with a process); is it a .bpmn file?",
+                path.display()
+            );
+        }
+        let processes: Vec<&bpmn::Process> = defs
+            .processes
+            .iter()
+            .filter(|p| args.process_id.as_deref().is_none_or(|id| p.id == id))
+            .collect();
+        if let Some(id) = &args.process_id
             && processes.is_empty()
+            && !defs.processes.is_empty()
         {
-            return Err(UsageError(format!("{} has no process \"{id}\"", path.display())));
+            return Err(UsageError(format!(
+                "{} has no process \"{id}\"; check --process-id",
+                path.display()
+            )));
         }
         if args.json {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -52,7 +93,7 @@ pub(crate) fn run(args: OutlineArgs, limits: &Limits) -> Result<ExitCode, UsageE
             };
             let mut line = serde_json::to_value(&file).expect("outline serialises");
             if let Some(element) = args.element.as_deref() {
-                let target = step(&defs, args.process.as_deref(), element, path)?;
+                let target = step(&defs, args.process_id.as_deref(), element, path)?;
                 let around = read_project(args.project.as_deref(), path, limits)?;
                 let target = target.with_project(around);
                 let picture =
@@ -76,7 +117,11 @@ pub(crate) fn run(args: OutlineArgs, limits: &Limits) -> Result<ExitCode, UsageE
             let _ = writeln!(stdout, "{text}");
         }
         if !found {
-            return Err(UsageError(format!("{} has no element \"{element}\"", path.display())));
+            return Err(UsageError(format!(
+                "{} has no element \"{element}\"{}; check --element (formgen outline --json FILE lists the steps)",
+                path.display(),
+                if defs.processes.is_empty() { " (it holds no BPMN process)" } else { "" }
+            )));
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -92,6 +137,10 @@ fn step(
     match sources::locate(defs.clone(), Origin::Request, process_id.unwrap_or(""), element) {
         Ok(Resolved::Found(t)) => Ok(t),
         Ok(_) => Err(UsageError(format!("{} holds no BPMN process", path.display()))),
+        Err(sources::SourceError::NotBpmn { element, .. }) => Err(UsageError(format!(
+            "{} holds no BPMN process (no definitions element with a process), so it has no element \"{element}\"",
+            path.display()
+        ))),
         Err(e) => Err(UsageError(format!("{}: {e}", path.display()))),
     }
 }

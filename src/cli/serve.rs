@@ -1,4 +1,8 @@
 //! `formgen serve`: the HTTP service for editors.
+//!
+//! Before serving it says what in the configuration will not work as meant (no Worker, an allow list
+//! no caller can meet, a page folder with no page), and refuses prompt templates that cannot be used
+//! as bad usage (exit 2), like a configuration error.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,7 +18,11 @@ pub(crate) struct ServeArgs {
 
 pub(crate) fn run(args: ServeArgs) -> Result<ExitCode, UsageError> {
     let config = load_config(args.config.as_deref())?;
+    formgen::prompt::Prompts::load(config.prompts_dir.as_deref()).map_err(|e| UsageError(e.to_string()))?;
     init_logs("info");
+    for warning in config.warnings() {
+        tracing::warn!("{}", formgen::words::sentence(&warning));
+    }
     let runtime = runtime();
     let served = runtime.block_on(formgen::http::serve(config));
     // the grace period bounds the whole shutdown: a CPU-bound request still running does not hold the exit

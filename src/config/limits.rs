@@ -1,25 +1,17 @@
 //! `[limits]`: the installation's ceilings, from the file and then `FORMGEN_LIMIT_*`.
 
-use super::{Problems, toml_problem};
+use super::Problems;
 use crate::limits::Limits;
 
 impl Limits {
     /// The checked `[limits]` section with the environment's overrides applied.
     pub(super) fn from_raw(
-        table: Option<&toml::Table>,
+        table: Option<&Limits>,
         env: &dyn Fn(&str) -> Option<String>,
         p: &mut Problems,
     ) -> Limits {
-        let mut limits = match table {
-            Some(table) => match toml::Value::Table(table.clone()).try_into::<Limits>() {
-                Ok(l) => l,
-                Err(e) => {
-                    p.add(format!("limits: {}", toml_problem(&e)));
-                    Limits::default()
-                }
-            },
-            None => Limits::default(),
-        };
+        // read with the rest of the file, so a wrong type here is reported with its line like any other
+        let mut limits = table.cloned().unwrap_or_default();
         for problem in limits.apply_env(env) {
             p.add(problem.to_string());
         }

@@ -16,7 +16,9 @@ mod auth;
 mod limits;
 mod raw;
 mod server;
+mod toml_errors;
 mod vault;
+mod warnings;
 mod workers;
 
 use std::net::SocketAddr;
@@ -142,7 +144,7 @@ impl Config {
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Config, ConfigError> {
         let fail = |problems: Vec<String>| ConfigError { origin: source.to_string(), problems };
-        let mut raw: raw::RawConfig = toml::from_str(text).map_err(|e| fail(vec![toml_problem(&e)]))?;
+        let mut raw: raw::RawConfig = toml_errors::from_str(text).map_err(fail)?;
         let mut p = Problems::default();
         for problem in raw::apply_env(&mut raw, env) {
             p.add(problem);
@@ -205,15 +207,6 @@ struct Paths<'a> {
 impl Paths<'_> {
     fn resolve(&self, dir: Option<PathBuf>) -> Option<PathBuf> {
         dir.map(|d| if d.is_relative() { self.base.join(d) } else { d })
-    }
-}
-
-/// A TOML error as one line: what and where.
-fn toml_problem(e: &toml::de::Error) -> String {
-    let message = e.message().trim().to_string();
-    match e.span() {
-        Some(span) => format!("{message} (at byte {})", span.start),
-        None => message,
     }
 }
 
@@ -323,7 +316,76 @@ mod tests {
         let e = parse("[server]\nlisten_on = \"x\"\n").unwrap_err();
         assert!(e.to_string().contains("unknown field `listen_on`"), "{e}");
         let e = parse("[limits]\nbpmn_bytes = \"lots\"\n").unwrap_err();
-        assert!(e.to_string().contains("limits:"), "{e}");
+        assert!(e.to_string().contains("limits.bpmn_bytes (line 2, column 14): invalid type"), "{e}");
+    }
+
+    #[test]
+    fn typos_are_all_reported_with_line_and_column() {
+        let e = parse(
+            "[server]\nlisten_on = \"x\"\n\n[[workers]]\nname = \"b\"\nprovider = \"builtin\"\ntimeout_s = \"10\"\nalow = []\n[limits]\nbpmn_byte = 1\n",
+        )
+        .unwrap_err();
+        let text = e.to_string();
+        assert_eq!(e.problems.len(), 4, "{text}");
+        for expected in [
+            "server.listen_on (line 2, column 1): unknown field `listen_on`",
+            "workers[0].timeout_s (line 7, column 13): invalid type: string \"10\", expected u64",
+            "workers[0].alow (line 8, column 1): unknown field `alow`",
+            "limits.bpmn_byte (line 10, column 1): unknown field `bpmn_byte`",
+        ] {
+            assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+        }
+        assert!(!text.contains("byte 9") && !text.contains("at byte"), "{text}");
+        let e = parse("[server\nlisten = 1\n").unwrap_err();
+        assert!(e.problems[0].starts_with("line 1, column "), "{e}");
+    }
+
+    #[test]
+    fn allow_entries_are_names_or_groups() {
+        let e = parse(
+            "[[workers]]\nname = \"b\"\nprovider = \"builtin\"\nallow = [\"ana\", \"user:carl\", \"group:designers\", \"team:x\", \"group:\", \"user:a:b\"]\n",
+        )
+        .unwrap_err();
+        let text = e.to_string();
+        assert_eq!(e.problems.len(), 3, "{text}");
+        for bad in ["allow[3]: \"team:x\"", "allow[4]: \"group:\"", "allow[5]: \"user:a:b\""] {
+            assert!(text.contains(bad), "{bad} in {text}");
+        }
+        assert!(
+            text.contains("write a principal's name (\"ana\" or \"user:ana\") or \"group:NAME\""),
+            "{text}"
+        );
+        use crate::workers::Allow;
+        assert_eq!(Allow::parse("user:carl"), Some(Allow::Principal("carl".into())));
+        assert_eq!(Allow::parse("group:designers"), Some(Allow::Group("designers".into())));
+    }
+
+    #[test]
+    fn numeric_environment_values_are_refused_when_wrong() {
+        let env = |k: &str| match k {
+            "FORMGEN_WORKER_B_TIMEOUT_S" | "FORMGEN_SHUTDOWN_GRACE_S" | "FORMGEN_CREDENTIAL_CACHE_S" => {
+                Some("abc".to_string())
+            }
+            "FORMGEN_LIMIT_BPMN_BYTES" => Some("lots".to_string()),
+            _ => None,
+        };
+        let e = Config::parse(
+            "[[workers]]\nname = \"b\"\nprovider = \"builtin\"\n",
+            "t",
+            Path::new("."),
+            false,
+            &env,
+        )
+        .unwrap_err();
+        let text = e.to_string();
+        for var in [
+            "FORMGEN_WORKER_B_TIMEOUT_S=\"abc\" is not a whole number",
+            "FORMGEN_SHUTDOWN_GRACE_S=\"abc\" is not a whole number",
+            "FORMGEN_CREDENTIAL_CACHE_S=\"abc\" is not a whole number",
+            "FORMGEN_LIMIT_BPMN_BYTES",
+        ] {
+            assert!(text.contains(var), "missing {var:?} in:\n{text}");
+        }
     }
 
     #[test]

@@ -20,7 +20,7 @@ pub(super) struct RawConfig {
     pub workers: Vec<RawWorker>,
     pub vault: Option<RawVault>,
     #[serde(default)]
-    pub limits: Option<toml::Table>,
+    pub limits: Option<crate::limits::Limits>,
     #[serde(default)]
     pub prompts: RawPrompts,
 }

@@ -89,7 +89,9 @@ fn worker(
     for (j, a) in rw.allow.iter().enumerate() {
         match Allow::parse(a) {
             Some(entry) => allow.push(entry),
-            None => p.add(format!("{place}.allow[{j}]: \"{a}\" is neither a principal name nor group:NAME")),
+            None => p.add(format!(
+                "{place}.allow[{j}]: \"{a}\" is not an allow entry; write a principal's name (\"ana\" or \"user:ana\") or \"group:NAME\""
+            )),
         }
     }
     let worker = backend.map(|backend| Worker {

@@ -1,28 +1,34 @@
-//! The builtin drafter: a form drafted from the process outline alone, with no model.
+//! The builtin drafter: a form drafted from the process outline and what a deterministic reader can
+//! take from the brief, with no model.
 //!
 //! It is the embedded default, so formgen works on a fresh machine with no key and no network, and it
 //! is the baseline every model must beat. The draft has one field per variable the target step reads or
 //! writes or its downstream gateways decide on (for the start form: what the start event writes and the
-//! decisions no later step answers), typed from how the process's conditions use each variable:
-//! compared with a number → `number` (with a lower bound where every bound seen is non-negative, both
-//! bounds for a range); with `true`/`false` → `checkbox`; with two or more texts → `select` offering
-//! them; named like a date → `datetime`; long-text names → `textarea`; else `textfield`. Values the step
-//! only reads are shown read-only; fields a condition depends on are required. Labels are the variable
-//! names made readable in their own language (`urlaubstage` → "Urlaubstage"), and a heading text carries
-//! the step's name and documentation.
+//! decisions no later step answers), typed from how the process's conditions use each variable
+//! (`field.rs`; with the step's data picture and project, `data.rs`). Values the step only reads are
+//! shown read-only; fields a condition depends on are required. Labels are the variable names made
+//! readable in their own language (`urlaubstage` → "Urlaubstage"), and a heading text carries the step's
+//! name and documentation.
+//!
+//! Of the brief (`brief.rs`) it uses the first line as the heading, a list of fields as fields (keyed
+//! to the process variable each means, where one does), and its language for the labels it makes up;
+//! what it did not use, a warning says.
 //!
 //! The output is a plain form-js document; the gate normalises and checks it like any model's answer.
 
+mod brief;
 mod data;
+mod field;
 
 use serde_json::{Map, Value, json};
 
-use crate::bpmn::{Comparison, Literal, Operator, Process, read_condition};
+use crate::bpmn::{Process, read_condition};
 use crate::flow::{Definition, Picture};
 use crate::project::Project;
-use crate::words;
 
+pub use brief::{Brief, Language, read as read_brief};
 pub use data::KNOWN_SHOWN;
+use field::{comparisons_by_variable, field};
 
 /// A draft and what the author should know about it.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,15 +78,24 @@ pub fn draft_in(
     description: &str,
     current: Option<&Value>,
 ) -> Draft {
+    let brief = brief::read(description);
+    let mut unused = brief.unused.clone();
+    let existing = current.and_then(|c| c.get("components")).and_then(Value::as_array);
+    if existing.is_some()
+        && let Some(h) = &brief.heading
+    {
+        unused.insert(0, h.clone());
+    }
     let Some(process) = process else {
-        return Draft { form: without_process(description, current), warnings: Vec::new() };
+        let (form, unusable) = without_process(&brief, current);
+        unused.extend(unusable);
+        return Draft { form, warnings: unused_warning(&unused).into_iter().collect() };
     };
     let mut warnings = Vec::new();
     let comparisons = comparisons_by_variable(process);
-    let mut components: Vec<Value> = match current.and_then(|c| c.get("components")).and_then(Value::as_array)
-    {
+    let mut components: Vec<Value> = match existing {
         Some(existing) => existing.clone(),
-        None => vec![heading(process, target)],
+        None => vec![heading(process, target, brief.heading.as_deref())],
     };
     let bound: Vec<String> =
         components.iter().filter_map(|c| c.get("key")?.as_str().map(str::to_string)).collect();
@@ -123,6 +138,16 @@ pub fn draft_in(
         bound.push(name);
         components.push(component);
     }
+    let drafted = components.len();
+    let variables = variables(process);
+    let variables: Vec<&str> = variables.iter().map(String::as_str).collect();
+    unused.extend(brief::merge(&brief.fields, &mut components, &variables, |k| {
+        field(k, Use::Write, comparisons.get(k).map(Vec::as_slice).unwrap_or_default())
+    }));
+    if existing.is_none() && drafted == 1 && components.len() == 1 {
+        warnings.push(thin(process, target));
+    }
+    warnings.extend(unused_warning(&unused));
     let mut form = Map::new();
     form.insert("type".into(), json!("default"));
     if let Some(id) = current.and_then(|c| c.get("id")).and_then(Value::as_str) {
@@ -139,20 +164,68 @@ fn secret_skipped(name: &str, asked: &str) -> String {
     )
 }
 
-/// Without a process there is nothing to draft from but the brief: a heading and a free-text field.
-fn without_process(description: &str, current: Option<&Value>) -> Value {
+/// Without a process there is nothing to draft from but the brief: its heading and its fields, or a
+/// free-text field when it lists none. Returns the labels that gave no usable key.
+fn without_process(brief: &Brief, current: Option<&Value>) -> (Value, Vec<String>) {
     if let Some(current) = current {
-        return current.clone();
+        let mut form = current.clone();
+        let mut components = form.get("components").and_then(Value::as_array).cloned().unwrap_or_default();
+        let unusable = brief::merge(&brief.fields, &mut components, &[], |k| field(k, Use::Write, &[]));
+        form["components"] = Value::Array(components);
+        return (form, unusable);
     }
-    let title = description.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("Form");
+    let title = brief.heading.as_deref().unwrap_or(brief.language.form());
     let title: String = title.chars().take(80).collect();
-    json!({
-        "type": "default",
-        "components": [
-            {"type": "text", "text": format!("# {}", escape_markdown(&title))},
-            {"type": "textarea", "key": "notes", "label": "Notes"}
-        ]
-    })
+    let mut components = vec![json!({"type": "text", "text": format!("# {}", escape_markdown(&title))})];
+    let unusable = brief::merge(&brief.fields, &mut components, &[], |k| field(k, Use::Write, &[]));
+    if components.len() == 1 {
+        components.push(json!({"type": "textarea", "key": "notes", "label": brief.language.notes()}));
+    }
+    (json!({"type": "default", "components": components}), unusable)
+}
+
+/// Every variable the process names: those its elements read or write, and those its conditions read.
+fn variables(process: &Process) -> Vec<String> {
+    let mut names: Vec<String> = process.variables().into_iter().map(str::to_string).collect();
+    for e in process.elements.iter().filter(|e| !e.condition.is_empty()) {
+        for v in read_condition(&e.condition).variables {
+            if !names.contains(&v) {
+                names.push(v);
+            }
+        }
+    }
+    names.retain(|n| valid_key(n));
+    names
+}
+
+/// Why a form has only its heading.
+fn thin(process: &Process, target: Option<usize>) -> String {
+    let what = match target {
+        Some(i) => {
+            format!("the step \"{}\" reads and writes no process variables", process.elements[i].label())
+        }
+        None => "the start event writes no process variables".to_string(),
+    };
+    format!(
+        "{what} and no decision after it depends on one, so the form has only its heading; list its fields \
+         in the brief (\"Name, E-Mail, Amount\") or map the step's inputs and outputs in the process"
+    )
+}
+
+/// The warning naming what of the brief the drafter did not use.
+fn unused_warning(unused: &[String]) -> Option<String> {
+    let first = unused.first()?;
+    let shown: String = first.chars().take(60).collect();
+    let ellipsis = if shown.len() < first.len() { "…" } else { "" };
+    let more = match unused.len() {
+        1 => String::new(),
+        2 => " and 1 more line".to_string(),
+        n => format!(" and {} more lines", n - 1),
+    };
+    Some(format!(
+        "the builtin Worker drafts from the process and uses only the brief's first line as heading and a \
+         list of fields; it did not use the brief's \"{shown}{ellipsis}\"{more}; a model Worker reads all of it"
+    ))
 }
 
 /// The variables a form for `target` has fields for, in order: the step's own, then the decisions
@@ -210,141 +283,9 @@ fn overlaps(a: &str, b: &str) -> bool {
     long.len() > short.len() && long.starts_with(short) && long.as_bytes()[short.len()] == b'.'
 }
 
-fn comparisons_by_variable(process: &Process) -> std::collections::HashMap<String, Vec<Comparison>> {
-    let mut map: std::collections::HashMap<String, Vec<Comparison>> = std::collections::HashMap::new();
-    for e in process.elements.iter().filter(|e| !e.condition.is_empty()) {
-        for c in read_condition(&e.condition).comparisons {
-            map.entry(c.variable.clone()).or_default().push(c);
-        }
-    }
-    map
-}
-
-/// One field for a variable, typed from the comparisons the process makes with it.
-fn field(name: &str, use_: Use, comparisons: &[Comparison]) -> Value {
-    let label = words::humanise(name.rsplit('.').next().unwrap_or(name));
-    let label = if name.contains('.') { words::humanise(name) } else { label };
-    let mut c = Map::new();
-    let numbers: Vec<f64> = literals(comparisons)
-        .filter_map(|l| if let Literal::Number(n) = l { Some(*n) } else { None })
-        .collect();
-    let mut texts: Vec<String> = Vec::new();
-    for l in literals(comparisons) {
-        if let Literal::Text(t) = l
-            && !texts.contains(t)
-        {
-            texts.push(t.clone());
-        }
-    }
-    let is_bool = literals(comparisons).any(|l| matches!(l, Literal::Bool(_)));
-    let word_set = words::split(name);
-    let last = word_set.last().map(String::as_str).unwrap_or("");
-    if is_bool && numbers.is_empty() && texts.is_empty() {
-        c.insert("type".into(), json!("checkbox"));
-    } else if !numbers.is_empty() && texts.is_empty() {
-        c.insert("type".into(), json!("number"));
-        let mut validate = Map::new();
-        let range_low =
-            comparisons.iter().find(|c| c.operator == Operator::Ge && is_range_partner(c, comparisons));
-        let range_high =
-            comparisons.iter().find(|c| c.operator == Operator::Le && is_range_partner(c, comparisons));
-        if let (
-            Some(Comparison { literal: Literal::Number(lo), .. }),
-            Some(Comparison { literal: Literal::Number(hi), .. }),
-        ) = (range_low, range_high)
-            && lo <= hi
-        {
-            validate.insert("min".into(), json!(lo));
-            validate.insert("max".into(), json!(hi));
-        } else if numbers.iter().all(|n| *n >= 0.0) {
-            validate.insert("min".into(), json!(0));
-        }
-        if !validate.is_empty() {
-            c.insert("validate".into(), Value::Object(validate));
-        }
-    } else if texts.len() >= 2 {
-        c.insert("type".into(), json!("select"));
-        let values: Vec<Value> =
-            texts.iter().map(|t| json!({"label": words::capitalise(t), "value": t})).collect();
-        c.insert("values".into(), Value::Array(values));
-    } else if matches!(last, "date" | "datum" | "fecha" | "deadline" | "birthday" | "geburtstag" | "dob") {
-        c.insert("type".into(), json!("datetime"));
-        c.insert("subtype".into(), json!("date"));
-        c.insert("dateLabel".into(), json!(label));
-    } else if matches!(last, "time" | "zeit" | "uhrzeit") {
-        c.insert("type".into(), json!("datetime"));
-        c.insert("subtype".into(), json!("time"));
-        c.insert("timeLabel".into(), json!(label));
-    } else if word_set.iter().any(|w| LONG_TEXT.contains(&w.as_str())) {
-        c.insert("type".into(), json!("textarea"));
-    } else {
-        c.insert("type".into(), json!("textfield"));
-        if word_set.iter().any(|w| w == "email" || w == "mail") {
-            c.insert("validate".into(), json!({"validationType": "email"}));
-        }
-    }
-    c.insert("key".into(), json!(name));
-    if c.get("type") != Some(&json!("datetime")) {
-        c.insert("label".into(), json!(label));
-    }
-    match use_ {
-        Use::Read => {
-            c.insert("readonly".into(), json!(true));
-        }
-        Use::Write if !comparisons.is_empty() && c.get("type") != Some(&json!("checkbox")) => {
-            // a decision depends on it: the form must not be submitted without it
-            let validate = c.entry("validate").or_insert_with(|| json!({}));
-            validate["required"] = json!(true);
-        }
-        Use::Write => {}
-    }
-    // the order a person reads a field in: what it is, what it binds, how it is called, then the rest
-    let mut ordered = Map::new();
-    for k in ["type", "key", "label", "subtype", "dateLabel", "timeLabel", "values", "readonly", "validate"] {
-        if let Some(v) = c.remove(k) {
-            ordered.insert(k.to_string(), v);
-        }
-    }
-    ordered.extend(c);
-    Value::Object(ordered)
-}
-
-/// Names of free-text data, which get a text area.
-const LONG_TEXT: &[&str] = &[
-    "comment",
-    "comments",
-    "kommentar",
-    "bemerkung",
-    "bemerkungen",
-    "description",
-    "beschreibung",
-    "notes",
-    "notiz",
-    "reason",
-    "begruendung",
-    "grund",
-    "remarks",
-    "message",
-    "nachricht",
-    "feedback",
-    "justification",
-    "commentaire",
-];
-
-fn literals(comparisons: &[Comparison]) -> impl Iterator<Item = &Literal> {
-    comparisons.iter().flat_map(|c| match &c.literal {
-        Literal::List(items) => items.iter().collect::<Vec<_>>(),
-        l => vec![l],
-    })
-}
-
-/// Whether `c` is one end of an `in [a..b]` range (the reader turns it into `>= a` and `<= b`).
-fn is_range_partner(c: &Comparison, all: &[Comparison]) -> bool {
-    let other = if c.operator == Operator::Ge { Operator::Le } else { Operator::Ge };
-    all.iter().any(|o| o.operator == other && o.variable == c.variable)
-}
-
-fn heading(process: &Process, target: Option<usize>) -> Value {
+/// The heading text: the brief's title when it has one, else the step's (or process's) name; then
+/// the documentation.
+fn heading(process: &Process, target: Option<usize>, brief_title: Option<&str>) -> Value {
     let (title, documentation) = match target {
         Some(i) => {
             let e = &process.elements[i];
@@ -355,6 +296,7 @@ fn heading(process: &Process, target: Option<usize>) -> Value {
             (title, process.documentation.clone())
         }
     };
+    let title = brief_title.map_or(title, str::to_string);
     let mut text = format!("# {}", escape_markdown(&title));
     if !documentation.is_empty() {
         text.push_str("\n\n");

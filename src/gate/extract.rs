@@ -12,7 +12,7 @@ use serde_json::{Map, Value};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Unreadable {
     /// No JSON object or array at all.
-    #[error("the answer holds no JSON form; it begins {0}")]
+    #[error("the answer holds no JSON form; {}", if .0 == "empty" { "it is empty".to_string() } else { format!("it begins {}", .0) })]
     NoJson(String),
     /// JSON that starts but never ends: the model most likely ran out of output tokens.
     #[error(
@@ -282,6 +282,7 @@ mod tests {
     fn refusals_quote_what_was_wrong() {
         let e = form_in("I cannot help with that.").unwrap_err();
         assert_eq!(e.to_string(), "the answer holds no JSON form; it begins \"I cannot help with that.\"");
+        assert_eq!(form_in("  ").unwrap_err().to_string(), "the answer holds no JSON form; it is empty");
         let e = form_in(r#"{"components":[{"type":"textfield","key":"a","lab"#).unwrap_err();
         assert!(matches!(e, Unreadable::Truncated(_)), "{e}");
         assert!(e.to_string().contains("\"key\":\"a\",\"lab\""), "{e}");

@@ -61,8 +61,9 @@ pub fn status(code: Code) -> StatusCode {
         | Code::FieldTooLong => S::PAYLOAD_TOO_LARGE,
         Code::BodyTimeout => S::REQUEST_TIMEOUT,
         Code::JsonRequired => S::UNSUPPORTED_MEDIA_TYPE,
-        Code::SchemaRefused => S::UNPROCESSABLE_ENTITY,
         Code::GateTimeout => S::SERVICE_UNAVAILABLE,
+        Code::MethodNotAllowed => S::METHOD_NOT_ALLOWED,
+        Code::SchemaRefused | Code::NotBpmn | Code::NotAFormStep => S::UNPROCESSABLE_ENTITY,
         Code::TooManyGenerations | Code::ModelRateLimited => S::TOO_MANY_REQUESTS,
         Code::ModelCredentialRefused
         | Code::ModelAnswerTruncated

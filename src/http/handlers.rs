@@ -76,6 +76,18 @@ pub async fn metrics(State(state): State<AppState>, _: MetricsReader) -> Respons
         .into_response()
 }
 
+/// A path that exists, asked with a method it does not answer.
+pub async fn method_not_allowed(method: axum::http::Method, uri: axum::http::Uri) -> ApiError {
+    let answers = match uri.path() {
+        "/api/formgen/generate" | "/api/formgen/validate" | "/api/formgen/outline" => "POST",
+        _ => "GET",
+    };
+    ApiError::new(
+        Code::MethodNotAllowed,
+        format!("{} answers {answers}, not {method}; /openapi.json lists every path's method", uri.path()),
+    )
+}
+
 /// Any other path.
 pub async fn not_found() -> ApiError {
     ApiError::new(Code::NotFound, "there is nothing at this path; the API lives under /api/formgen/")

@@ -79,6 +79,7 @@ pub fn router(service: Arc<Service>, config: &Config) -> Router {
         .route("/healthz", get(handlers::healthz))
         .route("/metrics", get(handlers::metrics))
         .route("/openapi.json", get(openapi::handler))
+        .method_not_allowed_fallback(handlers::method_not_allowed)
         .layer(DefaultBodyLimit::max(limits.request_body_bytes))
         .layer(axum::middleware::from_fn_with_state(limits.request_body_bytes, refuse_oversized))
         .with_state(state);

@@ -89,7 +89,7 @@ pub async fn serve(config: Config) -> Result<(), ServeError> {
         config = %config.source,
         workers = config.workers.len(),
         auth = ?config.auth.mode,
-        web = config.server.web_dir.is_some(),
+        web = %config.server.web_dir.as_ref().filter(|d| d.join("index.html").is_file()).map_or("none".into(), |d| d.display().to_string()),
         "formgen serving"
     );
     println!("listening on http://{addr}");

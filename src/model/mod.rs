@@ -11,6 +11,7 @@
 
 mod chat;
 mod messages;
+pub mod reach;
 mod wire;
 
 use std::time::Duration;
@@ -83,8 +84,13 @@ pub struct ModelAnswer {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ModelError {
     /// No connection to the endpoint.
-    #[error("the model endpoint could not be reached")]
-    Unreachable,
+    #[error("the model endpoint {endpoint} could not be reached: {cause}")]
+    Unreachable {
+        /// `host:port`, never a path, query or credential.
+        endpoint: String,
+        /// Why.
+        cause: reach::Cause,
+    },
     /// 401/403: the provider refused the key.
     #[error(
         "the model endpoint refused this Worker's credential (HTTP {status}); the operator must check its API key"

@@ -32,13 +32,13 @@ pub async fn post_json(
         .timeout(bounds.timeout)
         .send()
         .await
-        .map_err(|e| if e.is_timeout() { timeout(bounds) } else { ModelError::Unreachable })?;
+        .map_err(|e| unreachable(url, &e, bounds))?;
     let status = response.status().as_u16();
     if (300..=399).contains(&status) {
         return Err(ModelError::Redirected { status });
     }
     let retry_after = response.headers().get(RETRY_AFTER).and_then(parse_retry_after);
-    let body = read_capped(response, bounds).await?;
+    let body = read_capped(response, bounds).await.map_err(|e| e.at(url))?;
     match status {
         200..=299 => Ok((status, body)),
         401 | 403 => Err(ModelError::CredentialRefused { status }),
@@ -46,6 +46,26 @@ pub async fn post_json(
         408 | 504 => Err(timeout(bounds)),
         500..=599 => Err(ModelError::Unavailable { status }),
         _ => Err(ModelError::Rejected { status, kind: error_kind(&body), raw: shorten(&body) }),
+    }
+}
+
+/// A failed request: a timeout, or the endpoint's `host:port` and why it could not be reached.
+fn unreachable(url: &str, e: &reqwest::Error, bounds: Bounds) -> ModelError {
+    match super::reach::cause(e) {
+        _ if e.is_timeout() => timeout(bounds),
+        cause => ModelError::Unreachable { endpoint: super::reach::host_port(url), cause },
+    }
+}
+
+impl ModelError {
+    /// Names the endpoint in an [`ModelError::Unreachable`] made where the URL was not at hand.
+    fn at(self, url: &str) -> ModelError {
+        match self {
+            ModelError::Unreachable { cause, .. } => {
+                ModelError::Unreachable { endpoint: super::reach::host_port(url), cause }
+            }
+            other => other,
+        }
     }
 }
 
@@ -70,7 +90,7 @@ async fn read_capped(mut response: reqwest::Response, bounds: Bounds) -> Result<
             }
             Ok(None) => return Ok(body),
             Err(e) if e.is_timeout() => return Err(timeout(bounds)),
-            Err(_) => return Err(ModelError::Unreachable),
+            Err(e) => return Err(unreachable("", &e, bounds)),
         }
     }
 }

@@ -43,6 +43,10 @@ pub enum Code {
     UnknownProcess,
     /// No such element in the process.
     UnknownElement,
+    /// An element was named in something that holds no BPMN process at all.
+    NotBpmn,
+    /// The element named is not a step that has a form (a flow, a gateway, a service task...).
+    NotAFormStep,
     /// The brief is over its limit.
     DescriptionTooLong,
     /// The BPMN is over its limit.
@@ -81,6 +85,8 @@ pub enum Code {
     Forbidden,
     /// No route at this path.
     NotFound,
+    /// A route asked with a method it does not answer.
+    MethodNotAllowed,
     /// formgen's own fault.
     Internal,
 }
@@ -104,6 +110,8 @@ impl Code {
             Code::NoWorker => "no_worker",
             Code::UnknownProcess => "unknown_process",
             Code::UnknownElement => "unknown_element",
+            Code::NotBpmn => "not_bpmn",
+            Code::NotAFormStep => "not_a_form_step",
             Code::DescriptionTooLong => "description_too_long",
             Code::BpmnTooLarge => "bpmn_too_large",
             Code::SchemaTooLarge => "schema_too_large",
@@ -123,6 +131,7 @@ impl Code {
             Code::UnknownPrincipal => "unknown_principal",
             Code::Forbidden => "forbidden",
             Code::NotFound => "not_found",
+            Code::MethodNotAllowed => "method_not_allowed",
             Code::Internal => "internal",
         }
     }
@@ -211,7 +220,7 @@ pub enum ServiceError {
         limit: usize,
     },
     /// Too many generations in flight.
-    #[error("formgen is busy with {in_flight} generations{}; try again in {retry_after_s} s", match .scope { BusyScope::Service => "", BusyScope::Worker => " on this Worker" })]
+    #[error("formgen is busy with {in_flight} generation{}{}; try again in {retry_after_s} s", if *.in_flight == 1 { "" } else { "s" }, match .scope { BusyScope::Service => "", BusyScope::Worker => " on this Worker" })]
     Busy {
         /// How many are running.
         in_flight: usize,
@@ -255,6 +264,19 @@ pub enum ServiceError {
         /// The time limit.
         after_s: u64,
     },
+    /// The current form of a refinement is not a form the gate accepts.
+    #[error("the current form (\"schema\") is not a form the gate accepts: {}", .0.join(" "))]
+    CurrentFormRefused(Vec<String>),
+    /// The element named is not one a form belongs to.
+    #[error("{}", not_a_form_step(.element, .kind, .steps))]
+    NotAFormStep {
+        /// The element's id.
+        element: String,
+        /// Its BPMN kind (`sequenceFlow`, `exclusiveGateway`, ...).
+        kind: &'static str,
+        /// The process's user tasks and start events: (id, name).
+        steps: Vec<(String, String)>,
+    },
     /// A string field over its length limit.
     #[error("\"{}\" is {chars} characters, over this installation's limit of {limit} ({}); send a shorter one", .field.json_name(), .field.env_var())]
     FieldTooLong {
@@ -270,6 +292,28 @@ pub enum ServiceError {
     BadModelName,
 }
 
+/// The sentence for an element that has no form: what it is, and which steps do have one.
+fn not_a_form_step(element: &str, kind: &str, steps: &[(String, String)]) -> String {
+    let kind = crate::words::split(kind).join(" ");
+    let article = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    let listed: Vec<String> = steps
+        .iter()
+        .map(
+            |(id, name)| {
+                if name.is_empty() || name == id { id.clone() } else { format!("{id} (\"{name}\")") }
+            },
+        )
+        .collect();
+    let choice = if listed.is_empty() {
+        "this process has none, so only its start form (no element) can be drafted".to_string()
+    } else {
+        format!("this process has {}, or name no element for the start form", listed.join(", "))
+    };
+    format!(
+        "\"{element}\" is {article} {kind}, which has no form; forms belong to user tasks and start events: {choice}"
+    )
+}
+
 impl ServiceError {
     /// The stable code.
     pub fn code(&self) -> Code {
@@ -283,6 +327,8 @@ impl ServiceError {
             ServiceError::Source(SourceError::UnknownProcess(_)) => Code::UnknownProcess,
             ServiceError::Source(SourceError::UnknownElement { .. }) => Code::UnknownElement,
             ServiceError::Source(SourceError::StoreFailed) => Code::Internal,
+            ServiceError::Source(SourceError::NotBpmn { .. }) => Code::NotBpmn,
+            ServiceError::NotAFormStep { .. } => Code::NotAFormStep,
             ServiceError::Source(SourceError::ProjectTooLarge(_)) => Code::ProjectTooLarge,
             ServiceError::TooLarge { what: Oversized::Description, .. } => Code::DescriptionTooLong,
             ServiceError::TooLarge { what: Oversized::Bpmn, .. } => Code::BpmnTooLarge,
@@ -298,8 +344,8 @@ impl ServiceError {
             },
             ServiceError::Unusable { .. } => Code::UnusableAnswer,
             ServiceError::Credential { .. } => Code::CredentialUnavailable,
-            ServiceError::Refused(_) => Code::SchemaRefused,
             ServiceError::GateStopped { .. } => Code::GateTimeout,
+            ServiceError::Refused(_) | ServiceError::CurrentFormRefused(_) => Code::SchemaRefused,
             ServiceError::FieldTooLong { .. } => Code::FieldTooLong,
             ServiceError::BadModelName => Code::BadRequest,
         }
@@ -319,7 +365,9 @@ impl ServiceError {
     /// One sentence per problem, for refusals that have several.
     pub fn problems(&self) -> Option<&[String]> {
         match self {
-            ServiceError::Refused(p) | ServiceError::Unusable { problems: p, .. } => Some(p),
+            ServiceError::Refused(p)
+            | ServiceError::CurrentFormRefused(p)
+            | ServiceError::Unusable { problems: p, .. } => Some(p),
             _ => None,
         }
     }

@@ -91,6 +91,13 @@ impl Service {
                         problems: e.problems(),
                     })?;
                 proposal.warnings.splice(0..0, draft.warnings);
+                if !job.request.model.trim().is_empty() {
+                    proposal.warnings.push(format!(
+                        "the Worker \"{}\" is the builtin drafter and uses no model, so the model \"{}\" asked for was not used",
+                        worker.name,
+                        job.request.model.trim()
+                    ));
+                }
                 Ok(Generation { proposal, usage: Usage::default(), attempts: 1, model: worker.model.clone() })
             }
             Backend::Model(settings) => {

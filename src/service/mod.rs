@@ -131,6 +131,9 @@ impl Service {
         self.check_bpmn(&req.process_xml)?;
         if let Some(schema) = &req.schema {
             self.check_form(schema, Oversized::CurrentForm)?;
+            // the form being refined must be one: the CLI's --schema and this agree
+            gate::schema_from_value(schema.clone(), None, None)
+                .map_err(|e| ServiceError::CurrentFormRefused(e.problems()))?;
         }
         let has_process = !req.process_id.trim().is_empty() || !req.process_xml.trim().is_empty();
         if req.description.trim().is_empty() && !has_process {
@@ -142,6 +145,7 @@ impl Service {
         let resolved = self
             .resolve(named(&req.process_id, &req.process_xml, &req.element_id, &req.forms, &req.decisions))
             .await?;
+        has_a_form(&resolved)?;
         // read: the text is not needed again, and a generation may wait on a model for minutes
         req.process_xml = String::new();
         let _in_flight = self.metrics.start();
@@ -155,6 +159,11 @@ impl Service {
         self.metrics.finished(&worker.name, outcome);
         let generation = result?;
         let mut warnings = resolved.warnings();
+        if matches!(resolved, Resolved::NoProcess(_)) && req.description.trim().is_empty() {
+            warnings.push(
+                "There was no brief either, so the form is a generic one; describe it with a brief.".into(),
+            );
+        }
         warnings.extend(generation.proposal.warnings);
         let element_id = match &resolved {
             Resolved::Found(t) => t.element_id().to_string(),
@@ -311,6 +320,25 @@ impl Service {
             step: Some(picture),
         })
     }
+}
+
+/// Only user tasks and start events have forms (no element: the start form); anything else named
+/// is refused with the steps that do.
+fn has_a_form(resolved: &Resolved) -> Result<(), ServiceError> {
+    let Some(target) = resolved.target() else { return Ok(()) };
+    let Some(element) = target.element() else { return Ok(()) };
+    let is_form_step = |kind: &str| matches!(kind, "userTask" | "startEvent");
+    if is_form_step(element.kind) {
+        return Ok(());
+    }
+    let steps = target
+        .process()
+        .elements
+        .iter()
+        .filter(|e| is_form_step(e.kind))
+        .map(|e| (e.id.clone(), e.name.clone()))
+        .collect();
+    Err(ServiceError::NotAFormStep { element: element.id.clone(), kind: element.kind, steps })
 }
 
 /// The longest a generation may take on the Workers in reach of `principal`: its one deadline.

@@ -35,6 +35,15 @@ pub enum Origin {
 }
 
 impl Origin {
+    /// What the source is called in a sentence.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Origin::Draft => "process draft",
+            Origin::Deployment => "deployed process",
+            Origin::Request => "BPMN sent (processXml)",
+        }
+    }
+
     /// The `processSource` value.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -130,7 +139,7 @@ impl Resolved {
     pub fn warnings(&self) -> Vec<String> {
         match self {
             Resolved::NoProcess(_) => vec![
-                "The process could not be read (no BPMN process in it), so the description was the whole brief."
+                "The process could not be read (no BPMN process in it), so nothing of a process went into this."
                     .into(),
             ],
             Resolved::Found(t) => t.project.warnings.clone(),
@@ -153,6 +162,17 @@ pub enum SourceError {
         /// The process.
         process: String,
         /// The id asked for.
+        element: String,
+    },
+    /// An element was named, but the source holds no BPMN process at all (not even a broken one).
+    #[error(
+        "the {} holds no BPMN process (no definitions element with a process in it), so it has no step \"{element}\"; send the .bpmn file of the process",
+        .origin.noun()
+    )]
+    NotBpmn {
+        /// Where the text came from.
+        origin: Origin,
+        /// The step asked for.
         element: String,
     },
     /// The request's forms and decisions are over the project limits.
@@ -247,6 +267,9 @@ pub fn locate(
 ) -> Result<Resolved, SourceError> {
     let (process_id, element_id) = (process_id.trim(), element_id.trim());
     if definitions.processes.is_empty() {
+        if !element_id.is_empty() {
+            return Err(SourceError::NotBpmn { origin, element: element_id.to_string() });
+        }
         return Ok(Resolved::NoProcess(origin));
     }
     let process = if !process_id.is_empty() {
@@ -300,8 +323,12 @@ mod tests {
             locate(defs(), Origin::Request, "P", "b").unwrap_err(),
             SourceError::UnknownElement { process: "P".into(), element: "b".into() }
         );
-        let none = locate(Arc::new(Definitions::default()), Origin::Draft, "", "x").unwrap();
+        let none = locate(Arc::new(Definitions::default()), Origin::Draft, "", "").unwrap();
         assert!(matches!(none, Resolved::NoProcess(Origin::Draft)));
+        assert_eq!(
+            locate(Arc::new(Definitions::default()), Origin::Request, "", "x").unwrap_err(),
+            SourceError::NotBpmn { origin: Origin::Request, element: "x".into() }
+        );
         assert_eq!(none.warnings().len(), 1);
     }
 }

@@ -197,7 +197,10 @@ proptest! {
             prop_assert!(again.is_ok(), "the gate refused its own output: {:?}", again.err());
             let again = again.unwrap();
             prop_assert_eq!(&again.schema, &p.schema);
-            prop_assert!(again.warnings.iter().all(|w| p.warnings.contains(w)), "{:?}", again.warnings);
+            // a field with neither label nor id is named by its position, and by the id the gate gave
+            // it on the second pass: the same warning about the same field
+            let first: Vec<String> = p.warnings.iter().map(|w| unnamed(w)).collect();
+            prop_assert!(again.warnings.iter().all(|w| first.contains(&unnamed(w))), "{:?}", again.warnings);
         }
     }
 
@@ -243,4 +246,10 @@ fn the_generator_yields_accepted_forms_too() {
     println!("{accepted}/{total} generated forms accepted as answers, {authored} as hand-written forms");
     assert!(accepted * 10 >= total, "only {accepted}/{total} accepted");
     assert!(authored * 10 >= total, "only {authored}/{total} accepted as hand-written");
+}
+
+/// A warning with the way it names its field taken out.
+fn unnamed(warning: &str) -> String {
+    let re = regex::Regex::new(r#"The field (at position [0-9.]+|with id "[^"]+")"#).unwrap();
+    re.replace_all(warning, "The field").into_owned()
 }

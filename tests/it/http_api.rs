@@ -456,7 +456,7 @@ async fn an_unresolvable_credential_is_503_naming_the_reference() {
 #[tokio::test]
 async fn past_the_concurrency_limit_is_429_with_retry_after() {
     for (limits, scope) in [
-        ("[limits]\nconcurrent_generations = 1", "generations;"),
+        ("[limits]\nconcurrent_generations = 1", "busy with 1 generation;"),
         ("[limits]\nconcurrent_per_worker = 1", "on this Worker"),
     ] {
         let server = MockServer::start().await;

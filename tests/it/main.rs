@@ -12,6 +12,8 @@ mod credentials_stay;
 mod dataflow;
 mod describe;
 mod eval;
+mod first_use;
+mod first_use_http;
 mod gate_properties;
 mod gate_vectors;
 mod http_api;

@@ -311,5 +311,15 @@ async fn dropping_the_call_closes_the_connection() {
 #[tokio::test]
 async fn an_unreachable_endpoint() {
     let e = call(Wire::Messages, "http://127.0.0.1:9", None, bounds()).await.unwrap_err();
-    assert_eq!(e, ModelError::Unreachable);
+    assert_eq!(
+        e,
+        ModelError::Unreachable {
+            endpoint: "127.0.0.1:9".into(),
+            cause: formgen::model::reach::Cause::Refused
+        }
+    );
+    assert!(
+        e.to_string()
+            .starts_with("the model endpoint 127.0.0.1:9 could not be reached: the connection was refused")
+    );
 }

@@ -178,6 +178,7 @@ fn size_limits_refuse_before_reading() {
     let err = bpmn::read_bounded(&xml, 100).unwrap_err();
     assert!(matches!(err, ReadError::TooLarge { limit: 100, .. }));
     assert!(err.to_string().contains("over this installation's limit of 100 bytes"), "{err}");
+    assert!(err.to_string().contains(&format!("is {} bytes", xml.len())), "the real size: {err}");
 }
 
 #[test]
@@ -196,7 +197,8 @@ fn a_two_gigabyte_stream_is_refused_after_the_limit() {
     }
     let mut stream = Counting { inner: std::io::repeat(b'<').take(2 << 30), read: 0 };
     let err = bpmn::read_stream(&mut stream, 1 << 20).unwrap_err();
-    assert!(matches!(err, ReadError::TooLarge { .. }));
+    assert!(matches!(err, ReadError::TooLarge { size: None, .. }));
+    assert!(err.to_string().starts_with("the BPMN document is over 1048576 bytes,"), "{err}");
     assert!(stream.read <= (1 << 20) + 8192, "read {} bytes", stream.read);
 }
 
@@ -207,7 +209,7 @@ fn a_two_gigabyte_file_is_refused_by_its_size() {
     let file = std::fs::File::create(&path).unwrap();
     file.set_len(2 << 30).unwrap(); // sparse: claims 2 GiB, occupies nothing
     let err = bpmn::read_file(&path, 10 << 20).unwrap_err();
-    assert!(matches!(err, ReadError::TooLarge { size, .. } if size == 2 << 30));
+    assert!(matches!(err, ReadError::TooLarge { size: Some(size), .. } if size == 2 << 30));
 }
 
 /// (id, kind) of every element, per process: what a cut document must keep in order.
