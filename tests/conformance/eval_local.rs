@@ -60,6 +60,9 @@ max_concurrent = 1
     assert_eq!(summary["pairs"], PAIRS);
     for line in stdout.lines().take(PAIRS) {
         let row: Value = serde_json::from_str(line).unwrap();
-        assert!(row["error"].is_string() || row["keyRecall"].is_number(), "each pair is scored or says why not: {row}");
+        assert!(
+            row["error"].is_string() || row["keyRecall"].is_number(),
+            "each pair is scored or says why not: {row}"
+        );
     }
 }
