@@ -1,6 +1,7 @@
 //! One generation: the builtin drafter, or a model asked once and, when the gate refuses its answer,
 //! once more with the refusal sentences. Every answer passes the gate and (for a refinement) is
-//! reconciled with the author's form in one place ([`accept`]). One deadline (the Worker's timeout,
+//! reconciled with the author's form (`reconciled`): a model's answer on the blocking pool
+//! ([`gate_answer`]), the builtin's small draft in place ([`accept`]). One deadline (the Worker's timeout,
 //! within the installation's) covers the whole generation: the key, the first call and the repair round.
 
 use std::time::Instant;
@@ -154,7 +155,7 @@ impl Service {
             .ask(worker, settings, (key.as_ref(), &redactor), &request, bounds, &mut usage)
             .await
         {
-            Ok(text) => match accept(gate::schema_from(&text, job.form_id.as_deref(), job.process()), job) {
+            Ok(text) => match gate_answer(text.clone(), job).await {
                 Ok(p) => return Ok(done(p, usage, 1)),
                 Err(e) => (e.problems(), text),
             },
@@ -177,7 +178,7 @@ impl Service {
             .ask(worker, settings, (key.as_ref(), &redactor), &second, bounds, &mut usage)
             .await
             .map_err(|error| ServiceError::Model { worker: worker.name.clone(), error })?;
-        match accept(gate::schema_from(&text, job.form_id.as_deref(), job.process()), job) {
+        match gate_answer(text, job).await {
             Ok(p) => Ok(done(p, usage, 2)),
             Err(e) => Err(ServiceError::Unusable { worker: worker.name.clone(), problems: e.problems() }),
         }
@@ -209,6 +210,26 @@ impl Service {
 /// A gated answer, reconciled with the author's form for a refinement: the author's ids are kept and
 /// the restored ids pass the gate again (a restored id could meet a generated one); the warnings say
 /// what changed.
+/// A model's answer through the gate (and reconciled for a refinement), on the blocking pool: the
+/// gate is CPU work, bounded by the answer's size limit, and must not hold an async thread.
+async fn gate_answer(text: String, job: &Job<'_>) -> Result<Proposal, GateError> {
+    let target = job.target.cloned();
+    let form_id = job.form_id.clone();
+    let current = job.request.schema.clone();
+    let work = tokio::task::spawn_blocking(move || {
+        let process = target.as_ref().map(Target::process);
+        let proposal = gate::schema_from(&text, form_id.as_deref(), process)?;
+        Ok(match &current {
+            Some(current) => reconciled(proposal, current, form_id.as_deref(), process),
+            None => proposal,
+        })
+    });
+    work.await.unwrap_or_else(|e| {
+        tracing::error!(error = %e, "the gate's blocking task failed");
+        Err(GateError::Stopped)
+    })
+}
+
 fn accept(gated: Result<Proposal, GateError>, job: &Job<'_>) -> Result<Proposal, GateError> {
     let proposal = gated?;
     let Some(current) = &job.request.schema else {
