@@ -17,7 +17,7 @@ use quick_xml::events::Event;
 use super::model::{Definitions, Element, Lane, LinkedForm, Process, VariableRole};
 use super::places::{Access, Dialect, Place};
 use super::variables::CAMUNDA_RESULT_KINDS;
-use super::xml::{Attrs, Ns, Scopes, resolve_reference, unescape};
+use super::xml::{Attrs, Ns, Scopes, push_reference, unescape};
 
 /// Elements deeper than this are skipped as one subtree: no BPMN construct nests this deep, and it keeps
 /// a 100,000-level document from costing 100,000 frames.
@@ -241,14 +241,7 @@ impl Builder {
 
     fn chunk_reference(&mut self, name: &str) {
         if self.collecting() {
-            match resolve_reference(name) {
-                Some(c) => self.chunk.push(c),
-                None => {
-                    self.chunk.push('&');
-                    self.chunk.push_str(name);
-                    self.chunk.push(';');
-                }
-            }
+            push_reference(&mut self.chunk, name);
         }
     }
 

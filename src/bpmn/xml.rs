@@ -189,6 +189,19 @@ pub fn unescape(raw: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Appends the character an entity reference stands for; a reference no DTD defines for us is kept as
+/// written (`&name;`), never expanded.
+pub(crate) fn push_reference(out: &mut String, name: &str) {
+    match resolve_reference(name) {
+        Some(c) => out.push(c),
+        None => {
+            out.push('&');
+            out.push_str(name);
+            out.push(';');
+        }
+    }
+}
+
 /// The character a reference name (between `&` and `;`) stands for, if it is predefined or numeric.
 pub fn resolve_reference(name: &str) -> Option<char> {
     if let Some(num) = name.strip_prefix('#') {

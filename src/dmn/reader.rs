@@ -14,7 +14,7 @@ use quick_xml::events::Event;
 use super::model::{Decision, DecisionInput, DecisionOutput, Decisions, HitPolicy};
 use super::unary::{allowed_values, string_literal};
 use crate::bpmn::trim;
-use crate::bpmn::xml::{Ns, Scopes, attr, resolve_reference, unescape};
+use crate::bpmn::xml::{Ns, Scopes, attr, push_reference, unescape};
 
 /// Elements deeper than this are skipped as one subtree: no DMN construct nests this deep.
 const MAX_DEPTH: usize = 512;
@@ -127,15 +127,7 @@ impl Builder {
 
     fn push_reference(&mut self, name: &str) {
         if self.collecting() {
-            match resolve_reference(name) {
-                Some(c) => self.body.push(c),
-                None => {
-                    // an entity no DTD defines for us: kept as written, never expanded
-                    self.body.push('&');
-                    self.body.push_str(name);
-                    self.body.push(';');
-                }
-            }
+            push_reference(&mut self.body, name);
         }
     }
 

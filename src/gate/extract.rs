@@ -266,7 +266,9 @@ mod tests {
             let start = std::time::Instant::now();
             assert!(form_in(&answer).is_err(), "{unit}");
             let took = start.elapsed();
-            assert!(took.as_millis() < 1500, "1 MiB of {unit:?} took {took:?}");
+            // a guard against a quadratic search (minutes), not a speed figure: the speed is measured
+            // by `cargo bench --bench gate`
+            assert!(took.as_secs() < 30, "1 MiB of {unit:?} took {took:?}");
         }
         let padded = format!("{} {}", "[x] [1] ".repeat(20_000), r#"{"components": []}"#);
         assert!(form_in(&padded).is_ok(), "a form after prose brackets is still found");

@@ -412,7 +412,9 @@ mod tests {
             let v = form.judge(&format!("\\w{{{}}}", 1000 + i)).expect("refused");
             assert!(v.contains("too large"), "{v}");
         }
-        assert!(start.elapsed().as_millis() < 500, "{:?}", start.elapsed());
+        // a guard against the old behaviour (seconds of regex compilation), not a speed figure: the
+        // speed is measured by `cargo bench --bench gate`
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
         assert_eq!(verdict("[a-z]{1000}"), None, "a small class may be counted far");
     }
 

@@ -672,7 +672,8 @@ async fn the_gate_runs_off_the_async_threads_and_stops_at_its_time() {
     let started = std::time::Instant::now();
     let (status, _, _) = call(&app, "GET", "/healthz", None, None).await;
     assert_eq!(status, StatusCode::OK);
-    assert!(started.elapsed() < Duration::from_millis(500), "healthz waited {:?}", started.elapsed());
+    // the gate works for about ten seconds here: a healthz that waited for it would take that long
+    assert!(started.elapsed() < Duration::from_secs(3), "healthz waited {:?}", started.elapsed());
     let (status, body, _) = validate.await.unwrap();
     assert_eq!(
         (status, body["code"].as_str()),
