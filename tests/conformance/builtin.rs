@@ -17,6 +17,13 @@ fn the_builtin_drafter_on_every_corpus_process() {
             let mut names: Vec<String> = p.variables().into_iter().map(str::to_string).collect();
             for e in &p.elements {
                 names.extend(bpmn::read_condition(&e.condition).variables);
+                // what a Camunda 7 / Flowable step declares its form writes
+                names.extend(
+                    e.declared
+                        .fields
+                        .iter()
+                        .map(|f| if f.variable.is_empty() { f.id.clone() } else { f.variable.clone() }),
+                );
             }
             let targets = std::iter::once("").chain(
                 p.elements
