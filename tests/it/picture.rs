@@ -109,6 +109,7 @@ fn sibling_forms_and_decisions_feed_the_picture_and_the_draft() {
     let text = flow::describe_picture(&picture, &p, &project, &[], 4_000);
     assert!(text.contains("Decided on after it") && text.contains("accepted"), "{text}");
     assert!(text.contains("amount: number \"Order amount\""), "{text}");
+    insta::assert_snapshot!("picture-review", text);
 }
 
 #[test]

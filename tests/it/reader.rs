@@ -247,6 +247,12 @@ proptest! {
             for access in formgen::flow::access::of_process(p) {
                 prop_assert!(access.writes.iter().all(|w| !w.name.is_empty()));
             }
+            // so does the data picture of every step, and its text
+            let project = formgen::project::Project::default();
+            for i in std::iter::once(None).chain((0..p.elements.len()).map(Some)) {
+                let picture = formgen::flow::picture(p, i, &project);
+                let _ = formgen::flow::describe_picture(&picture, p, &project, &[], 2_000);
+            }
         }
         let _ = outline_json(&defs);
     }
@@ -269,6 +275,9 @@ proptest! {
         for p in &defs.processes {
             for e in &p.elements { let _ = bpmn::describe_step(p, &e.id, 4_000); }
             let _ = formgen::flow::access::of_process(p);
+            for i in std::iter::once(None).chain((0..p.elements.len()).map(Some)) {
+                let _ = formgen::flow::picture(p, i, &formgen::project::Project::default());
+            }
         }
         let _ = outline_json(&defs);
     }
