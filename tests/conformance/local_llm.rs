@@ -138,3 +138,54 @@ async fn messages_against_llama_cpp() {
         .unwrap_err();
     assert_eq!(e, ModelError::CredentialRefused { status: 401 });
 }
+
+/// Streams one answer; returns it with the seconds to the first piece, to the first complete
+/// component, and to the end.
+async fn streamed(provider: Wire) -> (model::ModelAnswer, usize, f64, Option<f64>, f64) {
+    let key = SecretString::from(env("FORMGEN_TEST_LLM_KEY"));
+    let started = std::time::Instant::now();
+    let (mut pieces, mut first_piece, mut first_component) = (0usize, None, None);
+    let mut partial = formgen::gate::partial::Partial::new();
+    let mut sink = |d: model::Delta<'_>| {
+        if let model::Delta::Text(t) = d {
+            pieces += 1;
+            first_piece.get_or_insert(started.elapsed().as_secs_f64());
+            if partial.push(t) > 0 {
+                first_component.get_or_insert(started.elapsed().as_secs_f64());
+            }
+        }
+    };
+    let answer = model::call_streaming(
+        &reqwest::Client::new(),
+        &worker(provider),
+        Some(&key),
+        &request(120, Some(small_schema())),
+        bounds(),
+        &Redactor::default(),
+        Some(&mut sink),
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{provider:?}: {e}"));
+    (answer, pieces, first_piece.unwrap_or(f64::NAN), first_component, started.elapsed().as_secs_f64())
+}
+
+#[tokio::test]
+#[ignore = "conformance tier: run `bash .ci/conformance`"]
+async fn both_wire_formats_stream_from_llama_cpp() {
+    for provider in [Wire::ChatCompletions, Wire::Messages] {
+        let (answer, pieces, first, component, total) = streamed(provider).await;
+        println!(
+            "{provider:?} streamed: {pieces} pieces; first piece {first:.2} s, first component {component:?} s, whole answer {total:.2} s"
+        );
+        assert!(pieces > 3, "{provider:?} answered in {pieces} pieces: not streamed");
+        let parsed: serde_json::Value =
+            serde_json::from_str(&answer.text).expect("the streamed answer parses");
+        let components = parsed["components"].as_array().expect("components");
+        assert_eq!(
+            formgen::gate::partial::components_so_far(&answer.text).as_slice(),
+            components.as_slice(),
+            "{provider:?}"
+        );
+        assert!(component.is_some(), "{provider:?}: no component completed before the end");
+    }
+}
