@@ -393,3 +393,15 @@ async fn the_openapi_document_names_the_event_stream() {
         assert!(text.contains(&format!("`{event}`")), "{event} is documented");
     }
 }
+
+#[tokio::test]
+async fn a_stream_that_stalls_mid_answer_times_out_with_its_pieces_seen() {
+    let model = RawServer::start(Behaviour::StreamThenStall).await;
+    let worker = ModelWorker::new(Wire::ChatCompletions, model.url.parse().unwrap());
+    let started = Instant::now();
+    let b = Bounds { timeout: Duration::from_millis(400), answer_bytes: 64 * 1024 };
+    let (result, texts, _) = streamed(&worker, b).await;
+    assert!(matches!(result, Err(ModelError::Timeout { .. })), "{result:?}");
+    assert_eq!(texts.len(), 1, "the piece before the stall was streamed");
+    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+}
