@@ -130,6 +130,9 @@ pub struct ModelWorker {
     pub max_components: usize,
     /// Offer only type, key, label and options in the structured-output schema (for small models).
     pub lean_schema: bool,
+    /// Ask for the answer as a stream when the caller watches it being written (`stream = false`:
+    /// always one answer at the end, for servers that stream badly).
+    pub stream: bool,
 }
 
 impl ModelWorker {
@@ -145,6 +148,7 @@ impl ModelWorker {
             temperature: None,
             max_components: DEFAULT_MAX_COMPONENTS,
             lean_schema: false,
+            stream: true,
         }
     }
 }

@@ -110,22 +110,48 @@ pub(crate) fn run(mut args: GenerateArgs) -> Result<ExitCode, UsageError> {
     let worker_label = request.worker.clone();
     let rt = runtime();
     let result = rt.block_on(async {
-        let progress = std::io::IsTerminal::is_terminal(&std::io::stderr()).then(|| {
+        let principal = formgen::workers::Principal::operator();
+        if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            return service.generate(&principal, request).await;
+        }
+        // on a terminal: the same progress the event stream gives, on one line of stderr
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Seen::default()));
+        let ticker = {
+            let seen = seen.clone();
             tokio::spawn(async move {
                 let started = std::time::Instant::now();
                 loop {
-                    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                    tokio::time::sleep(std::time::Duration::from_millis(250)).await;
                     let who =
                         if worker_label.is_empty() { "the model".to_string() } else { worker_label.clone() };
-                    eprint!("\r  asking {who}… {:>4.1} s", started.elapsed().as_secs_f64());
+                    let s = *seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                    let attempt =
+                        if s.attempt > 1 { format!(", attempt {}", s.attempt) } else { String::new() };
+                    eprint!(
+                        "\r\x1b[2K  asking {who}… {} components, {} tokens{attempt}, {:.1} s",
+                        s.components,
+                        s.tokens,
+                        started.elapsed().as_secs_f64()
+                    );
                 }
             })
-        });
-        let result = service.generate(&formgen::workers::Principal::operator(), request).await;
-        if let Some(p) = progress {
-            p.abort();
-            eprint!("\r\x1b[2K");
-        }
+        };
+        let on = |event: formgen::service::Event| {
+            let mut s = seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            match event {
+                formgen::service::Event::Progress(p) => {
+                    (s.attempt, s.tokens) = (p.attempt, p.tokens);
+                }
+                formgen::service::Event::Draft(d) => {
+                    s.components = d["components"].as_array().map_or(0, Vec::len);
+                }
+                formgen::service::Event::Repair(r) => *s = Seen { attempt: r.attempt, ..Seen::default() },
+                formgen::service::Event::Warning(_) => {}
+            }
+        };
+        let result = service.generate_watched(&principal, request, &on).await;
+        ticker.abort();
+        eprint!("\r\x1b[2K");
         result
     });
     let response = match result {
@@ -168,4 +194,12 @@ pub(crate) fn run(mut args: GenerateArgs) -> Result<ExitCode, UsageError> {
         let _ = writeln!(stderr, "warning: {w}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What the terminal's progress line shows.
+#[derive(Debug, Clone, Copy, Default)]
+struct Seen {
+    attempt: u32,
+    tokens: u64,
+    components: usize,
 }

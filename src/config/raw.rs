@@ -83,6 +83,7 @@ pub(super) struct RawWorker {
     pub temperature: Option<f32>,
     pub max_components: Option<usize>,
     pub answer_schema: Option<String>,
+    pub stream: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]

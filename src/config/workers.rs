@@ -166,5 +166,6 @@ fn model_backend(
         temperature: rw.temperature,
         max_components: rw.max_components.unwrap_or(DEFAULT_MAX_COMPONENTS),
         lean_schema,
+        stream: rw.stream.unwrap_or(true),
     }))
 }

@@ -23,6 +23,7 @@ mod form_id;
 mod leaks;
 mod names;
 mod normalise;
+pub mod partial;
 mod patterns;
 mod secrets;
 

@@ -21,18 +21,29 @@ pub async fn capability(State(state): State<AppState>, Caller(principal): Caller
     Json(state.service.capability(&principal))
 }
 
-/// Writes a form (or revises one) and returns it unsaved.
+/// Writes a form (or revises one) and returns it unsaved. With `Accept: text/event-stream` the answer
+/// is a stream of Server-Sent Events: `progress` ({attempt, tokens, seconds, components}), `draft` (a
+/// whole form-js document of the components complete so far, gated, never a secret-asking field),
+/// `warning` ({warning}), `repair` ({attempt, problems}), then exactly one `proposal` (this call's
+/// 200 body) or `error` ({error, code, status, problems?}), then the end. Closing the stream stops
+/// the generation.
 #[utoipa::path(post, path = "/api/formgen/generate", tag = "formgen", request_body = GenerateRequest,
-    responses((status = 200, body = GenerateResponse),
+    responses((status = 200, description = "The proposal; or, asked with `Accept: text/event-stream`, its events",
+            content((GenerateResponse = "application/json"),
+                (String = "text/event-stream", example = json!("event: progress\ndata: {\"attempt\":1,\"tokens\":12,\"seconds\":0.8,\"components\":0}\n\nevent: draft\ndata: {\"components\":[...],\"type\":\"default\",\"id\":\"Form_1\",\"schemaVersion\":19}\n\nevent: proposal\ndata: {\"schema\":{...},\"worker\":\"local\",...}\n\n")))),
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 408, body = ErrorBody), (status = 413, body = ErrorBody), (status = 429, body = ErrorBody),
         (status = 502, body = ErrorBody), (status = 503, body = ErrorBody), (status = 504, body = ErrorBody)))]
 pub async fn generate(
     State(state): State<AppState>,
     Caller(principal): Caller,
+    headers: axum::http::HeaderMap,
     ApiJson(request, _room): ApiJson<GenerateRequest>,
-) -> Result<Json<GenerateResponse>, ApiError> {
-    Ok(Json(state.service.generate(&principal, request).await?))
+) -> Result<Response, ApiError> {
+    if super::stream::wants_events(&headers) {
+        return Ok(super::stream::generate(state.service.clone(), principal, request));
+    }
+    Ok(Json(state.service.generate(&principal, request).await?).into_response())
 }
 
 /// The gate on a hand-written form.

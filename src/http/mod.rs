@@ -11,6 +11,7 @@ pub mod extract;
 mod handlers;
 pub mod openapi;
 mod server;
+mod stream;
 
 pub use server::{Connections, ServeError, run, run_with, serve};
 

@@ -12,6 +12,7 @@
 mod chat;
 mod messages;
 pub mod reach;
+mod sse;
 mod wire;
 
 use std::time::Duration;
@@ -78,6 +79,21 @@ pub struct ModelAnswer {
     /// Why it stopped.
     pub stop: StopReason,
 }
+
+/// A piece of a streamed answer, as it arrives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Delta<'a> {
+    /// More answer text (unredacted: the caller scrubs what it shows).
+    Text(&'a str),
+    /// The answer starts over: what came so far was prose, and the form follows (a tool call's
+    /// input after a text block).
+    Restart,
+    /// Tokens spent so far, as the provider reported them.
+    Usage(Usage),
+}
+
+/// Where a streamed answer's pieces go, as they arrive.
+pub type Sink<'s> = &'s mut (dyn FnMut(Delta<'_>) + Send);
 
 /// Why a model call failed. The `Display` is a sentence for the author; nothing here holds a credential,
 /// and a raw body is kept only for the log (it may echo the prompt).
@@ -158,6 +174,12 @@ pub enum ModelError {
     /// An answer without any text.
     #[error("the model answered with no text")]
     Empty,
+    /// A streamed answer the provider broke off with an error event.
+    #[error("the model endpoint broke off its answer with an error{}; try again shortly", kind.as_deref().map(|k| format!(" ({k})")).unwrap_or_default())]
+    Interrupted {
+        /// The provider's error type, when it gave one.
+        kind: Option<String>,
+    },
 }
 
 fn retry_phrase(seconds: Option<u64>) -> String {
@@ -198,7 +220,23 @@ pub async fn call(
     bounds: Bounds,
     redactor: &Redactor,
 ) -> Result<ModelAnswer, ModelError> {
-    let result = scrubbed(call_unredacted(client, worker, key, request, bounds).await, redactor);
+    call_streaming(client, worker, key, request, bounds, redactor, None).await
+}
+
+/// [`call`], with the answer streamed into `sink` as it is written when there is one and the Worker
+/// streams (`stream = true`, the default). A server that answers with one JSON body instead gives
+/// the sink nothing; the answer is the same either way.
+pub async fn call_streaming(
+    client: &reqwest::Client,
+    worker: &ModelWorker,
+    key: Option<&SecretString>,
+    request: &ModelRequest,
+    bounds: Bounds,
+    redactor: &Redactor,
+    sink: Option<Sink<'_>>,
+) -> Result<ModelAnswer, ModelError> {
+    let sink = sink.filter(|_| worker.stream);
+    let result = scrubbed(call_unredacted(client, worker, key, request, bounds, sink).await, redactor);
     match &result {
         Err(ModelError::Rejected { status, raw, .. }) => {
             tracing::warn!(status, body = %raw, "model endpoint rejected the request");
@@ -233,6 +271,9 @@ fn scrubbed(result: Result<ModelAnswer, ModelError>, redactor: &Redactor) -> Res
             redactor.scrub_in_place(&mut raw);
             Err(ModelError::Unreadable { status, raw })
         }
+        Err(ModelError::Interrupted { kind }) => {
+            Err(ModelError::Interrupted { kind: kind.map(|k| redactor.scrub(&k)) })
+        }
         Err(other) => Err(other),
     }
 }
@@ -243,15 +284,15 @@ async fn call_unredacted(
     key: Option<&SecretString>,
     request: &ModelRequest,
     bounds: Bounds,
+    sink: Option<Sink<'_>>,
 ) -> Result<ModelAnswer, ModelError> {
     let endpoint = &worker.endpoint;
+    let structured = worker.structured_output;
     let call = async {
         match worker.wire {
-            Wire::Messages => {
-                messages::call(client, endpoint, key, request, worker.structured_output, bounds).await
-            }
+            Wire::Messages => messages::call(client, endpoint, key, request, structured, bounds, sink).await,
             Wire::ChatCompletions => {
-                chat::call(client, endpoint, key, request, worker.structured_output, bounds).await
+                chat::call(client, endpoint, key, request, structured, bounds, sink).await
             }
         }
     };

@@ -1,6 +1,6 @@
 //! What both wire formats share: a bounded POST and the mapping of HTTP failures to [`ModelError`].
 
-use reqwest::header::{HeaderMap, HeaderValue, RETRY_AFTER};
+use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderValue, RETRY_AFTER};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Serialize;
 
@@ -25,6 +25,47 @@ pub async fn post_json(
     body: &impl Serialize,
     bounds: Bounds,
 ) -> Result<(u16, Vec<u8>), ModelError> {
+    let response = send(client, url, headers, body, bounds).await?;
+    read_checked(response, url, bounds).await
+}
+
+/// What a request that asked for a stream got back.
+pub enum Answered {
+    /// A 2xx `text/event-stream`: its events are read as they come.
+    Events(reqwest::Response),
+    /// A server that does not stream answered with one JSON body (2xx, at most the cap).
+    Body(u16, Vec<u8>),
+}
+
+/// POSTs `body` (which asks for a stream) as [`post_json`] does, but hands back a 2xx event stream
+/// unread; a plain answer is read, and failed, as [`post_json`] would.
+pub async fn post_for_stream(
+    client: &reqwest::Client,
+    url: &str,
+    headers: HeaderMap,
+    body: &impl Serialize,
+    bounds: Bounds,
+) -> Result<Answered, ModelError> {
+    let response = send(client, url, headers, body, bounds).await?;
+    let is_events = response
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim_start().to_ascii_lowercase().starts_with("text/event-stream"));
+    if response.status().is_success() && is_events {
+        return Ok(Answered::Events(response));
+    }
+    let (status, body) = read_checked(response, url, bounds).await?;
+    Ok(Answered::Body(status, body))
+}
+
+async fn send(
+    client: &reqwest::Client,
+    url: &str,
+    headers: HeaderMap,
+    body: &impl Serialize,
+    bounds: Bounds,
+) -> Result<reqwest::Response, ModelError> {
     let response = client
         .post(url)
         .headers(headers)
@@ -37,6 +78,15 @@ pub async fn post_json(
     if (300..=399).contains(&status) {
         return Err(ModelError::Redirected { status });
     }
+    Ok(response)
+}
+
+async fn read_checked(
+    response: reqwest::Response,
+    url: &str,
+    bounds: Bounds,
+) -> Result<(u16, Vec<u8>), ModelError> {
+    let status = response.status().as_u16();
     let retry_after = response.headers().get(RETRY_AFTER).and_then(parse_retry_after);
     let body = read_capped(response, bounds).await.map_err(|e| e.at(url))?;
     match status {
@@ -103,6 +153,11 @@ fn parse_retry_after(value: &HeaderValue) -> Option<u64> {
 /// The provider's error type from an error body (`{"error": {"type": "..."}}` or `{"error": {"code": ...}}`).
 fn error_kind(body: &[u8]) -> Option<String> {
     let v: serde_json::Value = serde_json::from_slice(body).ok()?;
+    error_kind_of(&v)
+}
+
+/// The provider's error type from a parsed error body or stream event (`{"error": {...}}`).
+pub fn error_kind_of(v: &serde_json::Value) -> Option<String> {
     let error = v.get("error")?;
     let kind = error.get("type").or_else(|| error.get("code"))?;
     let kind = match kind {

@@ -9,6 +9,7 @@ use std::time::Instant;
 use secrecy::SecretString;
 use serde_json::Value;
 
+use super::events::{Event, Events, Repair, Watcher};
 use super::{GenerateRequest, Service, ServiceError};
 use crate::draft;
 use crate::flow::{self, Picture};
@@ -71,7 +72,12 @@ impl<'a> Job<'a> {
 }
 
 impl Service {
-    pub(super) async fn run(&self, worker: &Worker, job: &Job<'_>) -> Result<Generation, ServiceError> {
+    pub(super) async fn run(
+        &self,
+        worker: &Worker,
+        job: &Job<'_>,
+        events: Option<Events<'_>>,
+    ) -> Result<Generation, ServiceError> {
         match &worker.backend {
             Backend::Builtin => {
                 let around = match (job.target, &job.picture) {
@@ -92,6 +98,9 @@ impl Service {
                         problems: e.problems(),
                     })?;
                 proposal.warnings.splice(0..0, draft.warnings);
+                if let Some(events) = events {
+                    events(Event::Draft(proposal.schema.clone()));
+                }
                 if !job.request.model.trim().is_empty() {
                     proposal.warnings.push(format!(
                         "the Worker \"{}\" is the builtin drafter and uses no model, so the model \"{}\" asked for was not used",
@@ -104,7 +113,9 @@ impl Service {
             Backend::Model(settings) => {
                 // one deadline for the whole generation: the key, the first call and the repair round
                 let deadline = self.limits.model_timeout(worker.timeout_s);
-                match tokio::time::timeout(deadline, self.ask_model(worker, settings, job, deadline)).await {
+                match tokio::time::timeout(deadline, self.ask_model(worker, settings, job, deadline, events))
+                    .await
+                {
                     Ok(result) => result,
                     Err(_) => {
                         let error = ModelError::Timeout { after_s: deadline.as_secs() };
@@ -122,6 +133,7 @@ impl Service {
         settings: &ModelWorker,
         job: &Job<'_>,
         deadline: std::time::Duration,
+        events: Option<Events<'_>>,
     ) -> Result<Generation, ServiceError> {
         let key = self
             .credentials
@@ -151,8 +163,11 @@ impl Service {
         let mut usage = Usage::default();
         let done =
             |proposal, usage, attempts| Generation { proposal, usage, attempts, model: model_name.clone() };
+        let watch = |attempt| {
+            events.map(|e| Watcher::new(e, attempt, job.form_id.as_deref(), job.process(), &redactor))
+        };
         let (problems, previous) = match self
-            .ask(worker, settings, (key.as_ref(), &redactor), &request, bounds, &mut usage)
+            .ask(worker, settings, (key.as_ref(), &redactor), &request, bounds, &mut usage, watch(1))
             .await
         {
             Ok(text) => match gate_answer(text.clone(), job).await {
@@ -168,6 +183,9 @@ impl Service {
             Err(error) => return Err(ServiceError::Model { worker: worker.name.clone(), error }),
         };
         tracing::info!(worker = %worker.name, problems = problems.len(), "the gate refused the answer; one repair round");
+        if let Some(events) = events {
+            events(Event::Repair(Repair { attempt: 2, problems: problems.clone() }));
+        }
         let repair = self.prompts.repair(&RepairInput {
             problems: &problems,
             previous: &previous,
@@ -175,7 +193,7 @@ impl Service {
         });
         let second = ModelRequest { user: repair, ..request };
         let text = self
-            .ask(worker, settings, (key.as_ref(), &redactor), &second, bounds, &mut usage)
+            .ask(worker, settings, (key.as_ref(), &redactor), &second, bounds, &mut usage, watch(2))
             .await
             .map_err(|error| ServiceError::Model { worker: worker.name.clone(), error })?;
         match gate_answer(text, job).await {
@@ -184,7 +202,8 @@ impl Service {
         }
     }
 
-    /// One model call, timed and counted.
+    /// One model call, timed and counted; streamed into `watcher` when the caller watches.
+    #[allow(clippy::too_many_arguments)]
     async fn ask(
         &self,
         worker: &Worker,
@@ -193,9 +212,21 @@ impl Service {
         request: &ModelRequest,
         bounds: Bounds,
         usage: &mut Usage,
+        mut watcher: Option<Watcher<'_>>,
     ) -> Result<String, ModelError> {
         let started = Instant::now();
-        let result = model::call(&self.client, settings, key, request, bounds, redactor).await;
+        if let Some(w) = &mut watcher {
+            w.progress();
+        }
+        let watcher_present = watcher.is_some();
+        let mut on_delta = |d: model::Delta<'_>| {
+            if let Some(w) = &mut watcher {
+                w.delta(d);
+            }
+        };
+        let sink: Option<model::Sink<'_>> = if watcher_present { Some(&mut on_delta) } else { None };
+        let result =
+            model::call_streaming(&self.client, settings, key, request, bounds, redactor, sink).await;
         let (input, output) =
             result.as_ref().map(|a| (a.usage.input_tokens, a.usage.output_tokens)).unwrap_or((0, 0));
         self.metrics.model_call(&worker.name, started.elapsed().as_secs_f64(), input, output);

@@ -11,6 +11,7 @@
 mod admission;
 pub mod api;
 pub mod error;
+pub mod events;
 mod fields;
 mod generate;
 pub mod refine;
@@ -33,6 +34,7 @@ use crate::workers::{Principal, Registry, Worker};
 pub use admission::{Admission, Permit};
 pub use api::*;
 pub use error::{BusyScope, Code, Oversized, ServiceError};
+pub use events::{Event, Events};
 pub use fields::Field;
 use generate::Job;
 
@@ -110,7 +112,28 @@ impl Service {
     pub async fn generate(
         &self,
         principal: &Principal,
+        req: GenerateRequest,
+    ) -> Result<GenerateResponse, ServiceError> {
+        self.generate_inner(principal, req, None).await
+    }
+
+    /// [`Service::generate`], telling `events` what happens while it runs: progress, drafts of the
+    /// form as the model writes it, warnings, a repair round. The result is the final proposal or
+    /// error, exactly as [`Service::generate`] returns it.
+    pub async fn generate_watched(
+        &self,
+        principal: &Principal,
+        req: GenerateRequest,
+        events: Events<'_>,
+    ) -> Result<GenerateResponse, ServiceError> {
+        self.generate_inner(principal, req, Some(events)).await
+    }
+
+    async fn generate_inner(
+        &self,
+        principal: &Principal,
         mut req: GenerateRequest,
+        events: Option<Events<'_>>,
     ) -> Result<GenerateResponse, ServiceError> {
         let chars = req.description.chars().count();
         if chars > self.limits.description_chars {
@@ -151,7 +174,12 @@ impl Service {
         let _in_flight = self.metrics.start();
         let target = resolved.target();
         let job = Job::new(&req, target);
-        let result = self.run(&worker, &job).await;
+        if let Some(events) = events {
+            for warning in resolved.warnings() {
+                events(Event::Warning(events::Warning { warning }));
+            }
+        }
+        let result = self.run(&worker, &job, events).await;
         let outcome = match &result {
             Ok(_) => "ok",
             Err(e) => e.code().as_str(),

@@ -14,6 +14,9 @@ pub enum Behaviour {
     EndlessBody,
     /// Reads the request and never answers.
     Silent,
+    /// Answers 200 `text/event-stream` with one chat-completions chunk holding a whole component,
+    /// then writes nothing more until the client goes away.
+    StreamThenStall,
 }
 
 /// A running peer.
@@ -76,6 +79,27 @@ impl RawServer {
                                     return;
                                 }
                                 b.fetch_add(16 * 1024, Ordering::SeqCst);
+                            }
+                        }
+                        Behaviour::StreamThenStall => {
+                            let piece = serde_json::json!({"choices": [{"delta": {"content": "{\"components\": [{\"type\": \"textfield\", \"key\": \"a\", \"label\": \"A\"},"}}]});
+                            let event = format!("data: {piece}\n\n");
+                            let head = format!(
+                                "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{event}\r\n",
+                                event.len()
+                            );
+                            if socket.write_all(head.as_bytes()).await.is_err() {
+                                c.fetch_add(1, Ordering::SeqCst);
+                                return;
+                            }
+                            loop {
+                                match socket.read(&mut buf).await {
+                                    Ok(0) | Err(_) => {
+                                        c.fetch_add(1, Ordering::SeqCst);
+                                        return;
+                                    }
+                                    Ok(_) => {}
+                                }
                             }
                         }
                         Behaviour::Silent => {

@@ -138,3 +138,65 @@ async fn messages_against_llama_cpp() {
         .unwrap_err();
     assert_eq!(e, ModelError::CredentialRefused { status: 401 });
 }
+
+/// Streams one answer; returns it with the seconds to the first piece, to the first complete
+/// component, and to the end.
+async fn streamed(
+    w: &ModelWorker,
+    schema: Option<serde_json::Value>,
+) -> (Result<model::ModelAnswer, ModelError>, usize, f64, Option<f64>, f64) {
+    let key = SecretString::from(env("FORMGEN_TEST_LLM_KEY"));
+    let started = std::time::Instant::now();
+    let (mut pieces, mut first_piece, mut first_component) = (0usize, None, None);
+    let mut partial = formgen::gate::partial::Partial::new();
+    let mut sink = |d: model::Delta<'_>| {
+        if let model::Delta::Text(t) = d {
+            pieces += 1;
+            first_piece.get_or_insert(started.elapsed().as_secs_f64());
+            if partial.push(t) > 0 {
+                first_component.get_or_insert(started.elapsed().as_secs_f64());
+            }
+        }
+    };
+    let answer = model::call_streaming(
+        &reqwest::Client::new(),
+        w,
+        Some(&key),
+        &request(120, schema),
+        bounds(),
+        &Redactor::default(),
+        Some(&mut sink),
+    )
+    .await;
+    (answer, pieces, first_piece.unwrap_or(f64::NAN), first_component, started.elapsed().as_secs_f64())
+}
+
+#[tokio::test]
+#[ignore = "conformance tier: run `bash .ci/conformance`"]
+async fn both_wire_formats_stream_from_llama_cpp() {
+    // chat completions, grammar-constrained: a form whose components complete before the end
+    let (answer, pieces, first, component, total) =
+        streamed(&worker(Wire::ChatCompletions), Some(small_schema())).await;
+    println!(
+        "chat-completions streamed: {pieces} pieces; first piece {first:.2} s, first component {component:?} s, whole answer {total:.2} s"
+    );
+    let answer = answer.unwrap();
+    assert!(pieces > 3, "answered in {pieces} pieces: not streamed");
+    let parsed: serde_json::Value = serde_json::from_str(&answer.text).expect("the streamed answer parses");
+    let components = parsed["components"].as_array().expect("components");
+    assert_eq!(formgen::gate::partial::components_so_far(&answer.text).as_slice(), components.as_slice());
+    assert!(component.is_some_and(|c| c < total), "no component completed before the end");
+
+    // messages: llama.cpp does not constrain a forced tool, and the small model rambles; what matters
+    // is a real Messages stream, read piece by piece and counted (or cut at its token limit)
+    let mut w = worker(Wire::Messages);
+    w.structured_output = false;
+    let (answer, pieces, first, _, total) = streamed(&w, None).await;
+    println!("messages streamed: {pieces} pieces; first piece {first:.2} s, whole answer {total:.2} s");
+    match answer {
+        Ok(a) => assert!(!a.text.trim().is_empty() && a.usage.output_tokens > 0, "{:?}", a.usage),
+        Err(ModelError::Truncated { .. }) => {}
+        Err(other) => panic!("{other}"),
+    }
+    assert!(pieces > 3, "messages answered in {pieces} pieces: not streamed");
+}

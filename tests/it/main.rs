@@ -23,4 +23,5 @@ mod reader;
 mod secrets;
 mod serve;
 mod slow_clients;
+mod streaming;
 mod visibility;

@@ -54,6 +54,7 @@ const state = {
   token: '', // only in memory: a reload asks again rather than leaving a token in storage
   capability: null,
   inFlight: null, // the AbortController of the running generation
+  progress: null, // the latest `progress` event of the running generation's stream
   proposalFor: null, // the target key (see targetKey) whose proposal the editor holds; null: none
   editorFor: null, // the target key the editor's form belongs to (a proposal, or the empty form shown for it)
   forms: new Map(), // id → form-js schema: the project's other forms the page holds (used or opened)
@@ -351,17 +352,36 @@ async function generate(refine) {
   const controller = new AbortController();
   state.inFlight = controller;
   startProgress();
+  let drafted = false; // the editor shows a draft: restore the author's form unless a proposal replaces it
   try {
     const res = await fetch(API + 'generate', {
-      method: 'POST', headers: headers(), body: JSON.stringify(body), signal: controller.signal,
+      method: 'POST',
+      headers: { ...headers(), Accept: 'text/event-stream, application/json' },
+      body: JSON.stringify(body),
+      signal: controller.signal,
     });
     if (!res.ok) {
       if (res.status === 401) ui.auth.hidden = false;
       return showError(await errorSentence(res));
     }
-    const answer = await res.json();
+    let answer;
+    if ((res.headers.get('content-type') || '').startsWith('text/event-stream') && res.body) {
+      answer = await readEvents(res.body, async (draft) => {
+        try {
+          await formEditor.importSchema(draft);
+          drafted = true;
+        } catch { /* a draft the editor cannot show is skipped; the proposal decides */ }
+      });
+      if (answer.error) {
+        if (answer.status === 401) ui.auth.hidden = false;
+        return showError(answer.error);
+      }
+    } else {
+      answer = await res.json(); // streaming unavailable: as before
+    }
     try {
       await formEditor.importSchema(answer.schema);
+      drafted = false;
     } catch (err) {
       return showError(`The proposal could not be shown in the form editor (${err.message}).`);
     }
@@ -372,9 +392,41 @@ async function generate(refine) {
     if (err.name === 'AbortError') showError('Cancelled; the form editor is as it was.');
     else showError(`formgen could not be reached (${err.message}).`);
   } finally {
+    if (drafted) await formEditor.importSchema(editor).catch(() => {});
     state.inFlight = null;
     stopProgress();
     updateButtons();
+  }
+}
+
+// The event stream of a generation: each `draft` goes to `onDraft`, `progress` to the progress line;
+// resolves with the `proposal` body, or with the `error` body ({error, code, status}).
+async function readEvents(stream, onDraft) {
+  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error('the stream ended before the proposal');
+    buffer += value.replace(/\r\n/g, '\n');
+    let end;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let name = 'message';
+      const data = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) name = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      }
+      if (!data.length) continue;
+      const payload = JSON.parse(data.join('\n'));
+      if (name === 'draft') await onDraft(payload);
+      else if (name === 'progress') state.progress = payload;
+      else if (name === 'proposal' || name === 'error') {
+        reader.cancel().catch(() => {});
+        return payload;
+      }
+    }
   }
 }
 
@@ -397,8 +449,11 @@ let timer = null;
 function startProgress() {
   const started = performance.now();
   const limit = state.capability ? ` (at most ${state.capability.limits.modelTimeoutS} s)` : '';
+  state.progress = null;
   const tick = () => {
-    ui.elapsed.textContent = `The model is working… ${Math.floor((performance.now() - started) / 1000)} s${limit}`;
+    const p = state.progress;
+    const soFar = p ? ` · ${p.components} fields so far, ${p.tokens} tokens${p.attempt > 1 ? `, attempt ${p.attempt}` : ''}` : '';
+    ui.elapsed.textContent = `The model is working… ${Math.floor((performance.now() - started) / 1000)} s${soFar}${limit}`;
   };
   tick();
   timer = setInterval(tick, 250);

@@ -8,6 +8,7 @@
 import { chromium } from 'playwright-core';
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
 import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -90,6 +91,35 @@ async function startServer(name, config) {
   const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
   assert(match, `formgen serve (${name}) printed "${line}" instead of its address`);
   return match[1];
+}
+
+/** A chat-completions model double that streams four fields slowly; `closed` counts connections the
+ *  client (formgen) closed before the answer was complete. */
+async function startStreamingModel() {
+  const form = JSON.stringify({ components: ['Alpha', 'Beta', 'Gamma', 'Delta'].map((w) => (
+    { type: 'textfield', key: w.toLowerCase(), label: `${w} field` })) });
+  const model = { closed: 0, url: '' };
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', async () => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let finished = false;
+      res.on('close', () => { if (!finished) model.closed += 1; });
+      for (let i = 0; i < form.length; i += 6) {
+        if (res.destroyed) return;
+        res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: form.slice(i, i + 6) } }] })}\n\n`);
+        await new Promise((r) => setTimeout(r, 60));
+      }
+      res.write(`data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })}\n\n`);
+      res.write('data: [DONE]\n\n');
+      finished = true;
+      res.end();
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  model.url = `http://127.0.0.1:${server.address().port}`;
+  model.server = server;
+  return model;
 }
 
 async function stopServers() {
@@ -487,6 +517,40 @@ async function main() {
     assert(await slowPage.locator('#formgen-generate').isEnabled(), 'Generate stays disabled after Cancel');
     await slowPage.unrouteAll({ behavior: 'ignoreErrors' });
     await slowPage.close();
+  });
+
+  await test('f. a streaming model: the editor shows drafts before the proposal, and Stop ends the generation', async () => {
+    const model = await startStreamingModel();
+    try {
+      const url = await startServer('streaming', `[server]\nlisten = "127.0.0.1:0"\n[[workers]]\nname = "stream"\nprovider = "chat-completions"\nendpoint = "${model.url}/v1"\nmodel = "m"\nstructured_output = false\n`);
+      const page = await openPage(url, 'streaming');
+      assert(await capability(page) === 'available', 'capability');
+      // Stop after the first draft: the model sees its connection closed, the editor is as it was
+      await page.click('#formgen-generate');
+      await formLabel(page, 'Alpha field').waitFor();
+      assert(await page.locator('#formgen-progress').isVisible(), 'a draft arrived only with the proposal');
+      await page.click('#formgen-cancel');
+      await page.waitForSelector('#formgen-error:has-text("Cancelled")');
+      const stopped = Date.now();
+      while (model.closed === 0) {
+        assert(Date.now() - stopped < 2_000, 'the model call stayed open after Stop');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert(await page.locator('#form-editor .fjs-form-field-label', { hasText: 'Alpha field' }).count() === 0,
+        'the draft stayed in the editor after Stop');
+      // A whole run: at least two drafts while the progress line shows, then the proposal
+      await page.click('#formgen-generate');
+      await formLabel(page, 'Alpha field').waitFor();
+      assert(await page.locator('#formgen-progress').isVisible(), 'the first draft came with the proposal');
+      await formLabel(page, 'Beta field').waitFor();
+      assert(await page.locator('#formgen-progress').isVisible(), 'the second draft came with the proposal');
+      await page.waitForSelector('#formgen-progress', { state: 'hidden' });
+      await formLabel(page, 'Delta field').waitFor();
+      assert(/Proposal by stream/.test(await page.textContent('#formgen-info')), 'no proposal shown');
+      await page.close();
+    } finally {
+      model.server.close();
+    }
   });
 
   await test('e. the Data panel draws a step\'s data picture (a canned outline answer)', async () => {
