@@ -370,6 +370,7 @@ async function generate(refine) {
         try {
           await formEditor.importSchema(draft);
           drafted = true;
+          previewing(true); // a draft is a preview: read-only until the proposal replaces it
         } catch { /* a draft the editor cannot show is skipped; the proposal decides */ }
       });
       if (answer.error) {
@@ -392,11 +393,20 @@ async function generate(refine) {
     if (err.name === 'AbortError') showError('Cancelled; the form editor is as it was.');
     else showError(`formgen could not be reached (${err.message}).`);
   } finally {
+    previewing(false);
     if (drafted) await formEditor.importSchema(editor).catch(() => {});
     state.inFlight = null;
     stopProgress();
     updateButtons();
   }
+}
+
+// While drafts stream in, the form editor shows a preview nobody can edit: `inert` takes it out of
+// reach of mouse and keyboard, and the class says so on screen.
+function previewing(on) {
+  const el = document.getElementById('form-editor');
+  el.inert = on;
+  el.classList.toggle('previewing', on);
 }
 
 // The event stream of a generation: each `draft` goes to `onDraft`, `progress` to the progress line;

@@ -544,8 +544,10 @@ async function main() {
       assert(await page.locator('#formgen-progress').isVisible(), 'the first draft came with the proposal');
       await formLabel(page, 'Beta field').waitFor();
       assert(await page.locator('#formgen-progress').isVisible(), 'the second draft came with the proposal');
+      assert(await page.evaluate(() => document.getElementById('form-editor').inert), 'a draft could be edited');
       await page.waitForSelector('#formgen-progress', { state: 'hidden' });
       await formLabel(page, 'Delta field').waitFor();
+      assert(!(await page.evaluate(() => document.getElementById('form-editor').inert)), 'the proposal is not editable');
       assert(/Proposal by stream/.test(await page.textContent('#formgen-info')), 'no proposal shown');
       await page.close();
     } finally {
