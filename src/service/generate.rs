@@ -194,7 +194,9 @@ impl Service {
         usage: &mut Usage,
     ) -> Result<String, ModelError> {
         let started = Instant::now();
-        let result = model::call(&self.client, settings, key, request, bounds, redactor).await;
+        let result =
+            model::call(self.client.get_or_init(model::client), settings, key, request, bounds, redactor)
+                .await;
         let (input, output) =
             result.as_ref().map(|a| (a.usage.input_tokens, a.usage.output_tokens)).unwrap_or((0, 0));
         self.metrics.model_call(&worker.name, started.elapsed().as_secs_f64(), input, output);

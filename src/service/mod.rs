@@ -42,7 +42,9 @@ pub struct Service {
     credentials: Credentials,
     store: Arc<ProcessStore>,
     prompts: Prompts,
-    client: reqwest::Client,
+    /// The HTTP client for model endpoints, built at start only when a model Worker exists (loading the
+    /// CA roots is most of a builtin-only start), else on first use.
+    client: std::sync::OnceLock<reqwest::Client>,
     limits: Limits,
     admission: Admission,
     metrics: Metrics,
@@ -63,7 +65,10 @@ impl Service {
         let prompts = Prompts::load(config.prompts_dir.as_deref())?;
         let vault =
             config.vault.as_ref().map(|v| (Vault::new(v.addr.clone(), v.namespace.clone()), v.token.clone()));
-        let client = crate::model::client();
+        let client = std::sync::OnceLock::new();
+        if config.workers.iter().any(|w| matches!(w.backend, crate::workers::Backend::Model(_))) {
+            let _ = client.set(crate::model::client());
+        }
         Ok(Service {
             registry: Registry::new(config.workers.clone()),
             credentials: Credentials::new(vault, config.credential_cache),
