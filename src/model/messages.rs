@@ -88,7 +88,7 @@ pub async fn call(
     structured: bool,
     bounds: Bounds,
 ) -> Result<ModelAnswer, ModelError> {
-    let schema = request.json_schema.as_ref().filter(|_| structured);
+    let schema = request.json_schema.as_deref().filter(|_| structured);
     let body = Request {
         model: &request.model,
         max_tokens: request.max_tokens,

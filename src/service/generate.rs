@@ -13,7 +13,7 @@ use crate::draft;
 use crate::flow::{self, Picture};
 use crate::gate::{self, GateError, Proposal};
 use crate::model::{self, Bounds, ModelError, ModelRequest, Usage};
-use crate::prompt::{self, GenerateInput, RepairInput};
+use crate::prompt::{GenerateInput, RepairInput};
 use crate::redact::Redactor;
 use crate::sources::Target;
 use crate::workers::{Backend, ModelWorker, Worker};
@@ -141,9 +141,7 @@ impl Service {
             system: self.prompts.system().to_string(),
             user,
             max_tokens,
-            json_schema: settings
-                .structured_output
-                .then(|| prompt::answer_schema(settings.max_components, settings.lean_schema)),
+            json_schema: settings.structured_output.then(|| self.schemas.get(settings)),
             temperature: settings.temperature,
         };
         let bounds = Bounds { timeout: deadline, answer_bytes: self.limits.answer_bytes };

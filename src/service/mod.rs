@@ -14,6 +14,7 @@ pub mod error;
 mod fields;
 mod generate;
 pub mod refine;
+mod schemas;
 
 use std::sync::Arc;
 
@@ -45,6 +46,8 @@ pub struct Service {
     /// The HTTP client for model endpoints, built at start only when a model Worker exists (loading the
     /// CA roots is most of a builtin-only start), else on first use.
     client: std::sync::OnceLock<reqwest::Client>,
+    /// The answer schema of each model Worker's settings, built once.
+    schemas: schemas::AnswerSchemas,
     limits: Limits,
     admission: Admission,
     metrics: Metrics,
@@ -78,6 +81,7 @@ impl Service {
             ),
             prompts,
             client,
+            schemas: schemas::AnswerSchemas::new(&config.workers),
             limits: config.limits.clone(),
             admission: Admission::new(&config.limits, &config.workers),
             metrics: Metrics::default(),
