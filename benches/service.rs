@@ -4,7 +4,11 @@
 //! corpus process (or a fixture without `../shared`) with a model double that answers instantly, at 1,
 //! 16 and 256 concurrent clients: requests/s and p50/p99 latency, next to the same load on `/healthz`
 //! measured in the same run. Then the cost of waiting: 5,000 concurrent generations held open by a model
-//! that never answers — the server's resident memory, and `/healthz` p99 meanwhile.
+//! that never answers — the server's resident memory, and `/healthz` p99 meanwhile — and the resident
+//! memory once they are gone (whether the allocator gives the burst back).
+//!
+//! `FORMGEN_BENCH=held` runs only the waiting part; `FORMGEN_BENCH_BIN=PATH` benchmarks another build of
+//! `formgen` (a baseline) instead of this one.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -72,7 +76,9 @@ fn serve(model_url: &str, dir: &std::path::Path) -> Server {
     );
     let path = dir.join(format!("bench-{}.toml", model_url.rsplit(':').next().unwrap()));
     std::fs::write(&path, config).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_formgen"))
+    let bin =
+        std::env::var("FORMGEN_BENCH_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_formgen").to_string());
+    let mut child = Command::new(bin)
         .args(["serve", "--config", path.to_str().unwrap()])
         .env("RUST_LOG", "error")
         .stdout(Stdio::piped())
@@ -196,18 +202,30 @@ fn main() {
         let dir = tempfile::tempdir().unwrap();
         let (xml, process_id, element) = largest_process();
         let body = json!({"description": "Approve or reject", "processXml": xml, "processId": process_id, "elementId": element});
-        let model = instant_model().await;
-        let server = serve(&model, dir.path());
         let client = reqwest::Client::builder().pool_max_idle_per_host(512).build().unwrap();
+        if std::env::var("FORMGEN_BENCH").as_deref() != Ok("held") {
+            throughput(&client, &body, dir.path()).await;
+        }
+        held(&client, &xml, &element, dir.path()).await;
+    });
+}
+
+/// Generations and `/healthz` at 1, 16 and 256 clients against a model that answers at once.
+async fn throughput(client: &reqwest::Client, body: &serde_json::Value, dir: &std::path::Path) {
+    {
+        let model = instant_model().await;
+        let server = serve(&model, dir);
         let generate = format!("{}/api/formgen/generate", server.url);
         let healthz = format!("{}/healthz", server.url);
-        let warm = load(&client, &generate, Some(&body), 4).await;
+        let warm = load(client, &generate, Some(body), 4).await;
         assert_eq!(warm.errors, 0, "the generation fails");
-        println!("| clients | generate req/s | p50 ms | p99 ms | /healthz req/s | p50 ms | p99 ms | generate/healthz throughput |");
+        println!(
+            "| clients | generate req/s | p50 ms | p99 ms | /healthz req/s | p50 ms | p99 ms | generate/healthz throughput |"
+        );
         println!("|---|---|---|---|---|---|---|---|");
         for concurrency in [1, 16, 256] {
-            let g = load(&client, &generate, Some(&body), concurrency).await;
-            let h = load(&client, &healthz, None, concurrency).await;
+            let g = load(client, &generate, Some(body), concurrency).await;
+            let h = load(client, &healthz, None, concurrency).await;
             println!(
                 "| {concurrency} | {:.0} | {:.2} | {:.2} | {:.0} | {:.2} | {:.2} | {:.3} |{}",
                 g.rps,
@@ -217,18 +235,26 @@ fn main() {
                 ms(h.p50),
                 ms(h.p99),
                 g.rps / h.rps,
-                if g.errors + h.errors > 0 { format!(" ({} errors)", g.errors + h.errors) } else { String::new() }
+                if g.errors + h.errors > 0 {
+                    format!(" ({} errors)", g.errors + h.errors)
+                } else {
+                    String::new()
+                }
             );
         }
         drop(server);
+    }
+}
 
-        // The cost of waiting.
+/// The cost of waiting: 5,000 generations held open by a model that never answers, then let go.
+async fn held(client: &reqwest::Client, xml: &str, element: &str, dir: &std::path::Path) {
+    {
         let (silent, accepted) = silent_model().await;
-        let server = serve(&silent, dir.path());
+        let server = serve(&silent, dir);
         let baseline_rss = rss_mb(server.child.id());
         let healthz = format!("{}/healthz", server.url);
         let generate = format!("{}/api/formgen/generate", server.url);
-        let idle = load(&client, &healthz, None, 4).await;
+        let idle = load(client, &healthz, None, 4).await;
         assert_eq!(idle.errors, 0, "healthz fails on the second server");
         let held = 5_000;
         let small = json!({"description": "A form", "processXml": xml, "elementId": element});
@@ -248,7 +274,7 @@ fn main() {
         }
         let waiting = accepted.load(Ordering::Relaxed);
         let rss = rss_mb(server.child.id());
-        let busy = load(&client, &healthz, None, 4).await;
+        let busy = load(client, &healthz, None, 4).await;
         println!(
             "waiting: {waiting} generations held open by a model that never answers; server RSS {rss:.1} MB \
              ({baseline_rss:.1} MB idle, {:.1} KB per waiting generation); /healthz p99 {:.2} ms ({:.2} ms idle, {:.1}x), \
@@ -263,6 +289,13 @@ fn main() {
         for p in pending {
             p.abort();
         }
+        // the browsers leave: the server drops their generations; what it keeps resident after
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        let after = rss_mb(server.child.id());
+        println!(
+            "released: server RSS {after:.1} MB 3 s after the {waiting} waiting generations left ({:.2}x idle)",
+            after / baseline_rss.max(0.1)
+        );
         drop(server);
-    });
+    }
 }

@@ -32,7 +32,7 @@ pub use describe::{DescribeError, describe, describe_step};
 pub use model::{
     Decision, Definitions, Element, LINKED_FORM_PREFIX, Lane, LinkedForm, Process, VariableRole, VariableUse,
 };
-pub use outline::{OutlineDeclaredForm, OutlineElement, OutlineFile, OutlineProcess};
+pub use outline::{OutlineDeclaredForm, OutlineElement, OutlineFile, OutlineProcess, OutlineView};
 pub use places::{
     Access, DeclaredField, DeclaredForm, Dialect, FieldConstraint, FieldKind, FieldOption, Place, Timer,
 };
@@ -96,7 +96,13 @@ pub fn read_file(path: &std::path::Path, limit: usize) -> Result<Definitions, Re
     if size > limit as u64 {
         return Err(ReadError::TooLarge { size: Some(size), limit });
     }
-    read_stream(file, limit)
+    // a buffer of the file's size (and one byte to see its end), not one grown by doubling
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(limit).saturating_add(1));
+    file.take((limit as u64).saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() > limit {
+        return Err(ReadError::TooLarge { size: None, limit });
+    }
+    Ok(read(&bytes))
 }
 
 /// Reads all of `stream` if it holds at most `limit` bytes; otherwise stops at `limit + 1` bytes.

@@ -14,6 +14,7 @@ mod eval;
 mod generate;
 mod outline;
 mod serve;
+mod trim;
 
 use std::process::ExitCode;
 

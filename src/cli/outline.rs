@@ -1,6 +1,6 @@
 //! `formgen outline`: what formgen reads in BPMN files, as the text a model is shown or as JSON.
 
-use std::io::Write as _;
+use std::io::{BufWriter, Write as _};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -37,6 +37,15 @@ pub(crate) struct OutlineArgs {
     pub(crate) files: Vec<PathBuf>,
 }
 
+/// One line of `outline --json`: the file's outline and, with `--element`, the step's data picture.
+#[derive(serde::Serialize)]
+struct Line<'a> {
+    #[serde(flatten)]
+    outline: bpmn::OutlineView<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    step: Option<formgen::flow::Picture>,
+}
+
 /// Whether an `outline --process` value is an old-style process id rather than a file.
 fn is_old_process_id(value: &std::path::Path) -> bool {
     let text = value.to_string_lossy();
@@ -62,7 +71,8 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
                 .into(),
         ));
     }
-    let mut stdout = std::io::stdout().lock();
+    // one buffer for the whole output: a 21 MB outline is written in 64 KB writes, not line by line
+    let mut stdout = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     for path in &files {
         let defs = Arc::new(read_bpmn(path, limits)?);
         if defs.processes.is_empty() {
@@ -87,20 +97,20 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
         }
         if args.json {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            let file = bpmn::OutlineFile {
-                file: name,
-                processes: processes.iter().map(|p| bpmn::OutlineProcess::from(*p)).collect(),
+            let step = match args.element.as_deref() {
+                Some(element) => {
+                    let target = step(&defs, args.process_id.as_deref(), element, path)?;
+                    let around = read_project(args.project.as_deref(), path, limits)?;
+                    let target = target.with_project(around);
+                    Some(formgen::flow::picture(target.process(), target.element_index(), target.project()))
+                }
+                None => None,
             };
-            let mut line = serde_json::to_value(&file).expect("outline serialises");
-            if let Some(element) = args.element.as_deref() {
-                let target = step(&defs, args.process_id.as_deref(), element, path)?;
-                let around = read_project(args.project.as_deref(), path, limits)?;
-                let target = target.with_project(around);
-                let picture =
-                    formgen::flow::picture(target.process(), target.element_index(), target.project());
-                line["step"] = serde_json::to_value(picture).expect("the picture serialises");
-            }
-            let _ = writeln!(stdout, "{line}");
+            let line = Line { outline: bpmn::OutlineView::new(&name, processes.iter().copied()), step };
+            // written straight from the read document into the buffered output
+            let _ = serde_json::to_writer(&mut stdout, &line);
+            let _ = stdout.write_all(b"\n");
+            let _ = stdout.flush();
             continue;
         }
         let element = args.element.as_deref().unwrap_or("");
@@ -116,6 +126,7 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
             let text = formgen::prompt::process_text(&target, Some(&picture), limits.prompt_chars);
             let _ = writeln!(stdout, "{text}");
         }
+        let _ = stdout.flush();
         if !found {
             return Err(UsageError(format!(
                 "{} has no element \"{element}\"{}; check --element (formgen outline --json FILE lists the steps)",

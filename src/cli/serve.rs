@@ -23,6 +23,8 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode, UsageError> {
     for warning in config.warnings() {
         tracing::warn!("{}", formgen::words::sentence(&warning));
     }
+    // glibc keeps what a burst of generations freed; give it back once the burst is over
+    super::trim::start();
     let runtime = runtime();
     let served = runtime.block_on(formgen::http::serve(config));
     // the grace period bounds the whole shutdown: a CPU-bound request still running does not hold the exit

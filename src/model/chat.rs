@@ -132,7 +132,7 @@ pub async fn call(
         max_tokens: request.max_tokens,
         temperature: request.temperature,
         messages,
-        response_format: request.json_schema.as_ref().filter(|_| structured).map(|schema| ResponseFormat {
+        response_format: request.json_schema.as_deref().filter(|_| structured).map(|schema| ResponseFormat {
             kind: "json_schema",
             json_schema: JsonSchema { name: "form", schema, strict: false },
         }),

@@ -97,7 +97,7 @@ pub async fn call(
     bounds: Bounds,
     sink: Option<Sink<'_>>,
 ) -> Result<ModelAnswer, ModelError> {
-    let schema = request.json_schema.as_ref().filter(|_| structured);
+    let schema = request.json_schema.as_deref().filter(|_| structured);
     let body = Request {
         model: &request.model,
         max_tokens: request.max_tokens,

@@ -35,8 +35,8 @@ pub struct ModelRequest {
     pub user: String,
     /// Output tokens the answer may use.
     pub max_tokens: u32,
-    /// The JSON schema of the answer, for structured output.
-    pub json_schema: Option<Value>,
+    /// The JSON schema of the answer, for structured output (shared: it depends on the Worker only).
+    pub json_schema: Option<std::sync::Arc<Value>>,
     /// Sampling temperature, when the Worker sets one.
     pub temperature: Option<f32>,
 }

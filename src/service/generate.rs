@@ -15,7 +15,7 @@ use crate::draft;
 use crate::flow::{self, Picture};
 use crate::gate::{self, GateError, Proposal};
 use crate::model::{self, Bounds, ModelError, ModelRequest, Usage};
-use crate::prompt::{self, GenerateInput, RepairInput};
+use crate::prompt::{GenerateInput, RepairInput};
 use crate::redact::Redactor;
 use crate::sources::Target;
 use crate::workers::{Backend, ModelWorker, Worker};
@@ -154,9 +154,7 @@ impl Service {
             system: self.prompts.system().to_string(),
             user,
             max_tokens,
-            json_schema: settings
-                .structured_output
-                .then(|| prompt::answer_schema(settings.max_components, settings.lean_schema)),
+            json_schema: settings.structured_output.then(|| self.schemas.get(settings)),
             temperature: settings.temperature,
         };
         let bounds = Bounds { timeout: deadline, answer_bytes: self.limits.answer_bytes };
@@ -225,8 +223,16 @@ impl Service {
             }
         };
         let sink: Option<model::Sink<'_>> = if watcher_present { Some(&mut on_delta) } else { None };
-        let result =
-            model::call_streaming(&self.client, settings, key, request, bounds, redactor, sink).await;
+        let result = model::call_streaming(
+            self.client.get_or_init(model::client),
+            settings,
+            key,
+            request,
+            bounds,
+            redactor,
+            sink,
+        )
+        .await;
         let (input, output) =
             result.as_ref().map(|a| (a.usage.input_tokens, a.usage.output_tokens)).unwrap_or((0, 0));
         self.metrics.model_call(&worker.name, started.elapsed().as_secs_f64(), input, output);

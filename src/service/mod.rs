@@ -15,6 +15,7 @@ pub mod events;
 mod fields;
 mod generate;
 pub mod refine;
+mod schemas;
 
 use std::sync::Arc;
 
@@ -44,7 +45,11 @@ pub struct Service {
     credentials: Credentials,
     store: Arc<ProcessStore>,
     prompts: Prompts,
-    client: reqwest::Client,
+    /// The HTTP client for model endpoints, built at start only when a model Worker exists (loading the
+    /// CA roots is most of a builtin-only start), else on first use.
+    client: std::sync::OnceLock<reqwest::Client>,
+    /// The answer schema of each model Worker's settings, built once.
+    schemas: schemas::AnswerSchemas,
     limits: Limits,
     admission: Admission,
     metrics: Metrics,
@@ -65,7 +70,10 @@ impl Service {
         let prompts = Prompts::load(config.prompts_dir.as_deref())?;
         let vault =
             config.vault.as_ref().map(|v| (Vault::new(v.addr.clone(), v.namespace.clone()), v.token.clone()));
-        let client = crate::model::client();
+        let client = std::sync::OnceLock::new();
+        if config.workers.iter().any(|w| matches!(w.backend, crate::workers::Backend::Model(_))) {
+            let _ = client.set(crate::model::client());
+        }
         Ok(Service {
             registry: Registry::new(config.workers.clone()),
             credentials: Credentials::new(vault, config.credential_cache),
@@ -75,6 +83,7 @@ impl Service {
             ),
             prompts,
             client,
+            schemas: schemas::AnswerSchemas::new(&config.workers),
             limits: config.limits.clone(),
             admission: Admission::new(&config.limits, &config.workers),
             metrics: Metrics::default(),

@@ -47,7 +47,7 @@ fn request(max_tokens: u32, schema: Option<serde_json::Value>) -> ModelRequest {
         system: "You write form-js forms as JSON.".into(),
         user: "A form asking for a name and a number of vacation days.".into(),
         max_tokens,
-        json_schema: schema,
+        json_schema: schema.map(std::sync::Arc::new),
         temperature: None,
     }
 }

@@ -26,7 +26,7 @@ fn request(schema: Option<Value>) -> ModelRequest {
         system: "You write forms.".into(),
         user: "A vacation request form.".into(),
         max_tokens: 321,
-        json_schema: schema,
+        json_schema: schema.map(std::sync::Arc::new),
         temperature: None,
     }
 }

@@ -27,7 +27,7 @@ fn request() -> ModelRequest {
         system: "You write forms.".into(),
         user: "A vacation request form.".into(),
         max_tokens: 500,
-        json_schema: Some(json!({"type": "object"})),
+        json_schema: Some(std::sync::Arc::new(json!({"type": "object"}))),
         temperature: None,
     }
 }
