@@ -21,6 +21,9 @@ mod moddle;
 #[path = "common/served.rs"]
 mod served;
 
+#[path = "common/process.rs"]
+mod process;
+
 #[path = "conformance/corpus.rs"]
 mod corpus;
 

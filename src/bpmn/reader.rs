@@ -17,7 +17,7 @@ use quick_xml::events::Event;
 use super::model::{Definitions, Element, Lane, LinkedForm, Process, VariableRole};
 use super::places::{Access, Dialect, Place};
 use super::variables::CAMUNDA_RESULT_KINDS;
-use super::xml::{Attrs, Ns, Scopes, push_reference, unescape};
+use super::xml::{Attrs, Ns, Scopes, push_reference, skipping, unescape};
 
 /// Elements deeper than this are skipped as one subtree: no BPMN construct nests this deep, and it keeps
 /// a 100,000-level document from costing 100,000 frames.
@@ -165,12 +165,7 @@ pub(super) fn read_text(text: &str) -> Definitions {
             Ok(Event::Eof) | Err(_) => break,
             Ok(event) => event,
         };
-        if b.skip > 0 {
-            match event {
-                Event::Start(_) => b.skip += 1,
-                Event::End(_) => b.skip -= 1,
-                _ => {}
-            }
+        if skipping(&mut b.skip, &event) {
             continue;
         }
         match event {

@@ -189,6 +189,21 @@ pub fn unescape(raw: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Whether `event` falls inside a subtree being skipped whole (`depth` elements deep, 0: none), moving
+/// the depth on its start and end tags: what the BPMN and DMN readers do with elements they do not keep.
+pub(crate) fn skipping(depth: &mut usize, event: &quick_xml::events::Event<'_>) -> bool {
+    use quick_xml::events::Event;
+    if *depth == 0 {
+        return false;
+    }
+    match event {
+        Event::Start(_) => *depth += 1,
+        Event::End(_) => *depth -= 1,
+        _ => {}
+    }
+    true
+}
+
 /// Appends the character an entity reference stands for; a reference no DTD defines for us is kept as
 /// written (`&name;`), never expanded.
 pub(crate) fn push_reference(out: &mut String, name: &str) {

@@ -14,7 +14,7 @@ use quick_xml::events::Event;
 use super::model::{Decision, DecisionInput, DecisionOutput, Decisions, HitPolicy};
 use super::unary::{allowed_values, string_literal};
 use crate::bpmn::trim;
-use crate::bpmn::xml::{Ns, Scopes, attr, push_reference, unescape};
+use crate::bpmn::xml::{Ns, Scopes, attr, push_reference, skipping, unescape};
 
 /// Elements deeper than this are skipped as one subtree: no DMN construct nests this deep.
 const MAX_DEPTH: usize = 512;
@@ -75,12 +75,7 @@ pub(super) fn read_text(text: &str) -> Decisions {
             }
             Ok(event) => event,
         };
-        if b.skip > 0 {
-            match event {
-                Event::Start(_) => b.skip += 1,
-                Event::End(_) => b.skip -= 1,
-                _ => {}
-            }
+        if skipping(&mut b.skip, &event) {
             continue;
         }
         match event {

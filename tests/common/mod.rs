@@ -4,6 +4,7 @@
 pub mod logs;
 pub mod moddle;
 mod paths;
+pub mod process;
 pub mod raw_server;
 pub mod served;
 pub mod synthetic;

@@ -3,6 +3,8 @@
 
 use formgen::{bpmn, draft, gate};
 
+use crate::process::{at, names_used};
+
 #[test]
 #[ignore = "conformance tier: run `bash .ci/conformance`"]
 fn the_builtin_drafter_on_every_corpus_process() {
@@ -14,17 +16,7 @@ fn the_builtin_drafter_on_every_corpus_process() {
         let defs = bpmn::read(&std::fs::read(&path).unwrap());
         for (pi, p) in defs.processes.iter().enumerate() {
             processes += 1;
-            let mut names: Vec<String> = p.variables().into_iter().map(str::to_string).collect();
-            for e in &p.elements {
-                names.extend(bpmn::read_condition(&e.condition).variables);
-                // what a Camunda 7 / Flowable step declares its form writes
-                names.extend(
-                    e.declared
-                        .fields
-                        .iter()
-                        .map(|f| if f.variable.is_empty() { f.id.clone() } else { f.variable.clone() }),
-                );
-            }
+            let names = names_used(p);
             let targets = std::iter::once("").chain(
                 p.elements
                     .iter()
@@ -58,9 +50,4 @@ fn the_builtin_drafter_on_every_corpus_process() {
         failures.len()
     );
     assert!(failures.is_empty(), "form-js rejects builtin drafts:\n{}", failures.join("\n"));
-}
-
-/// The index of the step with this id; none for the start form (`""`).
-fn at(p: &bpmn::Process, id: &str) -> Option<usize> {
-    (!id.is_empty()).then(|| p.element_index(id)).flatten()
 }

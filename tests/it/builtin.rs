@@ -4,6 +4,8 @@
 use formgen::bpmn::{self, Process};
 use formgen::draft;
 use formgen::gate;
+
+use crate::common::process::{at, names_used};
 use serde_json::{Value, json};
 
 fn process(name: &str) -> Process {
@@ -17,23 +19,6 @@ fn components(schema: &Value) -> Vec<Value> {
 
 fn by_key<'a>(cs: &'a [Value], key: &str) -> &'a Value {
     cs.iter().find(|c| c["key"] == key).unwrap_or_else(|| panic!("no field {key} in {cs:#?}"))
-}
-
-/// The names a process uses: its declared variables and those its conditions read.
-pub fn names_used(p: &Process) -> Vec<String> {
-    let mut names: Vec<String> = p.variables().into_iter().map(str::to_string).collect();
-    for e in &p.elements {
-        names.extend(bpmn::read_condition(&e.condition).variables);
-        // what a Camunda 7 / Flowable step declares its form writes, and what any element reads
-        names.extend(
-            e.declared
-                .fields
-                .iter()
-                .map(|f| if f.variable.is_empty() { f.id.clone() } else { f.variable.clone() }),
-        );
-    }
-    names.extend(formgen::flow::access::of_process(p).into_iter().flat_map(|a| a.reads));
-    names
 }
 
 #[test]
@@ -150,9 +135,4 @@ fn every_fixture_process_and_step_drafts_a_form_the_gate_accepts() {
             }
         }
     }
-}
-
-/// The index of the step with this id; none for the start form (`""`).
-fn at(p: &bpmn::Process, id: &str) -> Option<usize> {
-    (!id.is_empty()).then(|| p.element_index(id)).flatten()
 }
