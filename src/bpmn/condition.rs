@@ -130,10 +130,14 @@ pub struct Reading {
 
 /// Reads a FEEL or JUEL condition. Unreadable parts yield nothing.
 pub fn read_condition(condition: &str) -> Reading {
-    let body = strip_markers(condition.trim());
-    let Some(tokens) = tokenize(body) else {
+    let trimmed = condition.trim();
+    let body = strip_markers(trimmed);
+    let Some(mut tokens) = tokenize(body) else {
         return Reading::default();
     };
+    if !trimmed.starts_with("${") && !trimmed.starts_with("#{") {
+        tokens = join_names(tokens);
+    }
     let mut parser = Parser { tokens, pos: 0, reading: Reading::default() };
     // Trailing tokens the grammar does not cover are left unread: what came before them stands.
     parser.reading.comparisons = parser.or();
@@ -151,6 +155,23 @@ fn strip_markers(s: &str) -> &str {
         }
     }
     s
+}
+
+/// FEEL names may hold spaces (`Current Vacation Status.name`, the built-in `lower case(x)`), and two
+/// names never stand side by side otherwise, so adjacent name tokens are one name. JUEL is not joined:
+/// its operators `div`, `mod` and `empty` are words.
+fn join_names(tokens: Vec<Token>) -> Vec<Token> {
+    let mut out: Vec<Token> = Vec::with_capacity(tokens.len());
+    for token in tokens {
+        match (out.last_mut(), token) {
+            (Some(Token::Ident(prev)), Token::Ident(word)) => {
+                prev.push(' ');
+                prev.push_str(&word);
+            }
+            (_, token) => out.push(token),
+        }
+    }
+    out
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -490,6 +511,17 @@ mod tests {
         assert_eq!(read("= not(amount > 10)"), ["amount <= 10"]);
         assert_eq!(read("= status != null"), ["status != null"]);
         assert_eq!(read("= (a or b) and c = -2.5"), ["a = true", "b = true", "c = -2.5"]);
+    }
+
+    #[test]
+    fn feel_names_with_spaces() {
+        // a multi-word built-in is a call, not the variable `lower`
+        assert_eq!(read_condition("=lower case(answer) = lower case(guess)").variables, ["answer", "guess"]);
+        assert_eq!(
+            read("= Vacation Approval.Status = \"Approved\""),
+            ["Vacation Approval.Status = \"Approved\""]
+        );
+        assert_eq!(read("= is defined(x) and x > 2"), ["x > 2"]);
     }
 
     #[test]

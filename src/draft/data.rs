@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Use, overlaps, valid_key};
 use crate::bpmn::{DeclaredField, Element, FieldKind};
-use crate::flow::{Definition, Picture};
+use crate::flow::{Definition, Known, Picture};
 use crate::words;
 
 /// How many values known before a step its draft shows read-only, nearest first in the process's
@@ -33,21 +33,33 @@ pub(super) fn add_picture_fields(chosen: &mut Vec<(String, Use)>, picture: &Pict
         push(&d.name, Use::Write, chosen);
     }
     if is_step {
-        // what earlier forms collected first (a reviewer checks what a person entered), then what
-        // earlier steps computed, nearest last-written first, within the cap
-        let from_forms = |k: &&crate::flow::Known| k.from.contains("form");
-        let mut shown: Vec<&str> =
-            picture.known_before.iter().filter(|k| k.used).map(|k| k.name.as_str()).collect();
-        let unused = picture.known_before.iter().filter(|k| !k.used);
-        shown.extend(unused.clone().filter(from_forms).map(|k| k.name.as_str()));
-        shown.extend(unused.filter(|k| !from_forms(k)).rev().map(|k| k.name.as_str()).take(COMPUTED_SHOWN));
-        for name in shown.into_iter().take(KNOWN_SHOWN) {
+        for name in shown_known(picture) {
             push(name, Use::Read, chosen);
         }
     }
     // a variable read by path is an object: its paths are the fields, not the whole object
     let all: Vec<String> = chosen.iter().map(|(n, _)| n.clone()).collect();
     chosen.retain(|(n, _)| !all.iter().any(|other| overlaps(n, other) && other.len() > n.len()));
+}
+
+/// The values known before a step that its draft shows, at most [`KNOWN_SHOWN`]: first those the
+/// step or what follows it works on and those the project's authors put on several forms (a value on
+/// two forms is one each person in the process gets to see), the latter first; then what earlier
+/// forms collected (a reviewer checks what a person entered); then at most [`COMPUTED_SHOWN`] values
+/// earlier steps computed, last written first. Not what the step's own output mappings overwrite,
+/// nor what its own assignment reads (who works on it).
+fn shown_known(picture: &Picture) -> Vec<&str> {
+    let hidden = |k: &Known| picture.set_by_step.contains(&k.name) || picture.routing.contains(&k.name);
+    let mut known: Vec<&Known> = picture.known_before.iter().filter(|k| !hidden(k)).collect();
+    // stable: the process's order within each rank
+    known.sort_by_key(|k| std::cmp::Reverse(k.in_forms.min(2)));
+    let shared = |k: &Known| k.used || k.in_forms >= 2;
+    let mut shown: Vec<&str> = known.iter().filter(|k| shared(k)).map(|k| k.name.as_str()).collect();
+    let rest: Vec<&Known> = known.into_iter().filter(|k| !shared(k)).collect();
+    shown.extend(rest.iter().filter(|k| k.entered).map(|k| k.name.as_str()));
+    shown.extend(rest.iter().filter(|k| !k.entered).rev().map(|k| k.name.as_str()).take(COMPUTED_SHOWN));
+    shown.truncate(KNOWN_SHOWN);
+    shown
 }
 
 /// Most fields one object variable becomes.

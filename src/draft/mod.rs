@@ -117,6 +117,11 @@ pub fn draft_in(
     }
     let mut chosen = fields(process, target, around.is_none());
     if let Some(around) = around {
+        // an output mapping that sets a value from something else is the engine's to write
+        let engine_written = &around.picture.set_by_step;
+        chosen.retain(|(n, _)| !engine_written.contains(n));
+    }
+    if let Some(around) = around {
         data::add_picture_fields(&mut chosen, around.picture, target.is_some());
         data::expand_objects(&mut chosen, process, around.project);
     }
@@ -237,17 +242,7 @@ fn fields(process: &Process, target: Option<usize>, with_decisions: bool) -> Vec
             out.push((name.to_string(), use_));
         }
     };
-    // The elements whose data this form is: the step, or the process's top-level start events.
-    let own: Vec<usize> = match target {
-        Some(i) => vec![i],
-        None => process
-            .elements
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.kind == "startEvent" && e.parent.is_none())
-            .map(|(i, _)| i)
-            .collect(),
-    };
+    let own = own_elements(process, target);
     for &i in &own {
         for u in process.uses_of(i) {
             let use_ = if target.is_none() || u.role.is_written() { Use::Write } else { Use::Read };
@@ -275,6 +270,20 @@ fn fields(process: &Process, target: Option<usize>, with_decisions: bool) -> Vec
     let all: Vec<String> = out.iter().map(|(n, _)| n.clone()).collect();
     out.retain(|(n, _)| !all.iter().any(|other| overlaps(n, other) && other.len() > n.len()));
     out
+}
+
+/// The elements whose data a form for `target` is: the step, or the process's top-level start events.
+fn own_elements(process: &Process, target: Option<usize>) -> Vec<usize> {
+    match target {
+        Some(i) => vec![i],
+        None => process
+            .elements
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.kind == "startEvent" && e.parent.is_none())
+            .map(|(i, _)| i)
+            .collect(),
+    }
 }
 
 /// Whether one binding path is a proper prefix of the other (`a` and `a.b`).

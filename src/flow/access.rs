@@ -201,14 +201,62 @@ fn result_scope(process: &Process, index: usize, name: &str) -> String {
 /// The top-level keys of a FEEL context literal (`={status: response.status, "body": x}`): what a
 /// connector's `resultExpression` writes. Anything that is not a context literal gives nothing.
 pub fn context_keys(value: &str) -> Vec<String> {
-    let Some(body) = value.trim().strip_prefix('=').map(str::trim) else {
+    let Some(body) = value.trim().strip_prefix('=') else {
         return Vec::new();
     };
-    let Some(inner) = body.strip_prefix('{').and_then(|b| b.strip_suffix('}')) else {
+    let mut keys: Vec<String> = Vec::new();
+    for (key, _) in context_entries(body) {
+        if !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+    keys
+}
+
+/// The dotted paths of a FEEL context literal's keys, nested contexts included
+/// (`={result: {jobId: r.id, status: r.status}}` gives `result`, `result.jobId`, `result.status`): the
+/// shape of what a result expression or an output mapping stores. Not a context literal: nothing.
+pub fn context_paths(value: &str) -> Vec<String> {
+    let Some(body) = value.trim().strip_prefix('=') else {
         return Vec::new();
     };
-    let mut keys = Vec::new();
-    let (mut depth, mut quote, mut expecting_key, mut start) = (0usize, None::<char>, true, 0usize);
+    let mut out = Vec::new();
+    nested_paths(body, "", 0, &mut out);
+    out
+}
+
+/// Contexts nested deeper than this are not followed.
+const MOST_CONTEXT_DEPTH: usize = 8;
+
+fn nested_paths(body: &str, prefix: &str, depth: usize, out: &mut Vec<String>) {
+    if depth >= MOST_CONTEXT_DEPTH {
+        return;
+    }
+    for (key, value) in context_entries(body) {
+        let path = if prefix.is_empty() { key } else { format!("{prefix}.{key}") };
+        if !out.contains(&path) {
+            out.push(path.clone());
+        }
+        nested_paths(value, &path, depth + 1, out);
+    }
+}
+
+/// The entries `(key, value text)` of a FEEL context literal `{k: v, ...}` (surrounding white space
+/// allowed); anything else gives none.
+fn context_entries(body: &str) -> Vec<(String, &str)> {
+    let Some(inner) = body.trim().strip_prefix('{').and_then(|b| b.strip_suffix('}')) else {
+        return Vec::new();
+    };
+    let mut entries = Vec::new();
+    let (mut depth, mut quote) = (0usize, None::<char>);
+    let (mut key, mut start) = (None::<String>, 0usize);
+    let mut finish = |key: &mut Option<String>, end: usize, start: usize| {
+        if let Some(k) = key.take()
+            && !k.is_empty()
+        {
+            entries.push((k, &inner[start..end]));
+        }
+    };
     let mut chars = inner.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
         match (quote, c) {
@@ -220,21 +268,19 @@ pub fn context_keys(value: &str) -> Vec<String> {
             (None, '"') => quote = Some('"'),
             (None, '{' | '[' | '(') => depth += 1,
             (None, '}' | ']' | ')') => depth = depth.saturating_sub(1),
-            (None, ':') if depth == 0 && expecting_key => {
-                let key = inner[start..i].trim().trim_matches('"').trim();
-                if !key.is_empty() && !keys.iter().any(|k| k == key) {
-                    keys.push(key.to_string());
-                }
-                expecting_key = false;
+            (None, ':') if depth == 0 && key.is_none() => {
+                key = Some(inner[start..i].trim().trim_matches('"').trim().to_string());
+                start = i + 1;
             }
             (None, ',') if depth == 0 => {
-                expecting_key = true;
+                finish(&mut key, i, start);
                 start = i + 1;
             }
             _ => {}
         }
     }
-    keys
+    finish(&mut key, inner.len(), start);
+    entries
 }
 
 #[cfg(test)]
@@ -250,6 +296,16 @@ mod tests {
         assert_eq!(context_keys(r#"={"a, b": "x: y"}"#), ["a, b"]);
         assert!(context_keys("=response.body").is_empty());
         assert!(context_keys("{a: 1}").is_empty(), "not FEEL without '='");
+    }
+
+    #[test]
+    fn context_paths_follow_nested_contexts() {
+        assert_eq!(
+            context_paths("= {r: {jobId: x.id, \"status\": {code: 1}}, list: [{b: 2}], n: 1}"),
+            ["r", "r.jobId", "r.status", "r.status.code", "list", "n"]
+        );
+        assert!(context_paths("=response.body").is_empty());
+        assert!(context_paths("= {a: ").is_empty());
     }
 
     #[test]

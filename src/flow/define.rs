@@ -111,7 +111,9 @@ fn decision_definition(name: &str, process: &Process, project: &Project) -> Opti
 }
 
 /// The dotted paths the process and its project use below `root` (`order.total` for `order`): read
-/// by path in an expression, or bound by a project form's field. Sorted, at most `most`.
+/// by path in an expression, bound by a project form's field, or stored as a context literal's key
+/// (`resultExpression` `={order: {total: ..}}`, an output mapping `={total: ..}` to `order`). In order
+/// of first appearance, at most `most`.
 pub fn paths_below(root: &str, process: &Process, project: &Project, most: usize) -> Vec<String> {
     let prefix = format!("{root}.");
     let mut out: Vec<String> = Vec::new();
@@ -126,6 +128,23 @@ pub fn paths_below(root: &str, process: &Process, project: &Project, most: usize
         }
     }
     for e in &process.elements {
+        // what a result expression or an output mapping stores, when its value is a context literal
+        for (k, a) in e.accesses.iter().enumerate() {
+            let stored_as = match &a.place {
+                Place::Header(key) if key == "resultExpression" => Some(String::new()),
+                Place::OutputSource => e
+                    .accesses
+                    .get(k + 1)
+                    .filter(|t| t.place == Place::OutputTarget)
+                    .map(|t| format!("{}.", t.expression.trim())),
+                _ => None,
+            };
+            if let Some(stored_as) = stored_as {
+                for path in super::access::context_paths(&a.expression) {
+                    add(&format!("{stored_as}{path}"));
+                }
+            }
+        }
         for a in &e.accesses {
             if a.expression.contains(&prefix) {
                 for r in

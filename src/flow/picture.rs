@@ -7,7 +7,8 @@
 //! - **Order.** What can run before the step: everything from which it can be reached along sequence
 //!   flows, a boundary event after the activity it is attached to, a sub-process before its children
 //!   and its children before what follows it. What can run after: what it can reach the same way.
-//! - **Known before**: variables written by what can run before (with where they come from).
+//! - **Known before**: variables written by what can run before (with where they come from), and those
+//!   read before the step that nothing in the process writes: the process was started with them.
 //! - **To supply**: variables read by what can run after and written by nothing in the process but
 //!   the step's own form; plus the sources of the step's own output mappings (a user task with
 //!   `<zeebe:output source="=approved" target="isApproved"/>` has a form that writes `approved`). For the
@@ -36,6 +37,12 @@ pub struct Known {
     pub from: String,
     /// Whether the step or something after it reads it (what a reviewer of this step needs).
     pub used: bool,
+    /// Whether a person gave it: a form's field, or a value the process was started with (read before
+    /// the step, written by nothing in the process), rather than one a step computed.
+    pub entered: bool,
+    /// How many of the process's and the project's forms have a field for it: a value the authors
+    /// put on several forms is one each step's person gets to see.
+    pub in_forms: usize,
 }
 
 /// A variable the step's form supplies, and why.
@@ -72,6 +79,14 @@ pub struct Picture {
     pub forms: Vec<String>,
     /// The ids of the project's decisions the process calls (read for this picture).
     pub decisions: Vec<String>,
+    /// What the step's own output mappings set from something other than the form's value: not
+    /// fields of its form (the drafter leaves them out).
+    #[serde(skip)]
+    pub set_by_step: Vec<String>,
+    /// What the step's own assignment and schedule read (its assignee, candidates, due date): the
+    /// engine's routing, which the person it routes the step to does not need shown.
+    #[serde(skip)]
+    pub routing: Vec<String>,
 }
 
 /// Most variables in one list of the picture: a bound for any process size.
@@ -97,20 +112,52 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
         ..Picture::default()
     };
     // known before
-    let used: HashSet<String> = own.iter().chain(after.iter()).flat_map(|&i| flow.reads_of(i)).collect();
+    let used: HashSet<String> =
+        own.iter().chain(after.iter()).flat_map(|&i| flow.business_reads_of(i)).collect();
     let mut seen = HashSet::new();
     for &i in sorted(&before).iter() {
         for name in flow.writes_of(i) {
             if seen.insert(name.clone()) && picture.known_before.len() < MOST {
                 let root = name.split('.').next().unwrap_or(&name);
                 let used = used.contains(&name) || used.contains(root);
-                picture.known_before.push(Known { name, from: flow.origin_of(i), used });
+                let entered = flow.form_keys[i].as_ref().is_some_and(|(_, keys)| keys.contains(&name));
+                let in_forms = flow.forms_with(&name);
+                picture.known_before.push(Known { name, from: flow.origin_of(i), used, entered, in_forms });
+            }
+        }
+    }
+    // read before the step and written by nothing in the process: given when the process started
+    let written_anywhere: HashSet<String> = (0..process.elements.len())
+        .flat_map(|i| flow.access[i].writes.iter().map(|w| w.name.clone()).chain(flow.form_keys_of(i)))
+        .collect();
+    for &i in sorted(&before).iter() {
+        for name in flow.asked_reads_of(i, false) {
+            if !written_anywhere.contains(&name)
+                && seen.insert(name.clone())
+                && picture.known_before.len() < MOST
+            {
+                let from = format!("given when the process starts (read by {})", flow.phrase(i));
+                let used = used.contains(&name);
+                let in_forms = flow.forms_with(&name);
+                picture.known_before.push(Known { name, from, used, entered: true, in_forms });
             }
         }
     }
     // to supply: read after, written by nothing but the step's own form
-    let written_elsewhere: HashSet<String> =
-        (0..process.elements.len()).filter(|i| !own.contains(i)).flat_map(|i| flow.writes_of(i)).collect();
+    // what the step's own output mappings set from something else than the value itself is the
+    // engine's to write, not the form's
+    picture.set_by_step = own.iter().flat_map(|&i| set_by_mapping(&process.elements[i])).collect();
+    picture.routing = own
+        .iter()
+        .flat_map(|&i| process.elements[i].accesses.iter())
+        .filter(|a| is_routing(&a.place))
+        .flat_map(access::reads_of)
+        .collect();
+    let written_elsewhere: HashSet<String> = (0..process.elements.len())
+        .filter(|i| !own.contains(i))
+        .flat_map(|i| flow.writes_of(i))
+        .chain(picture.set_by_step.iter().cloned())
+        .collect();
     let mut supplied = HashSet::new();
     let mut supply = |name: String, why: String, picture: &mut Picture| {
         if !name.is_empty() && supplied.insert(name.clone()) && picture.to_supply.len() < MOST {
@@ -130,7 +177,7 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
     }
     for &i in sorted(&after).iter() {
         let locals = flow.locals(i);
-        for name in flow.asked_reads_of(i) {
+        for name in flow.asked_reads_of(i, true) {
             if written_elsewhere.contains(&name) || locals.contains(&name) {
                 continue;
             }
@@ -158,6 +205,43 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
         }
     }
     picture
+}
+
+/// Places where the engine routes or schedules work rather than working on the process's data.
+fn is_routing(place: &Place) -> bool {
+    matches!(
+        place,
+        Place::Assignee
+            | Place::CandidateGroups
+            | Place::CandidateUsers
+            | Place::DueDate
+            | Place::FollowUpDate
+            | Place::Priority
+            | Place::JobType
+            | Place::JobRetries
+            | Place::Timer(_)
+    )
+}
+
+/// The targets of an element's output mappings whose source does not read the target itself
+/// (`=null`, `="done"`, `=a + b`): the engine sets them, whatever a form there holds. An output that
+/// passes a value on (`source="=hint" target="hint"`) keeps what the form gave.
+fn set_by_mapping(e: &crate::bpmn::Element) -> Vec<String> {
+    let mut out = Vec::new();
+    for pair in e.accesses.windows(2) {
+        let [source, target] = pair else { continue };
+        if source.place != Place::OutputSource || target.place != Place::OutputTarget {
+            continue;
+        }
+        let name = target.expression.trim();
+        let root = name.split('.').next().unwrap_or(name);
+        let passes_on = expr::zeebe_value_reads(&source.expression).iter().any(|r| r.name == root)
+            || expr::juel_reads(&source.expression).iter().any(|r| r.name == root);
+        if !passes_on && !name.is_empty() && !out.iter().any(|n| n == name) {
+            out.push(name.to_string());
+        }
+    }
+    out
 }
 
 fn is_top_start(e: &crate::bpmn::Element) -> bool {
@@ -188,6 +272,8 @@ struct Flow<'p> {
     prev: Vec<Vec<usize>>,
     forms_read: Vec<String>,
     decisions_read: Vec<String>,
+    /// Per key: how many distinct forms (bound by the process's steps, or in the project) bind it.
+    key_forms: HashMap<String, usize>,
 }
 
 impl<'p> Flow<'p> {
@@ -235,7 +321,7 @@ impl<'p> Flow<'p> {
             }
         }
         let mut forms_read = Vec::new();
-        let form_keys = process
+        let form_keys: Vec<Option<(String, Vec<String>)>> = process
             .elements
             .iter()
             .map(|e| {
@@ -268,7 +354,25 @@ impl<'p> Flow<'p> {
                 reads
             })
             .collect();
+        let mut key_forms: HashMap<String, usize> = HashMap::new();
+        let mut counted: HashSet<String> = HashSet::new();
+        let bound = form_keys.iter().flatten().map(|(id, keys)| (id.clone(), keys.clone()));
+        let in_project = project
+            .forms
+            .iter()
+            .map(|f| (f.id.clone(), f.input_fields.iter().map(|x| x.key.clone()).collect::<Vec<_>>()));
+        for (n, (id, keys)) in bound.chain(in_project).enumerate() {
+            let id = if id.is_empty() { format!("#{n}") } else { id };
+            if !counted.insert(id) {
+                continue;
+            }
+            let keys: HashSet<String> = keys.into_iter().collect();
+            for k in keys {
+                *key_forms.entry(k).or_default() += 1;
+            }
+        }
         Flow {
+            key_forms,
             process,
             access: access::of_process(process),
             form_keys,
@@ -305,9 +409,32 @@ impl<'p> Flow<'p> {
         out
     }
 
-    /// The variables the element at `i` reads (its decisions' reads included).
-    fn reads_of(&self, i: usize) -> Vec<String> {
-        let mut out = self.access[i].reads.clone();
+    /// How many distinct forms bind `key`.
+    fn forms_with(&self, key: &str) -> usize {
+        self.key_forms.get(key).copied().unwrap_or(0)
+    }
+
+    /// The input keys of the form the element at `i` binds.
+    fn form_keys_of(&self, i: usize) -> Vec<String> {
+        self.form_keys[i].as_ref().map(|(_, keys)| keys.clone()).unwrap_or_default()
+    }
+
+    /// The variables the element at `i` reads as the data it works on (its decisions' reads
+    /// included): not where the engine only routes or schedules the work (assignee, candidates, due
+    /// and follow-up dates, priority, job type and retries, timers), which a person reviewing the
+    /// step does not need to see.
+    fn business_reads_of(&self, i: usize) -> Vec<String> {
+        let mut out = Vec::new();
+        for a in &self.process.elements[i].accesses {
+            if is_routing(&a.place) {
+                continue;
+            }
+            for name in access::reads_of(a) {
+                if !out.contains(&name) {
+                    out.push(name);
+                }
+            }
+        }
         for r in &self.decision_reads[i] {
             if !out.contains(r) {
                 out.push(r.clone());
@@ -316,17 +443,35 @@ impl<'p> Flow<'p> {
         out
     }
 
-    /// The variables the element at `i` reads where a person may have to give them: not in a
-    /// connector's own configuration (`zeebe:property`, `zeebe:header`), which names the connector's
-    /// settings and state rather than the process's data.
-    fn asked_reads_of(&self, i: usize) -> Vec<String> {
+    /// The variables the element at `i` reads that must exist before it runs, where a person may
+    /// have to give them. Not:
+    /// - an output mapping's source, or a loop's or ad-hoc sub-process's output element: they read
+    ///   the job's result, the message's payload or one instance's locals;
+    /// - a connector's own configuration (`zeebe:property`, `zeebe:header`): the connector's settings
+    ///   and state rather than the process's data;
+    /// - what an AI agent fills in (`fromAi(toolCall.x, ..)`);
+    /// - a value the expression checks for first (`is defined(x)`, `get or else(x, ..)`);
+    /// - the element's own locals;
+    /// - with `routing` false, where the engine only routes or schedules the work ([`is_routing`]).
+    fn asked_reads_of(&self, i: usize, routing: bool) -> Vec<String> {
+        let locals = self.locals(i);
         let mut out = Vec::new();
         for a in &self.process.elements[i].accesses {
-            if matches!(a.place, Place::Property(_) | Place::Header(_)) {
+            let skipped = matches!(
+                a.place,
+                Place::Property(_)
+                    | Place::Header(_)
+                    | Place::OutputSource
+                    | Place::LoopOutputElement
+                    | Place::AdHocOutputElement
+            ) || (!routing && is_routing(&a.place))
+                || a.expression.contains("fromAi(");
+            if skipped {
                 continue;
             }
+            let optional = expr::optional_names(&a.expression);
             for name in access::reads_of(a) {
-                if !out.contains(&name) {
+                if !out.contains(&name) && !optional.contains(&name) && !locals.contains(&name) {
                     out.push(name);
                 }
             }

@@ -5,12 +5,22 @@
 
 use std::fmt::Write as _;
 
-use super::{Picture, definition};
+use super::{Picture, definition, paths_below};
 use crate::bpmn::Process;
 use crate::project::{Project, ProjectForm};
 
 /// Most options named for one defined variable.
 const MAX_OPTIONS: usize = 12;
+
+/// Most paths named below one object variable.
+const MAX_PATHS: usize = 8;
+
+/// `"; its fields: order.total, order.currency"` for a variable the process or project uses paths
+/// below (an object a form shows or asks for field by field); `""` otherwise.
+fn fields_of(name: &str, process: &Process, project: &Project) -> String {
+    let paths = paths_below(name, process, project, MAX_PATHS);
+    if paths.is_empty() { String::new() } else { format!("; its fields: {}", paths.join(", ")) }
+}
 
 /// Renders `picture` within `budget` characters; `""` when it says nothing. `embedded` are the forms
 /// embedded in the same BPMN document for other steps (`zeebe:userTaskForm`), which belong to the
@@ -34,7 +44,12 @@ pub fn describe_picture(
     lines.push("The data at this step:".to_string());
     if !picture.to_supply.is_empty() {
         lines.push("- The form supplies (read later, written by nothing before it):".into());
-        lines.extend(picture.to_supply.iter().map(|s| format!("  - {} ({})", s.name, s.why)));
+        lines.extend(
+            picture
+                .to_supply
+                .iter()
+                .map(|s| format!("  - {} ({}){}", s.name, s.why, fields_of(&s.name, process, project))),
+        );
     }
     if !picture.decided_on.is_empty() {
         lines.push("- Decided on after it:".into());
@@ -44,7 +59,12 @@ pub fn describe_picture(
     }
     if !picture.known_before.is_empty() {
         lines.push("- Known before it (show what the step needs; do not ask for it again):".into());
-        lines.extend(picture.known_before.iter().map(|k| format!("  - {} ({})", k.name, k.from)));
+        lines.extend(
+            picture
+                .known_before
+                .iter()
+                .map(|k| format!("  - {} ({}){}", k.name, k.from, fields_of(&k.name, process, project))),
+        );
     }
     let names = picture
         .to_supply

@@ -19,6 +19,7 @@ mod gate_vectors;
 mod http_api;
 mod model_adapters;
 mod picture;
+mod picture_rules;
 mod reader;
 mod secrets;
 mod serve;

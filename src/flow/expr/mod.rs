@@ -97,6 +97,45 @@ impl Collector {
     }
 }
 
+/// The variables an expression treats as optional: the argument of `is defined(x)` and the first of
+/// `get or else(x, default)`, by their root. A process that reads a variable only where it checks
+/// for it first does not need a person to give it. Lenient like the rest: it looks at the text.
+pub fn optional_names(text: &str) -> Vec<String> {
+    let text = bounded(text);
+    let mut out: Vec<String> = Vec::new();
+    for call in ["is defined", "get or else"] {
+        let mut rest = text;
+        while let Some(at) = rest.find(call) {
+            let after = rest[at + call.len()..].trim_start();
+            rest = &rest[at + call.len()..];
+            let Some(args) = after.strip_prefix('(') else { continue };
+            // the first argument: up to the first `,` or `)` outside brackets
+            let mut depth = 0usize;
+            let end = args
+                .char_indices()
+                .find(|&(_, c)| match c {
+                    '(' | '[' | '{' => {
+                        depth += 1;
+                        false
+                    }
+                    ')' | ']' | '}' if depth > 0 => {
+                        depth -= 1;
+                        false
+                    }
+                    ')' | ',' => depth == 0,
+                    _ => false,
+                })
+                .map_or(args.len(), |(i, _)| i);
+            if let [read] = feel_reads(&args[..end]).as_slice()
+                && !out.contains(&read.name)
+            {
+                out.push(read.name.clone());
+            }
+        }
+    }
+    out
+}
+
 /// Variables a FEEL expression reads (text WITHOUT the leading `=`), deduplicated by path, in order
 /// of first appearance.
 pub fn feel_reads(expr: &str) -> Vec<Read> {

@@ -9,6 +9,14 @@ fn paths(reads: &[Read]) -> Vec<&str> {
 }
 
 #[test]
+fn optional_names_are_the_checked_ones() {
+    assert_eq!(optional_names("if is defined(org) and org != null then {a: org} else {}"), ["org"]);
+    assert_eq!(optional_names("get or else(nick.name, name) + is defined ( y )"), ["y", "nick"]);
+    assert!(optional_names("is defined(a + b)").is_empty(), "not one variable");
+    assert!(optional_names("definedness(x) + is defined").is_empty());
+}
+
+#[test]
 fn feel_rules() {
     let table: &[(&str, &[&str])] = &[
         // names and paths

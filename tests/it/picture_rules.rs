@@ -1,0 +1,144 @@
+//! The data picture's finer rules, each on a process made for it: what a process was started with,
+//! what a later element only checks for or reads from its own result, what a step's own mappings
+//! overwrite or route on, the shape a result expression stores, multi-word FEEL built-ins in
+//! conditions, and which known values the builtin drafter shows first.
+
+use formgen::bpmn;
+use formgen::draft::{self, Around};
+use formgen::flow::{self, Picture};
+use formgen::project::{self, Project, ProjectBounds};
+use serde_json::{Value, json};
+
+/// A claim: a service task that reads `customerId` (written by nothing: the process is started with
+/// it) and stores a context; a review step that routes on `owner`, hands `hint` on and resets
+/// `scratch`; after it a connector that checks for `org` first, a task that reads its own result in
+/// an output mapping, and a gateway on a multi-word built-in.
+const CLAIM: &str = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0">
+<process id="Claim">
+  <startEvent id="s"><extensionElements><zeebe:formDefinition formId="claim-start"/></extensionElements></startEvent>
+  <sequenceFlow id="f1" sourceRef="s" targetRef="lookup"/>
+  <serviceTask id="lookup" name="Look up the customer"><extensionElements>
+    <zeebe:taskDefinition type="io.camunda:http-json:1"/>
+    <zeebe:ioMapping><zeebe:input source="=&quot;https://crm/&quot; + customerId" target="url"/></zeebe:ioMapping>
+    <zeebe:taskHeaders><zeebe:header key="resultExpression" value="={customer: {name: response.body.name, tier: response.body.tier}}"/></zeebe:taskHeaders>
+  </extensionElements></serviceTask>
+  <sequenceFlow id="f2" sourceRef="lookup" targetRef="review"/>
+  <userTask id="review" name="Review the claim"><extensionElements>
+    <zeebe:assignmentDefinition assignee="=owner"/>
+    <zeebe:ioMapping>
+      <zeebe:input source="=false" target="hint"/>
+      <zeebe:output source="=hint" target="hint"/>
+      <zeebe:output source="=null" target="scratch"/>
+    </zeebe:ioMapping>
+  </extensionElements></userTask>
+  <sequenceFlow id="f3" sourceRef="review" targetRef="notify"/>
+  <serviceTask id="notify" name="Notify"><extensionElements>
+    <zeebe:ioMapping>
+      <zeebe:input source="=if is defined(org) then org else &quot;none&quot;" target="organisation"/>
+      <zeebe:output source="=receipt" target="notified"/>
+    </zeebe:ioMapping>
+  </extensionElements></serviceTask>
+  <sequenceFlow id="f4" sourceRef="notify" targetRef="g"/>
+  <exclusiveGateway id="g"/>
+  <sequenceFlow id="same" sourceRef="g" targetRef="e"><conditionExpression>=lower case(verdict) = lower case(expected)</conditionExpression></sequenceFlow>
+  <endEvent id="e"/>
+</process></definitions>"#;
+
+fn claim_project() -> Project {
+    let start = json!({"id": "claim-start", "components": [
+        {"type": "textfield", "key": "owner", "label": "Owner"},
+        {"type": "textfield", "key": "scratch", "label": "Scratch"},
+        {"type": "number", "key": "claimAmount", "label": "Amount"}
+    ]});
+    project::from_request(&[start], &[], &ProjectBounds::default()).unwrap()
+}
+
+fn review_picture() -> (bpmn::Process, Picture, Project) {
+    let p = bpmn::read_str(CLAIM).processes.remove(0);
+    let project = claim_project();
+    let picture = flow::picture(&p, p.element_index("review"), &project);
+    (p, picture, project)
+}
+
+fn draft_keys(p: &bpmn::Process, picture: &Picture, project: &Project) -> Vec<String> {
+    let d = draft::draft_in(Some(p), p.element_index("review"), Some(Around { picture, project }), "", None);
+    d.form["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c.get("key").and_then(Value::as_str).map(str::to_string))
+        .collect()
+}
+
+#[test]
+fn a_value_read_before_the_step_and_written_by_nothing_was_given_at_the_start() {
+    let (_, picture, _) = review_picture();
+    let given = picture.known_before.iter().find(|k| k.name == "customerId").expect("customerId is known");
+    assert!(given.from.starts_with("given when the process starts"), "{}", given.from);
+    assert!(given.entered, "a person or a caller gave it");
+    let url = picture.known_before.iter().any(|k| k.name == "url");
+    assert!(!url, "an input mapping's target is the connector's local, not the process's");
+}
+
+#[test]
+fn what_is_checked_for_first_or_read_from_a_result_is_not_the_forms_to_supply() {
+    let (_, picture, _) = review_picture();
+    let supplied: Vec<&str> = picture.to_supply.iter().map(|s| s.name.as_str()).collect();
+    assert!(!supplied.contains(&"org"), "`is defined(org)` makes it optional: {supplied:?}");
+    assert!(!supplied.contains(&"receipt"), "an output mapping reads the job's result: {supplied:?}");
+}
+
+#[test]
+fn a_multi_word_builtin_in_a_condition_is_a_call_not_a_variable() {
+    let (_, picture, _) = review_picture();
+    let decided: Vec<&str> = picture.decided_on.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(decided, ["verdict", "expected"]);
+}
+
+#[test]
+fn the_steps_own_mappings_and_routing_are_not_fields() {
+    let (p, picture, project) = review_picture();
+    assert_eq!(picture.set_by_step, ["scratch"], "`=hint` hands the form's value on; `=null` overwrites it");
+    assert_eq!(picture.routing, ["owner"]);
+    let keys = draft_keys(&p, &picture, &project);
+    assert!(keys.contains(&"hint".to_string()), "{keys:?}");
+    assert!(!keys.contains(&"scratch".to_string()), "the engine overwrites it: {keys:?}");
+    assert!(!keys.contains(&"owner".to_string()), "who the step is routed to: {keys:?}");
+    assert!(keys.contains(&"claimAmount".to_string()), "what the start form collected: {keys:?}");
+}
+
+#[test]
+fn a_result_expression_context_gives_its_paths_to_the_draft_and_the_prompt() {
+    let (p, picture, project) = review_picture();
+    assert_eq!(
+        flow::paths_below("customer", &p, &project, 8),
+        ["customer.name", "customer.tier"],
+        "the keys of the stored context"
+    );
+    let keys = draft_keys(&p, &picture, &project);
+    assert!(keys.contains(&"customer.name".to_string()) && keys.contains(&"customer.tier".to_string()));
+    assert!(!keys.contains(&"customer".to_string()), "an object is its fields: {keys:?}");
+    let text = flow::describe_picture(&picture, &p, &project, &[], 4_000);
+    assert!(text.contains("its fields: customer.name, customer.tier"), "{text}");
+}
+
+#[test]
+fn values_on_several_forms_are_shown_first() {
+    // eight values known before, all entered on the start form; the one a second form also shows
+    // comes first, within the cap
+    let mut components: Vec<Value> = (1..=8)
+        .map(|n| json!({"type": "textfield", "key": format!("v{n}"), "label": format!("V{n}")}))
+        .collect();
+    components.push(json!({"type": "textfield", "key": "shared", "label": "Shared"}));
+    let start = json!({"id": "claim-start", "components": components});
+    let other = json!({"id": "elsewhere", "components": [{"type": "textfield", "key": "shared"}]});
+    let project = project::from_request(&[start, other], &[], &ProjectBounds::default()).unwrap();
+    let p = bpmn::read_str(CLAIM).processes.remove(0);
+    let picture = flow::picture(&p, p.element_index("review"), &project);
+    let shared = picture.known_before.iter().find(|k| k.name == "shared").unwrap();
+    assert_eq!(shared.in_forms, 2);
+    let keys = draft_keys(&p, &picture, &project);
+    assert!(keys.contains(&"shared".to_string()), "{keys:?}");
+    let shown = keys.iter().filter(|k| k.starts_with('v')).count();
+    assert!(shown < 8, "the cap holds: {keys:?}");
+}
