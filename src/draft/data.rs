@@ -66,7 +66,7 @@ fn shown_known(picture: &Picture) -> Vec<&str> {
 const MOST_PATHS: usize = 8;
 
 /// A variable that is an object (the process or a project form uses paths below it) becomes fields
-/// for those paths: a form cannot ask for a whole object in one field.
+/// for the paths one level below it: a form cannot ask for a whole object in one field.
 pub(super) fn expand_objects(
     chosen: &mut Vec<(String, Use)>,
     process: &crate::bpmn::Process,
@@ -74,10 +74,17 @@ pub(super) fn expand_objects(
 ) {
     let mut out: Vec<(String, Use)> = Vec::new();
     for (name, use_) in chosen.drain(..) {
+        // the values one level down: of 500 keys in 130 real forms one binds a deeper path; deeper
+        // ones name an object's internals (an AI agent's `agent.context.metrics.*`), not what a
+        // person reads, and a path with paths below it is an object again
         let paths = if name.contains('.') {
             Vec::new()
         } else {
-            crate::flow::paths_below(&name, process, project, MOST_PATHS)
+            let mut paths = crate::flow::paths_below(&name, process, project, 8 * MOST_PATHS);
+            let all = paths.clone();
+            paths.retain(|p| p.matches('.').count() == 1 && !all.iter().any(|q| super::overlaps(p, q)));
+            paths.truncate(MOST_PATHS);
+            paths
         };
         if paths.is_empty() {
             if !out.iter().any(|(n, _)| *n == name) {

@@ -20,7 +20,7 @@ const CLAIM: &str = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524
   <serviceTask id="lookup" name="Look up the customer"><extensionElements>
     <zeebe:taskDefinition type="io.camunda:http-json:1"/>
     <zeebe:ioMapping><zeebe:input source="=&quot;https://crm/&quot; + customerId" target="url"/></zeebe:ioMapping>
-    <zeebe:taskHeaders><zeebe:header key="resultExpression" value="={customer: {name: response.body.name, tier: response.body.tier}}"/></zeebe:taskHeaders>
+    <zeebe:taskHeaders><zeebe:header key="resultExpression" value="={customer: {name: response.body.name, tier: response.body.tier, address: {city: response.body.city}}}"/></zeebe:taskHeaders>
   </extensionElements></serviceTask>
   <sequenceFlow id="f2" sourceRef="lookup" targetRef="review"/>
   <userTask id="review" name="Review the claim"><extensionElements>
@@ -112,14 +112,18 @@ fn a_result_expression_context_gives_its_paths_to_the_draft_and_the_prompt() {
     let (p, picture, project) = review_picture();
     assert_eq!(
         flow::paths_below("customer", &p, &project, 8),
-        ["customer.name", "customer.tier"],
-        "the keys of the stored context"
+        ["customer.name", "customer.tier", "customer.address", "customer.address.city"],
+        "the keys of the stored context, nested ones too"
     );
     let keys = draft_keys(&p, &picture, &project);
     assert!(keys.contains(&"customer.name".to_string()) && keys.contains(&"customer.tier".to_string()));
     assert!(!keys.contains(&"customer".to_string()), "an object is its fields: {keys:?}");
+    assert!(
+        !keys.iter().any(|k| k.starts_with("customer.address")),
+        "one level down, and not an object again: {keys:?}"
+    );
     let text = flow::describe_picture(&picture, &p, &project, &[], 4_000);
-    assert!(text.contains("its fields: customer.name, customer.tier"), "{text}");
+    assert!(text.contains("its fields: customer.name, customer.tier, customer.address"), "{text}");
 }
 
 #[test]

@@ -5,7 +5,7 @@
 // how that picture is made.
 //
 // The answer's `step` (absent when formgen could not resolve a step or start form):
-//   {elementId, knownBefore: [{name, from}], toSupply: [{name, why}], decidedOn: [{name, conditions: []}],
+//   {elementId, knownBefore: [{name, from, used, entered, inForms}], toSupply: [{name, why}], decidedOn: [{name, conditions: []}],
 //    forms: [ids], decisions: [ids]}
 
 const DEBOUNCE_MS = 250; // a click on a shape, then another: only the last one is asked about
