@@ -8,7 +8,8 @@
 //! memory once they are gone (whether the allocator gives the burst back).
 //!
 //! `FORMGEN_BENCH=held` runs only the waiting part; `FORMGEN_BENCH_BIN=PATH` benchmarks another build of
-//! `formgen` (a baseline) instead of this one.
+//! `formgen` (a baseline) instead of this one; `FORMGEN_BENCH_PROCESS=FILE.bpmn` uses that process instead
+//! of the largest of the corpus.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -72,7 +73,7 @@ impl Drop for Server {
 
 fn serve(model_url: &str, dir: &std::path::Path) -> Server {
     let config = format!(
-        "[server]\nlisten = \"127.0.0.1:0\"\n[limits]\nconcurrent_generations = 20000\nconcurrent_per_worker = 20000\nmodel_timeout_s = 600\nrequest_body_bytes = 20000000\nbpmn_bytes = 10000000\n[[workers]]\nname = \"double\"\nprovider = \"chat-completions\"\nendpoint = \"{model_url}/v1\"\nmodel = \"m\"\n"
+        "[server]\nlisten = \"127.0.0.1:0\"\n[limits]\nconcurrent_generations = 20000\nconcurrent_per_worker = 20000\nmodel_timeout_s = 600\nrequest_body_bytes = 20000000\nbpmn_bytes = 10000000\nmax_connections = 20000\n[[workers]]\nname = \"double\"\nprovider = \"chat-completions\"\nendpoint = \"{model_url}/v1\"\nmodel = \"m\"\n"
     );
     let path = dir.join(format!("bench-{}.toml", model_url.rsplit(':').next().unwrap()));
     std::fs::write(&path, config).unwrap();
@@ -159,8 +160,11 @@ fn ms(d: Duration) -> f64 {
 
 fn largest_process() -> (String, String, String) {
     let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/bpmn");
-    let mut best: Option<(usize, std::path::PathBuf)> = None;
-    if let Ok(entries) = std::fs::read_dir(&corpus) {
+    let mut best: Option<(usize, std::path::PathBuf)> =
+        std::env::var_os("FORMGEN_BENCH_PROCESS").map(|p| (0, std::path::PathBuf::from(p)));
+    if best.is_some() {
+        // the process asked for
+    } else if let Ok(entries) = std::fs::read_dir(&corpus) {
         for e in entries.flatten() {
             let bytes = std::fs::read(e.path()).unwrap_or_default();
             let defs = formgen::bpmn::read(&bytes);

@@ -195,6 +195,18 @@ pub struct Decision<'p> {
 pub const LINKED_FORM_PREFIX: &str = "camunda-forms:bpmn:";
 
 impl Process {
+    /// The process's id and its variable names, one use each, without its elements, lanes or forms:
+    /// what the gate checks a form's keys against, kept while a generation waits on a model instead
+    /// of the whole parsed process.
+    pub fn names_only(&self) -> Process {
+        let variable_uses = self
+            .variables()
+            .into_iter()
+            .map(|name| VariableUse { name: name.to_string(), element: None, role: VariableRole::DataObject })
+            .collect();
+        Process { id: self.id.clone(), variable_uses, ..Process::default() }
+    }
+
     /// The name if there is one, else the id: how the process is called in a sentence.
     pub fn label(&self) -> &str {
         if self.name.is_empty() { &self.id } else { &self.name }

@@ -5,7 +5,9 @@
 //! A body is read only with room for it in the installation's budget of body bytes in flight
 //! ([`Bodies`]): a request takes as many bytes as it declares (the whole body limit when it declares
 //! none) before a byte is read, waits for room within the body read time, and holds them until its
-//! handler is done, so forty 9 MB requests cost the budget, not forty times 9 MB.
+//! handler is done with them, so forty 9 MB requests cost the budget, not forty times 9 MB. A
+//! generation gives its room back once its request is read (the process parsed, the prompt built),
+//! not when the model has answered: nothing of those bytes is kept while it waits.
 
 use std::net::SocketAddr;
 use std::sync::Arc;

@@ -38,12 +38,16 @@ pub async fn generate(
     State(state): State<AppState>,
     Caller(principal): Caller,
     headers: axum::http::HeaderMap,
-    ApiJson(request, _room): ApiJson<GenerateRequest>,
+    ApiJson(request, room): ApiJson<GenerateRequest>,
 ) -> Result<Response, ApiError> {
-    if super::stream::wants_events(&headers) {
+    let events = super::stream::wants_events(&headers);
+    // the headers share the connection's read buffer: not kept while the model thinks
+    drop(headers);
+    if events {
         return Ok(super::stream::generate(state.service.clone(), principal, request));
     }
-    Ok(Json(state.service.generate(&principal, request).await?).into_response())
+    // the body's room in the budget goes back once the request is read, not after the model answered
+    Ok(Json(state.service.generate_releasing(&principal, request, room).await?).into_response())
 }
 
 /// The gate on a hand-written form.

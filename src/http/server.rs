@@ -111,6 +111,9 @@ pub async fn run(
     run_with(listener, app, shutdown, grace, Connections::default()).await
 }
 
+/// The most a connection's read buffer grows to (hyper's default is ~400 KB; its minimum 8 KB).
+const READ_BUFFER_BYTES: usize = 16 * 1024;
+
 /// [`run`] with these connection bounds.
 pub async fn run_with(
     listener: tokio::net::TcpListener,
@@ -123,7 +126,13 @@ pub async fn run_with(
     let slots = Arc::new(Semaphore::new(bounds.max_connections));
     let mut connections = JoinSet::new();
     let mut builder = hyper::server::conn::http1::Builder::new();
-    builder.timer(TokioTimer::new()).header_read_timeout(bounds.header_read_timeout).keep_alive(true);
+    // the read buffer keeps its largest size for as long as the connection lives, and a generation
+    // may wait on a model for minutes: bounded, it holds a request head and a chunk of body at a time
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(bounds.header_read_timeout)
+        .keep_alive(true)
+        .max_buf_size(READ_BUFFER_BYTES);
     let builder = Arc::new(builder);
     let mut shutdown = pin!(shutdown);
     loop {

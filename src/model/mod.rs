@@ -204,6 +204,9 @@ pub fn client() -> reqwest::Client {
     reqwest::Client::builder()
         .connect_timeout(Duration::from_secs(10))
         .redirect(reqwest::redirect::Policy::none())
+        // never retried: a model call costs tokens and is not idempotent, and a request kept for a
+        // retry keeps its body (the prompt) for as long as the model takes
+        .retry(reqwest::retry::never().max_retries_per_request(0))
         .user_agent(concat!("formgen/", env!("CARGO_PKG_VERSION")))
         .build()
         .expect("a TLS-capable HTTP client")

@@ -66,10 +66,22 @@ async fn send(
     body: &impl Serialize,
     bounds: Bounds,
 ) -> Result<reqwest::Response, ModelError> {
+    // (a derived `Serialize` with string keys cannot fail; were it to, the call fails, it is not sent)
+    let bytes = serde_json::to_vec(body).map_err(|_| ModelError::Unreachable {
+        endpoint: super::reach::host_port(url),
+        cause: super::reach::Cause::Other,
+    })?;
+    // sent as a one-chunk stream with its length: a body that cannot be cloned is not kept for a
+    // redirect or a retry (neither is followed), so it is freed once written, not held for as long
+    // as the model takes
+    let length = bytes.len();
+    let once = futures_util::stream::once(async move { Ok::<_, std::io::Error>(bytes) });
     let response = client
         .post(url)
         .headers(headers)
-        .json(body)
+        .header(CONTENT_TYPE, "application/json")
+        .header(reqwest::header::CONTENT_LENGTH, length)
+        .body(reqwest::Body::wrap_stream(once))
         .timeout(bounds.timeout)
         .send()
         .await

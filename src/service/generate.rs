@@ -4,6 +4,7 @@
 //! ([`gate_answer`]), the builtin's small draft in place ([`accept`]). One deadline (the Worker's timeout,
 //! within the installation's) covers the whole generation: the key, the first call and the repair round.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use secrecy::SecretString;
@@ -18,7 +19,7 @@ use crate::model::{self, Bounds, ModelError, ModelRequest, Usage};
 use crate::prompt::{GenerateInput, RepairInput};
 use crate::redact::Redactor;
 use crate::sources::Target;
-use crate::workers::{Backend, ModelWorker, Worker};
+use crate::workers::{ModelWorker, Worker};
 
 /// What a generation produced.
 #[derive(Debug)]
@@ -71,67 +72,65 @@ impl<'a> Job<'a> {
     }
 }
 
+/// What a model generation keeps while it waits on the model, which may take minutes: the prompt,
+/// the form's id, the author's form for a refinement, and of the process only what the gate checks
+/// keys against ([`crate::bpmn::Process::names_only`]) — not the parsed process, its project or the
+/// request's text, which can be megabytes and are dropped before the first call.
+pub(super) struct Asked {
+    /// The user text of the first call (moved into the model request, which the repair round quotes).
+    pub user: String,
+    /// The form's id, chosen once.
+    pub form_id: Option<String>,
+    /// The form being refined.
+    pub current: Option<Value>,
+    /// The process's id and variable names.
+    pub names: Option<Arc<crate::bpmn::Process>>,
+    /// The model asked for (`""`: the Worker's).
+    pub model: String,
+}
+
+impl Job<'_> {
+    /// What the model path keeps of this job: the prompt rendered within `budget` by `prompts`.
+    pub(super) fn asked(&self, prompts: &crate::prompt::Prompts, budget: usize) -> Asked {
+        Asked {
+            user: prompts.user(&self.prompt_input(budget)),
+            form_id: self.form_id.clone(),
+            current: self.request.schema.clone(),
+            names: self.process().map(|p| Arc::new(p.names_only())),
+            model: self.request.model.trim().to_string(),
+        }
+    }
+}
+
 impl Service {
-    pub(super) async fn run(
+    /// A model Worker on what `asked` kept: one deadline (the Worker's timeout, within the
+    /// installation's) for the key, the first call and the repair round.
+    pub(super) async fn ask_within_deadline(
         &self,
         worker: &Worker,
-        job: &Job<'_>,
+        settings: &ModelWorker,
+        asked: Asked,
         events: Option<Events<'_>>,
     ) -> Result<Generation, ServiceError> {
-        match &worker.backend {
-            Backend::Builtin => {
-                let around = match (job.target, &job.picture) {
-                    (Some(t), Some(picture)) => Some(draft::Around { picture, project: t.project() }),
-                    _ => None,
-                };
-                let draft = draft::draft_in(
-                    job.process(),
-                    job.target.and_then(Target::element_index),
-                    around,
-                    &job.request.description,
-                    job.request.schema.as_ref(),
-                );
-                let mut proposal =
-                    accept(gate::schema_from_value(draft.form, job.form_id.as_deref(), job.process()), job)
-                        .map_err(|e| ServiceError::Unusable {
-                        worker: worker.name.clone(),
-                        problems: e.problems(),
-                    })?;
-                proposal.warnings.splice(0..0, draft.warnings);
-                if let Some(events) = events {
-                    events(Event::Draft(proposal.schema.clone()));
-                }
-                if !job.request.model.trim().is_empty() {
-                    proposal.warnings.push(format!(
-                        "the Worker \"{}\" is the builtin drafter and uses no model, so the model \"{}\" asked for was not used",
-                        worker.name,
-                        job.request.model.trim()
-                    ));
-                }
-                Ok(Generation { proposal, usage: Usage::default(), attempts: 1, model: worker.model.clone() })
-            }
-            Backend::Model(settings) => {
-                // one deadline for the whole generation: the key, the first call and the repair round
-                let deadline = self.limits.model_timeout(worker.timeout_s);
-                match tokio::time::timeout(deadline, self.ask_model(worker, settings, job, deadline, events))
-                    .await
-                {
-                    Ok(result) => result,
-                    Err(_) => {
-                        let error = ModelError::Timeout { after_s: deadline.as_secs() };
-                        tracing::warn!(worker = %worker.name, error = %error, "the generation ran out of time");
-                        Err(ServiceError::Model { worker: worker.name.clone(), error })
-                    }
-                }
+        let deadline = self.limits.model_timeout(worker.timeout_s);
+        match tokio::time::timeout(deadline, self.ask_model(worker, settings, asked, deadline, events)).await
+        {
+            Ok(result) => result,
+            Err(_) => {
+                let error = ModelError::Timeout { after_s: deadline.as_secs() };
+                tracing::warn!(worker = %worker.name, error = %error, "the generation ran out of time");
+                Err(ServiceError::Model { worker: worker.name.clone(), error })
             }
         }
     }
+}
 
+impl Service {
     async fn ask_model(
         &self,
         worker: &Worker,
         settings: &ModelWorker,
-        job: &Job<'_>,
+        mut asked: Asked,
         deadline: std::time::Duration,
         events: Option<Events<'_>>,
     ) -> Result<Generation, ServiceError> {
@@ -141,10 +140,9 @@ impl Service {
             .await
             .map_err(|error| ServiceError::Credential { worker: worker.name.clone(), error })?;
         let redactor = self.credentials.redactor(&settings.credential, key.as_ref()).await;
-        let req = job.request;
-        let model_name =
-            if req.model.trim().is_empty() { worker.model.clone() } else { req.model.trim().to_string() };
-        let user = self.prompts.user(&job.prompt_input(self.limits.prompt_chars));
+        let model_name = if asked.model.is_empty() { worker.model.clone() } else { asked.model.clone() };
+        // moved, not copied: the prompt is held once while the model thinks
+        let user = std::mem::take(&mut asked.user);
         let max_tokens = match settings.max_output_tokens {
             0 => self.limits.output_tokens,
             n => n.min(self.limits.output_tokens),
@@ -162,13 +160,15 @@ impl Service {
         let done =
             |proposal, usage, attempts| Generation { proposal, usage, attempts, model: model_name.clone() };
         let watch = |attempt| {
-            events.map(|e| Watcher::new(e, attempt, job.form_id.as_deref(), job.process(), &redactor))
+            events.map(|e| {
+                Watcher::new(e, attempt, asked.form_id.as_deref(), asked.names.as_deref(), &redactor)
+            })
         };
         let (problems, previous) = match self
             .ask(worker, settings, (key.as_ref(), &redactor), &request, bounds, &mut usage, watch(1))
             .await
         {
-            Ok(text) => match gate_answer(text.clone(), job).await {
+            Ok(text) => match gate_answer(text.clone(), &asked).await {
                 Ok(p) => return Ok(done(p, usage, 1)),
                 Err(e) => (e.problems(), text),
             },
@@ -194,7 +194,7 @@ impl Service {
             .ask(worker, settings, (key.as_ref(), &redactor), &second, bounds, &mut usage, watch(2))
             .await
             .map_err(|error| ServiceError::Model { worker: worker.name.clone(), error })?;
-        match gate_answer(text, job).await {
+        match gate_answer(text, &asked).await {
             Ok(p) => Ok(done(p, usage, 2)),
             Err(e) => Err(ServiceError::Unusable { worker: worker.name.clone(), problems: e.problems() }),
         }
@@ -244,17 +244,51 @@ impl Service {
     }
 }
 
+/// The builtin drafter on `job`: a draft, gated and reconciled, at once.
+pub(super) fn draft(
+    worker: &Worker,
+    job: &Job<'_>,
+    events: Option<Events<'_>>,
+) -> Result<Generation, ServiceError> {
+    let around = match (job.target, &job.picture) {
+        (Some(t), Some(picture)) => Some(draft::Around { picture, project: t.project() }),
+        _ => None,
+    };
+    let draft = draft::draft_in(
+        job.process(),
+        job.target.and_then(Target::element_index),
+        around,
+        &job.request.description,
+        job.request.schema.as_ref(),
+    );
+    let mut proposal =
+        accept(gate::schema_from_value(draft.form, job.form_id.as_deref(), job.process()), job)
+            .map_err(|e| ServiceError::Unusable { worker: worker.name.clone(), problems: e.problems() })?;
+    proposal.warnings.splice(0..0, draft.warnings);
+    if let Some(events) = events {
+        events(Event::Draft(proposal.schema.clone()));
+    }
+    if !job.request.model.trim().is_empty() {
+        proposal.warnings.push(format!(
+            "the Worker \"{}\" is the builtin drafter and uses no model, so the model \"{}\" asked for was not used",
+            worker.name,
+            job.request.model.trim()
+        ));
+    }
+    Ok(Generation { proposal, usage: Usage::default(), attempts: 1, model: worker.model.clone() })
+}
+
 /// A gated answer, reconciled with the author's form for a refinement: the author's ids are kept and
 /// the restored ids pass the gate again (a restored id could meet a generated one); the warnings say
 /// what changed.
 /// A model's answer through the gate (and reconciled for a refinement), on the blocking pool: the
 /// gate is CPU work, bounded by the answer's size limit, and must not hold an async thread.
-async fn gate_answer(text: String, job: &Job<'_>) -> Result<Proposal, GateError> {
-    let target = job.target.cloned();
-    let form_id = job.form_id.clone();
-    let current = job.request.schema.clone();
+async fn gate_answer(text: String, asked: &Asked) -> Result<Proposal, GateError> {
+    let names = asked.names.clone();
+    let form_id = asked.form_id.clone();
+    let current = asked.current.clone();
     let work = tokio::task::spawn_blocking(move || {
-        let process = target.as_ref().map(Target::process);
+        let process = names.as_deref();
         let proposal = gate::schema_from(&text, form_id.as_deref(), process)?;
         Ok(match &current {
             Some(current) => reconciled(proposal, current, form_id.as_deref(), process),

@@ -30,7 +30,7 @@ use crate::metrics::Metrics;
 use crate::prompt::{PromptError, Prompts};
 use crate::sources::{self, Named, ProcessStore, Resolved};
 use crate::vault::Vault;
-use crate::workers::{Principal, Registry, Worker};
+use crate::workers::{Backend, Principal, Registry, Worker};
 
 pub use admission::{Admission, Permit};
 pub use api::*;
@@ -123,7 +123,19 @@ impl Service {
         principal: &Principal,
         req: GenerateRequest,
     ) -> Result<GenerateResponse, ServiceError> {
-        self.generate_inner(principal, req, None).await
+        self.generate_inner(principal, req, None, || {}).await
+    }
+
+    /// [`Service::generate`], dropping `room` once the request has been read (its process parsed,
+    /// its prompt built) and before a model is asked: what the HTTP layer holds for the request's
+    /// body bytes is given back while the generation waits, since nothing of those bytes is kept.
+    pub async fn generate_releasing<R: Send>(
+        &self,
+        principal: &Principal,
+        req: GenerateRequest,
+        room: R,
+    ) -> Result<GenerateResponse, ServiceError> {
+        self.generate_inner(principal, req, None, move || drop(room)).await
     }
 
     /// [`Service::generate`], telling `events` what happens while it runs: progress, drafts of the
@@ -135,7 +147,7 @@ impl Service {
         req: GenerateRequest,
         events: Events<'_>,
     ) -> Result<GenerateResponse, ServiceError> {
-        self.generate_inner(principal, req, Some(events)).await
+        self.generate_inner(principal, req, Some(events), || {}).await
     }
 
     async fn generate_inner(
@@ -143,6 +155,7 @@ impl Service {
         principal: &Principal,
         mut req: GenerateRequest,
         events: Option<Events<'_>>,
+        on_read: impl FnOnce(),
     ) -> Result<GenerateResponse, ServiceError> {
         let chars = req.description.chars().count();
         if chars > self.limits.description_chars {
@@ -180,40 +193,45 @@ impl Service {
         has_a_form(&resolved)?;
         // read: the text is not needed again, and a generation may wait on a model for minutes
         req.process_xml = String::new();
+        req.forms = Vec::new();
+        req.decisions = Vec::new();
         let _in_flight = self.metrics.start();
-        let target = resolved.target();
-        let job = Job::new(&req, target);
         if let Some(events) = events {
             for warning in resolved.warnings() {
                 events(Event::Warning(events::Warning { warning }));
             }
         }
-        let result = self.run(&worker, &job, events).await;
+        let reply = Reply::of(&resolved, &req);
+        let result = match &worker.backend {
+            Backend::Builtin => {
+                let job = Job::new(&req, resolved.target());
+                on_read();
+                generate::draft(&worker, &job, events)
+            }
+            Backend::Model(settings) => {
+                let asked = Job::new(&req, resolved.target()).asked(&self.prompts, self.limits.prompt_chars);
+                // the parsed process, its project and the request's bytes are not kept while the
+                // model thinks: only what the gate checks against
+                drop(resolved);
+                on_read();
+                self.ask_within_deadline(&worker, settings, asked, events).await
+            }
+        };
         let outcome = match &result {
             Ok(_) => "ok",
             Err(e) => e.code().as_str(),
         };
         self.metrics.finished(&worker.name, outcome);
         let generation = result?;
-        let mut warnings = resolved.warnings();
-        if matches!(resolved, Resolved::NoProcess(_)) && req.description.trim().is_empty() {
-            warnings.push(
-                "There was no brief either, so the form is a generic one; describe it with a brief.".into(),
-            );
-        }
+        let mut warnings = reply.warnings;
         warnings.extend(generation.proposal.warnings);
-        let element_id = match &resolved {
-            Resolved::Found(t) => t.element_id().to_string(),
-            Resolved::NoProcess(_) => String::new(),
-            Resolved::Nothing => req.element_id.trim().to_string(),
-        };
         Ok(GenerateResponse {
             schema: generation.proposal.schema,
             worker: worker.name.clone(),
             model: generation.model,
-            process_id: target.map(|t| t.process().id.clone()).unwrap_or_default(),
-            element_id,
-            process_source: source_name(&resolved),
+            process_id: reply.process_id,
+            element_id: reply.element_id,
+            process_source: reply.process_source,
             warnings,
             usage: generation.usage,
             attempts: generation.attempts,
@@ -414,6 +432,32 @@ fn named<'a>(
 }
 
 /// The `processSource` value of a resolution.
+/// What the response says of the request's process, taken before the process is dropped.
+struct Reply {
+    warnings: Vec<String>,
+    process_id: String,
+    element_id: String,
+    process_source: String,
+}
+
+impl Reply {
+    fn of(resolved: &Resolved, req: &GenerateRequest) -> Reply {
+        let mut warnings = resolved.warnings();
+        if matches!(resolved, Resolved::NoProcess(_)) && req.description.trim().is_empty() {
+            warnings.push(
+                "There was no brief either, so the form is a generic one; describe it with a brief.".into(),
+            );
+        }
+        let element_id = match resolved {
+            Resolved::Found(t) => t.element_id().to_string(),
+            Resolved::NoProcess(_) => String::new(),
+            Resolved::Nothing => req.element_id.trim().to_string(),
+        };
+        let process_id = resolved.target().map(|t| t.process().id.clone()).unwrap_or_default();
+        Reply { warnings, process_id, element_id, process_source: source_name(resolved) }
+    }
+}
+
 fn source_name(resolved: &Resolved) -> String {
     resolved.origin().map(|o| o.as_str().to_string()).unwrap_or_default()
 }

@@ -209,7 +209,8 @@ async fn shutdown_closes_idle_connections_and_half_sent_heads_at_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bodies_wait_for_room_in_the_budget_of_bytes_in_flight() {
-    // a generation holds its body's room until it is answered: here, on a model that never answers
+    // a body being read holds its room; a generation waiting on a model (one that never answers)
+    // has given its room back: its request was read
     let model =
         crate::common::raw_server::RawServer::start(crate::common::raw_server::Behaviour::Silent).await;
     let cfg = config(&format!(
@@ -218,23 +219,13 @@ async fn bodies_wait_for_room_in_the_budget_of_bytes_in_flight() {
     ));
     let (addr, _stop, _) = serve(&cfg, Duration::from_secs(1)).await;
     let padded = |n: usize| json!({"description": "x".repeat(n)}).to_string();
-    let holder_body = padded(880);
-    let mut holder = TcpStream::connect(addr).await.unwrap();
-    holder
-        .write_all(
-            format!(
-                "POST /api/formgen/generate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{holder_body}",
-                holder_body.len()
-            )
-            .as_bytes(),
+    let post = |body: &str, sent: usize| {
+        format!(
+            "POST /api/formgen/generate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{}",
+            body.len(),
+            &body[..sent]
         )
-        .await
-        .unwrap();
-    let started = Instant::now();
-    while model.accepted.load(std::sync::atomic::Ordering::SeqCst) == 0 {
-        assert!(started.elapsed() < Duration::from_secs(5), "the holder's generation did not start");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    };
     let client = reqwest::Client::new();
     let outline = |body: String| {
         client
@@ -243,21 +234,40 @@ async fn bodies_wait_for_room_in_the_budget_of_bytes_in_flight() {
             .body(body)
             .send()
     };
-    let waited = Instant::now();
-    let r = outline(json!({"processId": "x", "elementId": "e".repeat(200)}).to_string()).await.unwrap();
-    assert_eq!(r.status(), 503);
-    assert!(waited.elapsed() >= Duration::from_millis(900), "it waited for room first");
-    assert_eq!(r.headers()["retry-after"], "5");
-    let body: serde_json::Value = r.json().await.unwrap();
-    assert_eq!(body["code"], "server_busy", "{body}");
-    // a small body still fits beside the holder
+    let large = || json!({"processId": "x", "elementId": "e".repeat(200)}).to_string();
+
+    // a generation that waits on the model: its 880 bytes are free again
+    let waiting_body = padded(880);
+    let mut waiting = TcpStream::connect(addr).await.unwrap();
+    waiting.write_all(post(&waiting_body, waiting_body.len()).as_bytes()).await.unwrap();
+    let started = Instant::now();
+    while model.accepted.load(std::sync::atomic::Ordering::SeqCst) == 0 {
+        assert!(started.elapsed() < Duration::from_secs(5), "the generation did not start");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let r = outline(large()).await.unwrap();
+    assert_eq!(r.status(), 404, "read beside a generation that waits: there is no process x");
+
+    // a body still arriving holds its room until it is read or its read time is up: a large body
+    // that comes meanwhile waits for that room (bodies are read in turn, never refused at once)
+    let reading_body = padded(880);
+    let mut reading = TcpStream::connect(addr).await.unwrap();
+    reading.write_all(post(&reading_body, 100).as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // a small body fits beside it at once
+    let quick = Instant::now();
     let r = outline(json!({"processId": "x"}).to_string()).await.unwrap();
     assert_eq!(r.status(), 404, "read and answered: there is no process x");
-    // the holder goes away: its room is free again
-    drop(holder);
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let r = outline(json!({"processId": "x", "elementId": "e".repeat(200)}).to_string()).await.unwrap();
-    assert_eq!(r.status(), 404);
+    assert!(quick.elapsed() < Duration::from_millis(500), "it did not wait");
+    let waited = Instant::now();
+    let r = outline(large()).await.unwrap();
+    assert!(waited.elapsed() >= Duration::from_millis(700), "it waited for the slow body's room");
+    assert_eq!(r.status(), 404, "then read and answered");
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(2), reading.read_to_end(&mut answer)).await;
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "the slow body ran out of time: {answer}");
+    drop(waiting);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
