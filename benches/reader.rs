@@ -4,7 +4,7 @@
 //! io mappings, ~20 MB) and the shared corpus (when `../shared` is beside the checkout), and reports the
 //! time as a ratio to a bare quick-xml event scan of the same bytes measured in the same run, plus the
 //! heap high-water mark of a read as a multiple of the input size. Goals: at most 1.5x the bare scan,
-//! peak heap at most 3x the input.
+//! peak heap at most 3x the input. `-- --write FILE` writes the synthetic process to FILE instead.
 
 #[path = "../tests/common/synthetic.rs"]
 mod synthetic;
@@ -114,6 +114,14 @@ fn report(name: &str, inputs: &[Vec<u8>], runs: usize) {
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return; // `cargo test --benches` asks for a list
+    }
+    // `cargo bench --bench reader -- --write FILE`: the synthetic process as a file, for the CLI
+    // comparisons in the README (`formgen outline --json FILE` against bpmn-moddle)
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--write") {
+        let path = args.get(i + 1).expect("--write FILE");
+        std::fs::write(path, synthetic::process(23_800)).expect("the file is written");
+        return;
     }
     let xml = synthetic::process(23_800).into_bytes();
     let defs = formgen::bpmn::read(&xml);

@@ -7,7 +7,9 @@
 //! that never answers — the server's resident memory, and `/healthz` p99 meanwhile — and the resident
 //! memory once they are gone (whether the allocator gives the burst back).
 //!
-//! `FORMGEN_BENCH=held` runs only the waiting part; `FORMGEN_BENCH_BIN=PATH` benchmarks another build of
+//! Then the latency formgen adds to generations whose model takes 1 s, at 1, 16 and 256 clients.
+//!
+//! `FORMGEN_BENCH=held` runs only the waiting part, `FORMGEN_BENCH=latency` only the added latency; `FORMGEN_BENCH_BIN=PATH` benchmarks another build of
 //! `formgen` (a baseline) instead of this one; `FORMGEN_BENCH_PROCESS=FILE.bpmn` uses that process instead
 //! of the largest of the corpus.
 
@@ -41,6 +43,55 @@ async fn instant_model() -> String {
     let url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     url
+}
+
+/// A model double that answers every chat completion after `delay`, as a real model takes its time.
+async fn slow_model(delay: Duration) -> String {
+    let answer = json!({
+        "choices": [{"message": {"role": "assistant", "content": json!({"components": [
+            {"type": "checkbox", "key": "approved", "label": "Approved"},
+            {"type": "textarea", "key": "comment", "label": "Comment"}
+        ]}).to_string()}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 1000, "completion_tokens": 40}
+    });
+    let app = axum::Router::new().route(
+        "/v1/chat/completions",
+        axum::routing::post(move || {
+            let answer = answer.clone();
+            async move {
+                tokio::time::sleep(delay).await;
+                axum::Json(answer)
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    url
+}
+
+/// What formgen adds to a generation whose model takes 1 s, at 1, 16 and 256 concurrent clients:
+/// each client's latency minus the model's second.
+async fn added_latency(client: &reqwest::Client, body: &serde_json::Value, dir: &std::path::Path) {
+    let delay = Duration::from_secs(1);
+    let model = slow_model(delay).await;
+    let server = serve(&model, dir);
+    let generate = format!("{}/api/formgen/generate", server.url);
+    let warm = load_for(client, &generate, Some(body), 4, Duration::from_secs(3)).await;
+    assert_eq!(warm.errors, 0, "the generation fails");
+    println!("| clients | generations/s | added p50 ms | added p99 ms |");
+    println!("|---|---|---|---|");
+    for concurrency in [1, 16, 256] {
+        let g = load_for(client, &generate, Some(body), concurrency, Duration::from_secs(6)).await;
+        let added = |d: Duration| ms(d.saturating_sub(delay));
+        println!(
+            "| {concurrency} | {:.0} | {:.2} | {:.2} |{}",
+            g.rps,
+            added(g.p50),
+            added(g.p99),
+            if g.errors > 0 { format!(" ({} errors)", g.errors) } else { String::new() }
+        );
+    }
 }
 
 /// A model double that accepts connections and never answers.
@@ -116,7 +167,18 @@ async fn load(
     body: Option<&serde_json::Value>,
     concurrency: usize,
 ) -> Figures {
-    let deadline = Instant::now() + DURATION;
+    load_for(client, url, body, concurrency, DURATION).await
+}
+
+/// [`load`] for `duration`.
+async fn load_for(
+    client: &reqwest::Client,
+    url: &str,
+    body: Option<&serde_json::Value>,
+    concurrency: usize,
+    duration: Duration,
+) -> Figures {
+    let deadline = Instant::now() + duration;
     let mut tasks = Vec::new();
     for _ in 0..concurrency {
         let (client, url, body) = (client.clone(), url.to_string(), body.cloned());
@@ -151,7 +213,7 @@ async fn load(
             .copied()
             .unwrap_or_default()
     };
-    Figures { rps: all.len() as f64 / DURATION.as_secs_f64(), p50: pct(0.50), p99: pct(0.99), errors }
+    Figures { rps: all.len() as f64 / duration.as_secs_f64(), p50: pct(0.50), p99: pct(0.99), errors }
 }
 
 fn ms(d: Duration) -> f64 {
@@ -207,10 +269,15 @@ fn main() {
         let (xml, process_id, element) = largest_process();
         let body = json!({"description": "Approve or reject", "processXml": xml, "processId": process_id, "elementId": element});
         let client = reqwest::Client::builder().pool_max_idle_per_host(512).build().unwrap();
-        if std::env::var("FORMGEN_BENCH").as_deref() != Ok("held") {
-            throughput(&client, &body, dir.path()).await;
+        match std::env::var("FORMGEN_BENCH").as_deref() {
+            Ok("held") => held(&client, &xml, &element, dir.path()).await,
+            Ok("latency") => added_latency(&client, &body, dir.path()).await,
+            _ => {
+                throughput(&client, &body, dir.path()).await;
+                added_latency(&client, &body, dir.path()).await;
+                held(&client, &xml, &element, dir.path()).await;
+            }
         }
-        held(&client, &xml, &element, dir.path()).await;
     });
 }
 

@@ -124,16 +124,29 @@ const FEEL_BUILTINS: &[&str] = &[
 /// The longest built-in needs this many words.
 const MAX_BUILTIN_WORDS: usize = 4;
 
+/// The built-ins by their first word, each as its words: a name is looked up once per word read, so
+/// most words (no built-in starts with them) cost one hash lookup.
+static BY_FIRST_WORD: std::sync::LazyLock<std::collections::HashMap<&'static str, Vec<Vec<&'static str>>>> =
+    std::sync::LazyLock::new(|| {
+        let mut map: std::collections::HashMap<&'static str, Vec<Vec<&'static str>>> =
+            std::collections::HashMap::new();
+        for b in FEEL_BUILTINS {
+            let words: Vec<&'static str> = b.split(' ').collect();
+            map.entry(words[0]).or_default().push(words);
+        }
+        map
+    });
+
 /// How many of `words` (from the first) spell a built-in function name, the longest match; 0 if none.
 pub fn builtin_words(words: &[&str]) -> usize {
-    (1..=words.len().min(MAX_BUILTIN_WORDS))
-        .rev()
-        .find(|&n| {
-            FEEL_BUILTINS.iter().any(|b| {
-                let mut parts = b.split(' ');
-                words[..n].iter().all(|w| parts.next() == Some(w)) && parts.next().is_none()
-            })
-        })
+    let Some(candidates) = words.first().and_then(|w| BY_FIRST_WORD.get(w)) else {
+        return 0;
+    };
+    candidates
+        .iter()
+        .filter(|b| b.len() <= words.len().min(MAX_BUILTIN_WORDS) && b.iter().zip(words).all(|(a, w)| a == w))
+        .map(Vec::len)
+        .max()
         .unwrap_or(0)
 }
 
