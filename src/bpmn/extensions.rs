@@ -9,11 +9,11 @@
 
 use super::places::{Access, DeclaredField, Dialect, FieldConstraint, FieldKind, FieldOption, Place, Timer};
 use super::reader::{Builder, Frame, trim};
-use super::xml::{self, Attrs, Ns, unescape};
+use super::xml::{Ns, Tag, unescape};
 
 /// The first value of an attribute, unescaped; `""` when absent.
-fn value(attrs: &str, name: &str) -> String {
-    xml::attr(attrs, name).map(|v| unescape(v).into_owned()).unwrap_or_default()
+fn value(attrs: &Tag<'_>, name: &str) -> String {
+    attrs.get(name).map(|v| unescape(v).into_owned()).unwrap_or_default()
 }
 
 /// What a Camunda 7 / Flowable attribute of a BPMN element is (`camunda:assignee="${boss}"`).
@@ -53,9 +53,9 @@ impl Builder {
     }
 
     /// Records the listed attributes of a start tag, in the table's order.
-    fn attributes(&mut self, index: usize, attrs: &str, table: &[(&str, Place, Dialect)]) {
+    fn attributes(&mut self, index: usize, attrs: &Tag<'_>, table: &[(&str, Place, Dialect)]) {
         for (name, place, dialect) in table {
-            if let Some(raw) = xml::attr(attrs, name) {
+            if let Some(raw) = attrs.get(name) {
                 self.access(index, place.clone(), *dialect, raw);
             }
         }
@@ -77,8 +77,8 @@ impl Builder {
     }
 
     /// Camunda 7 / Flowable attributes of any BPMN element inside (or being) the element at `index`.
-    fn vendor_attributes(&mut self, index: usize, attrs: &str) {
-        for (qname, raw) in Attrs::new(attrs) {
+    fn vendor_attributes(&mut self, index: usize, attrs: &Tag<'_>) {
+        for (qname, raw) in attrs.iter() {
             if let (Some(Ns::Camunda | Ns::Flowable), local) = self.scopes.attribute(qname)
                 && let Some((place, dialect)) = vendor_attribute(local)
             {
@@ -91,8 +91,8 @@ impl Builder {
     }
 
     /// The attributes of a flow element's own start tag.
-    pub(super) fn element_attributes(&mut self, index: usize, kind: &str, attrs: &str) {
-        for (qname, raw) in Attrs::new(attrs) {
+    pub(super) fn element_attributes(&mut self, index: usize, kind: &str, attrs: &Tag<'_>) {
+        for (qname, raw) in attrs.iter() {
             match (self.scopes.attribute(qname), kind) {
                 ((None, "messageRef"), "receiveTask" | "sendTask") => self.refer(index, raw),
                 ((None, "calledElement"), "callActivity") => {
@@ -108,7 +108,7 @@ impl Builder {
     }
 
     /// A BPMN child of the flow element at `index` (`direct`) or of something inside it.
-    pub(super) fn bpmn_child(&mut self, index: usize, direct: bool, local: &str, attrs: &str) -> Frame {
+    pub(super) fn bpmn_child(&mut self, index: usize, direct: bool, local: &str, attrs: &Tag<'_>) -> Frame {
         self.vendor_attributes(index, attrs);
         let either = Dialect::Either;
         match local {
@@ -126,7 +126,7 @@ impl Builder {
             | "escalationEventDefinition"
             | "signalEventDefinition" => {
                 let name = format!("{}Ref", local.trim_end_matches("EventDefinition"));
-                if let Some(raw) = xml::attr(attrs, &name) {
+                if let Some(raw) = attrs.get(&name) {
                     self.refer(index, raw);
                 }
                 Frame::Inner
@@ -136,7 +136,7 @@ impl Builder {
     }
 
     /// A Zeebe, Camunda 7 or Flowable extension element inside a flow element (or the process).
-    pub(super) fn vendor_element(&mut self, ns: Ns, local: &str, attrs: &str) -> Option<Frame> {
+    pub(super) fn vendor_element(&mut self, ns: Ns, local: &str, attrs: &Tag<'_>) -> Option<Frame> {
         let Some(index) = self.current_element() else {
             return Some(Frame::Inner); // the process's own extensions: nothing of an element
         };
@@ -191,7 +191,7 @@ impl Builder {
     }
 
     /// The attributes of a Zeebe extension element that are places.
-    fn zeebe_element(&mut self, index: usize, local: &str, attrs: &str) {
+    fn zeebe_element(&mut self, index: usize, local: &str, attrs: &Tag<'_>) {
         use Place as P;
         let (feel, name) = (Dialect::Feel, Dialect::Name);
         match local {
@@ -271,7 +271,7 @@ impl Builder {
     }
 
     /// A `camunda:formField` or `flowable:formProperty`: a declared field, and the places it holds.
-    fn declared_field(&mut self, index: usize, ns: Ns, attrs: &str) -> Frame {
+    fn declared_field(&mut self, index: usize, ns: Ns, attrs: &Tag<'_>) -> Frame {
         let flag = |name: &str| value(attrs, name).trim().to_ascii_lowercase();
         let mut field =
             DeclaredField { id: trim(&value(attrs, "id")).to_string(), readable: true, ..Default::default() };
@@ -300,7 +300,7 @@ impl Builder {
     }
 
     /// A child of a declared field: its enum options and validation constraints.
-    pub(super) fn field_child(&mut self, index: usize, local: &str, attrs: &str) -> Option<Frame> {
+    pub(super) fn field_child(&mut self, index: usize, local: &str, attrs: &Tag<'_>) -> Option<Frame> {
         let fields = &mut self.process().elements[index].declared.fields;
         let field = fields.last_mut()?;
         match local {
@@ -324,7 +324,7 @@ impl Builder {
     }
 
     /// A message, error, escalation or signal of the definitions: the places elements refer to.
-    pub(super) fn root_item(&mut self, local: &str, attrs: &str) -> Option<Frame> {
+    pub(super) fn root_item(&mut self, local: &str, attrs: &Tag<'_>) -> Option<Frame> {
         let (place, attr) = match local {
             "message" => (Place::MessageName, "name"),
             "error" => (Place::ErrorCode, "errorCode"),
@@ -342,7 +342,13 @@ impl Builder {
     }
 
     /// Inside a root item: its extension elements, and a message's `zeebe:subscription`.
-    pub(super) fn root_item_child(&mut self, item: usize, ns: Ns, local: &str, attrs: &str) -> Option<Frame> {
+    pub(super) fn root_item_child(
+        &mut self,
+        item: usize,
+        ns: Ns,
+        local: &str,
+        attrs: &Tag<'_>,
+    ) -> Option<Frame> {
         match (ns, local) {
             (Ns::Bpmn, "extensionElements") => Some(Frame::RootItem(item)),
             (Ns::Zeebe, "subscription") => {

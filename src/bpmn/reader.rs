@@ -17,7 +17,7 @@ use quick_xml::events::Event;
 use super::model::{Definitions, Element, Lane, LinkedForm, Process, VariableRole};
 use super::places::{Access, Dialect, Place};
 use super::variables::CAMUNDA_RESULT_KINDS;
-use super::xml::{Attrs, Ns, Scopes, push_reference, skipping, unescape};
+use super::xml::{Ns, Scopes, Tag, push_reference, skipping, unescape};
 
 /// Elements deeper than this are skipped as one subtree: no BPMN construct nests this deep, and it keeps
 /// a 100,000-level document from costing 100,000 frames.
@@ -276,14 +276,15 @@ impl Builder {
         })
     }
 
-    fn open(&mut self, qname: &str, attrs: &str, has_children: bool) {
+    fn open(&mut self, qname: &str, raw: &str, has_children: bool) {
         if self.stack.len() >= MAX_DEPTH {
             if has_children {
                 self.skip = 1;
             }
             return;
         }
-        self.scopes.push(attrs);
+        self.scopes.push(raw);
+        let attrs = &Tag::new(raw);
         let (mut ns, local) = self.scopes.element(qname);
         if ns == Ns::Unbound && PROPERTY_NAMES.contains(&local) {
             ns = Ns::Bpmn; // moddle matches an unqualified child by its parent's property name
@@ -302,7 +303,7 @@ impl Builder {
     }
 
     /// Decides what a newly opened element is, recording what its start tag says. `None`: skip it.
-    fn frame_for(&mut self, ns: Ns, local: &str, attrs: &str) -> Option<Frame> {
+    fn frame_for(&mut self, ns: Ns, local: &str, attrs: &Tag<'_>) -> Option<Frame> {
         let parent = self.stack.last().copied();
         match (parent, ns) {
             (None, Ns::Bpmn) if local == "definitions" => Some(Frame::Root),
@@ -387,9 +388,9 @@ impl Builder {
         }
     }
 
-    fn open_process(&mut self, attrs: &str) {
+    fn open_process(&mut self, attrs: &Tag<'_>) {
         let mut process = Process::default();
-        for (name, value) in Attrs::new(attrs) {
+        for (name, value) in attrs.iter() {
             match name {
                 "id" if process.id.is_empty() => process.id = unescape(value).into_owned(),
                 "name" if process.name.is_empty() => process.name = trim(&unescape(value)).to_string(),
@@ -400,13 +401,13 @@ impl Builder {
         self.form_defined = None;
     }
 
-    fn open_element(&mut self, kind: &'static str, attrs: &str) -> Frame {
+    fn open_element(&mut self, kind: &'static str, attrs: &Tag<'_>) -> Frame {
         let parent = self.current_container();
         let mut element = Element { kind, parent, ..Element::default() };
         let mut seen = Seen::default();
         let mut camunda_form_key = String::new();
         let mut result_variable = None;
-        for (qname, value) in Attrs::new(attrs) {
+        for (qname, value) in attrs.iter() {
             match self.scopes.attribute(qname) {
                 (None, local) => {
                     let slot = match local {
@@ -550,8 +551,8 @@ impl Seen {
 }
 
 /// The first value of an unprefixed attribute, unescaped; `""` when absent.
-fn attr_value(attrs: &str, name: &str) -> String {
-    super::xml::attr(attrs, name).map(|v| unescape(v).into_owned()).unwrap_or_default()
+fn attr_value(attrs: &Tag<'_>, name: &str) -> String {
+    attrs.get(name).map(|v| unescape(v).into_owned()).unwrap_or_default()
 }
 
 /// JavaScript's `String.prototype.trim`: Unicode white space and U+FEFF.

@@ -8,7 +8,7 @@
 
 use super::model::{VariableRole, VariableUse};
 use super::reader::{Builder, trim};
-use super::xml::{self, Attrs, Ns, unescape};
+use super::xml::{Ns, Tag, unescape};
 
 /// Element kinds that carry Camunda 7's `camunda:resultVariable` (per camunda-bpmn-moddle).
 pub(super) const CAMUNDA_RESULT_KINDS: &[&str] =
@@ -16,13 +16,13 @@ pub(super) const CAMUNDA_RESULT_KINDS: &[&str] =
 
 impl Builder {
     /// `zeebe:formDefinition` directly in an element's extension elements: the first one decides.
-    pub(super) fn form_definition(&mut self, index: usize, attrs: &str) {
+    pub(super) fn form_definition(&mut self, index: usize, attrs: &Tag<'_>) {
         if self.form_defined == Some(index) {
             return; // only the first zeebe:formDefinition of a step counts
         }
         self.form_defined = Some(index);
         let (mut form_id, mut form_key) = (None, None);
-        for (name, value) in Attrs::new(attrs) {
+        for (name, value) in attrs.iter() {
             match name {
                 "formId" if form_id.is_none() => form_id = Some(value),
                 "formKey" if form_key.is_none() => form_key = Some(value),
@@ -36,7 +36,7 @@ impl Builder {
     }
 
     /// Variables named by Zeebe and Camunda 7 extension elements.
-    pub(super) fn extension_variables(&mut self, ns: Ns, local: &str, attrs: &str) {
+    pub(super) fn extension_variables(&mut self, ns: Ns, local: &str, attrs: &Tag<'_>) {
         let element = self.current_element();
         let names: &[(&str, VariableRole)] = match (ns, local) {
             (Ns::Zeebe, "input") => &[("target", VariableRole::Input)],
@@ -55,18 +55,19 @@ impl Builder {
             _ => return,
         };
         for (attr, role) in names {
-            if let Some(value) = xml::attr(attrs, attr) {
+            if let Some(value) = attrs.get(attr) {
                 self.add_use(&unescape(value), element, *role);
             }
         }
     }
 
     /// `camunda:resultVariable` on an inner BPMN element that carries it (a message event definition).
-    pub(super) fn camunda_result_variable(&mut self, local: &str, attrs: &str) {
-        if !CAMUNDA_RESULT_KINDS.contains(&local) || !attrs.contains("resultVariable") {
+    pub(super) fn camunda_result_variable(&mut self, local: &str, attrs: &Tag<'_>) {
+        if !CAMUNDA_RESULT_KINDS.contains(&local) || !attrs.raw().contains("resultVariable") {
             return;
         }
-        let found = Attrs::new(attrs)
+        let found = attrs
+            .iter()
             .find(|(q, _)| self.scopes.attribute(q) == (Some(Ns::Camunda), "resultVariable"))
             .map(|(_, v)| unescape(v).into_owned());
         if let Some(var) = found {

@@ -153,6 +153,77 @@ impl<'a> Iterator for Attrs<'a> {
     }
 }
 
+/// Attributes a start tag keeps in its [`Tag`] list; a tag with more is scanned again when asked.
+const TAG_ATTRS: usize = 16;
+
+/// A start tag's well-formed attributes ([`Attrs`]), read once into a small list: several rules look
+/// at one tag (its structure, its variables, its places, its vendor attributes), and each scanning
+/// the text again was the reader's largest own cost.
+pub struct Tag<'a> {
+    raw: &'a str,
+    list: [(&'a str, &'a str); TAG_ATTRS],
+    len: usize,
+    /// More attributes than the list holds: `get` and `iter` scan the text.
+    overflow: bool,
+}
+
+impl<'a> Tag<'a> {
+    /// The attributes of `raw`, the text after the tag name.
+    pub fn new(raw: &'a str) -> Tag<'a> {
+        let mut tag = Tag { raw, list: [("", ""); TAG_ATTRS], len: 0, overflow: false };
+        for pair in Attrs::new(raw) {
+            if tag.len == TAG_ATTRS {
+                tag.overflow = true;
+                break;
+            }
+            tag.list[tag.len] = pair;
+            tag.len += 1;
+        }
+        tag
+    }
+
+    /// The attribute text as written.
+    pub fn raw(&self) -> &'a str {
+        self.raw
+    }
+
+    /// The first value of the attribute named `name` (first one wins, as in the modellers' reader).
+    pub fn get(&self, name: &str) -> Option<&'a str> {
+        if self.overflow {
+            return attr(self.raw, name);
+        }
+        self.list[..self.len].iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
+    }
+
+    /// Every well-formed attribute, in document order.
+    pub fn iter(&self) -> TagIter<'_, 'a> {
+        if self.overflow {
+            TagIter::Scan(Attrs::new(self.raw))
+        } else {
+            TagIter::List(self.list[..self.len].iter())
+        }
+    }
+}
+
+/// The attributes of a [`Tag`].
+pub enum TagIter<'t, 'a> {
+    /// From the list.
+    List(std::slice::Iter<'t, (&'a str, &'a str)>),
+    /// From the text (a tag with more attributes than the list holds).
+    Scan(Attrs<'a>),
+}
+
+impl<'a> Iterator for TagIter<'_, 'a> {
+    type Item = (&'a str, &'a str);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        match self {
+            TagIter::List(it) => it.next().copied(),
+            TagIter::Scan(it) => it.next(),
+        }
+    }
+}
+
 /// The first value of the attribute named `name` (first one wins, as in the modellers' reader).
 pub fn attr<'a>(raw: &'a str, name: &str) -> Option<&'a str> {
     Attrs::new(raw).find(|(n, _)| *n == name).map(|(_, v)| v)

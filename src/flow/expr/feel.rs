@@ -70,7 +70,29 @@ impl Frame {
 
 /// Variables a FEEL expression reads (text without the leading `=`).
 pub fn reads(expr: &str) -> Vec<Read> {
-    Scanner::new(bounded(expr)).run()
+    let expr = bounded(expr);
+    if let Some(read) = plain_path(expr) {
+        return vec![read];
+    }
+    Scanner::new(expr).run()
+}
+
+/// The commonest expression, a bare name or dotted path (`=customer.email`), read without the
+/// scanner: what the scanner reads from it, at a fraction of the cost. Anything else is `None`.
+fn plain_path(expr: &str) -> Option<Read> {
+    let text = expr.trim();
+    let mut segments = text.split('.');
+    let first = segments.next()?;
+    let is_identifier = |s: &str| {
+        let mut chars = s.chars();
+        chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    let member = |s: &str| is_identifier(s) && !is_feel_keyword(s);
+    if !member(first) || !segments.all(member) {
+        return None;
+    }
+    Some(Read { name: first.to_string(), path: text.to_string() })
 }
 
 struct Scanner<'a> {
@@ -350,5 +372,58 @@ impl<'a> Scanner<'a> {
             i += 1;
         }
         i
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn scanned(text: &str) -> Vec<Read> {
+        Scanner::new(text).run()
+    }
+
+    #[test]
+    fn a_plain_path_reads_as_the_scanner_reads_it() {
+        for text in [
+            "x",
+            " order.total ",
+            "a.b.c",
+            "_x1.y_2",
+            "count",
+            "item",
+            "true",
+            "not",
+            "a.",
+            ".a",
+            "a..b",
+            "a b",
+            "a.in",
+            "a.then",
+            "x.true",
+            "a.item",
+            "a.or.b",
+            "for",
+            "if",
+        ] {
+            assert_eq!(reads(text), scanned(text), "{text:?}");
+        }
+        assert!(plain_path("order.total").is_some() && plain_path("a + b").is_none());
+    }
+
+    proptest! {
+        #[test]
+        fn the_fast_path_agrees_with_the_scanner(text in "[a-z_ .]{0,12}") {
+            prop_assert_eq!(reads(&text), scanned(&text));
+        }
+
+        #[test]
+        fn paths_of_names_and_keywords_agree_with_the_scanner(
+            words in proptest::collection::vec("(x|order|in|then|true|null|not|item|for|some|if|count|_a1)", 1..5)
+        ) {
+            let text = words.join(".");
+            prop_assert_eq!(reads(&text), scanned(&text));
+        }
     }
 }
