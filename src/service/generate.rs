@@ -92,8 +92,10 @@ pub(super) struct Asked {
 impl Job<'_> {
     /// What the model path keeps of this job: the prompt rendered within `budget` by `prompts`.
     pub(super) fn asked(&self, prompts: &crate::prompt::Prompts, budget: usize) -> Asked {
+        let mut user = prompts.user(&self.prompt_input(budget));
+        user.shrink_to_fit(); // held for the whole wait: its size, not its growth's
         Asked {
-            user: prompts.user(&self.prompt_input(budget)),
+            user,
             form_id: self.form_id.clone(),
             current: self.request.schema.clone(),
             names: self.process().map(|p| Arc::new(p.names_only())),
