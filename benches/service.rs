@@ -25,28 +25,16 @@ const DURATION: Duration = Duration::from_secs(4);
 
 /// A model double that answers every chat completion at once with a small valid form.
 async fn instant_model() -> String {
-    let answer = json!({
-        "choices": [{"message": {"role": "assistant", "content": json!({"components": [
-            {"type": "checkbox", "key": "approved", "label": "Approved"},
-            {"type": "textarea", "key": "comment", "label": "Comment"}
-        ]}).to_string()}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 1000, "completion_tokens": 40}
-    });
-    let app = axum::Router::new().route(
-        "/v1/chat/completions",
-        axum::routing::post(move || {
-            let answer = answer.clone();
-            async move { axum::Json(answer) }
-        }),
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    url
+    model_double(None).await
 }
 
 /// A model double that answers every chat completion after `delay`, as a real model takes its time.
 async fn slow_model(delay: Duration) -> String {
+    model_double(Some(delay)).await
+}
+
+/// A chat-completions double answering a small valid form, after `delay` when there is one.
+async fn model_double(delay: Option<Duration>) -> String {
     let answer = json!({
         "choices": [{"message": {"role": "assistant", "content": json!({"components": [
             {"type": "checkbox", "key": "approved", "label": "Approved"},
@@ -59,7 +47,9 @@ async fn slow_model(delay: Duration) -> String {
         axum::routing::post(move || {
             let answer = answer.clone();
             async move {
-                tokio::time::sleep(delay).await;
+                if let Some(delay) = delay {
+                    tokio::time::sleep(delay).await;
+                }
                 axum::Json(answer)
             }
         }),

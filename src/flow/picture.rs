@@ -424,23 +424,7 @@ impl<'p> Flow<'p> {
     /// and follow-up dates, priority, job type and retries, timers), which a person reviewing the
     /// step does not need to see.
     fn business_reads_of(&self, i: usize) -> Vec<String> {
-        let mut out = Vec::new();
-        for a in &self.process.elements[i].accesses {
-            if is_routing(&a.place) {
-                continue;
-            }
-            for name in access::reads_of(a) {
-                if !out.contains(&name) {
-                    out.push(name);
-                }
-            }
-        }
-        for r in &self.decision_reads[i] {
-            if !out.contains(r) {
-                out.push(r.clone());
-            }
-        }
-        out
+        self.reads_where(i, |a| !is_routing(&a.place), false, &[])
     }
 
     /// The variables the element at `i` reads that must exist before it runs, where a person may
@@ -454,22 +438,33 @@ impl<'p> Flow<'p> {
     /// - the element's own locals;
     /// - with `routing` false, where the engine only routes or schedules the work ([`is_routing`]).
     fn asked_reads_of(&self, i: usize, routing: bool) -> Vec<String> {
-        let locals = self.locals(i);
-        let mut out = Vec::new();
-        for a in &self.process.elements[i].accesses {
-            let skipped = matches!(
+        let asked = |a: &crate::bpmn::Access| {
+            !matches!(
                 a.place,
                 Place::Property(_)
                     | Place::Header(_)
                     | Place::OutputSource
                     | Place::LoopOutputElement
                     | Place::AdHocOutputElement
-            ) || (!routing && is_routing(&a.place))
-                || a.expression.contains("fromAi(");
-            if skipped {
-                continue;
-            }
-            let optional = expr::optional_names(&a.expression);
+            ) && (routing || !is_routing(&a.place))
+                && !a.expression.contains("fromAi(")
+        };
+        self.reads_where(i, asked, true, &self.locals(i))
+    }
+
+    /// The variables read by the places of the element at `i` that `keep` keeps, leaving out
+    /// `locals` and, with `checked_first`, what an expression checks for first; then what the
+    /// decisions it calls read.
+    fn reads_where(
+        &self,
+        i: usize,
+        keep: impl Fn(&crate::bpmn::Access) -> bool,
+        checked_first: bool,
+        locals: &[String],
+    ) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for a in self.process.elements[i].accesses.iter().filter(|a| keep(a)) {
+            let optional = if checked_first { expr::optional_names(&a.expression) } else { Vec::new() };
             for name in access::reads_of(a) {
                 if !out.contains(&name) && !optional.contains(&name) && !locals.contains(&name) {
                     out.push(name);
