@@ -431,7 +431,6 @@ fn named<'a>(
     Named { process_id, process_xml, element_id, forms, decisions }
 }
 
-/// The `processSource` value of a resolution.
 /// What the response says of the request's process, taken before the process is dropped.
 struct Reply {
     warnings: Vec<String>,
@@ -458,6 +457,7 @@ impl Reply {
     }
 }
 
+/// The `processSource` value of a resolution.
 fn source_name(resolved: &Resolved) -> String {
     resolved.origin().map(|o| o.as_str().to_string()).unwrap_or_default()
 }
