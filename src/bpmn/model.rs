@@ -77,6 +77,26 @@ pub struct Element {
 }
 
 impl Element {
+    /// Its output mappings as `(source, target)` texts, in document order.
+    pub fn output_mappings(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        (0..self.accesses.len()).filter_map(|k| self.output_mapping_at(k))
+    }
+
+    /// The output mapping whose source is the access at `k`, as `(source, target)` texts: the reader
+    /// records a mapping's source and then its target, side by side (a target without a source, or
+    /// the reverse, is no mapping).
+    pub fn output_mapping_at(&self, k: usize) -> Option<(&str, &str)> {
+        use super::places::Place;
+        match self.accesses.get(k..k + 2) {
+            Some([source, target])
+                if source.place == Place::OutputSource && target.place == Place::OutputTarget =>
+            {
+                Some((source.expression.as_str(), target.expression.trim()))
+            }
+            _ => None,
+        }
+    }
+
     /// Whether this is a sequence flow.
     pub fn is_flow(&self) -> bool {
         self.kind == "sequenceFlow"

@@ -130,17 +130,14 @@ pub fn paths_below(root: &str, process: &Process, project: &Project, most: usize
     for e in &process.elements {
         // what a result expression or an output mapping stores, when its value is a context literal
         for (k, a) in e.accesses.iter().enumerate() {
-            let stored_as = match &a.place {
-                Place::Header(key) if key == "resultExpression" => Some(String::new()),
-                Place::OutputSource => e
-                    .accesses
-                    .get(k + 1)
-                    .filter(|t| t.place == Place::OutputTarget)
-                    .map(|t| format!("{}.", t.expression.trim())),
-                _ => None,
+            let stored = match &a.place {
+                Place::Header(key) if key == "resultExpression" => {
+                    Some((a.expression.as_str(), String::new()))
+                }
+                _ => e.output_mapping_at(k).map(|(source, target)| (source, format!("{target}."))),
             };
-            if let Some(stored_as) = stored_as {
-                for path in super::access::context_paths(&a.expression) {
+            if let Some((value, stored_as)) = stored {
+                for path in super::access::context_paths(value) {
                     add(&format!("{stored_as}{path}"));
                 }
             }

@@ -227,16 +227,11 @@ fn is_routing(place: &Place) -> bool {
 /// (`=null`, `="done"`, `=a + b`): the engine sets them, whatever a form there holds. An output that
 /// passes a value on (`source="=hint" target="hint"`) keeps what the form gave.
 fn set_by_mapping(e: &crate::bpmn::Element) -> Vec<String> {
-    let mut out = Vec::new();
-    for pair in e.accesses.windows(2) {
-        let [source, target] = pair else { continue };
-        if source.place != Place::OutputSource || target.place != Place::OutputTarget {
-            continue;
-        }
-        let name = target.expression.trim();
+    let mut out: Vec<String> = Vec::new();
+    for (source, name) in e.output_mappings() {
         let root = name.split('.').next().unwrap_or(name);
-        let passes_on = expr::zeebe_value_reads(&source.expression).iter().any(|r| r.name == root)
-            || expr::juel_reads(&source.expression).iter().any(|r| r.name == root);
+        let passes_on = expr::zeebe_value_reads(source).iter().any(|r| r.name == root)
+            || expr::juel_reads(source).iter().any(|r| r.name == root);
         if !passes_on && !name.is_empty() && !out.iter().any(|n| n == name) {
             out.push(name.to_string());
         }

@@ -40,16 +40,13 @@ pub fn describe_picture(
     {
         return String::new();
     }
+    // a variable, why it is listed, and the paths below it when it is an object
+    let item = |name: &str, note: &str| format!("  - {name} ({note}){}", fields_of(name, process, project));
     let mut lines: Vec<String> = Vec::new();
     lines.push("The data at this step:".to_string());
     if !picture.to_supply.is_empty() {
         lines.push("- The form supplies (read later, written by nothing before it):".into());
-        lines.extend(
-            picture
-                .to_supply
-                .iter()
-                .map(|s| format!("  - {} ({}){}", s.name, s.why, fields_of(&s.name, process, project))),
-        );
+        lines.extend(picture.to_supply.iter().map(|s| item(&s.name, &s.why)));
     }
     if !picture.decided_on.is_empty() {
         lines.push("- Decided on after it:".into());
@@ -59,12 +56,7 @@ pub fn describe_picture(
     }
     if !picture.known_before.is_empty() {
         lines.push("- Known before it (show what the step needs; do not ask for it again):".into());
-        lines.extend(
-            picture
-                .known_before
-                .iter()
-                .map(|k| format!("  - {} ({}){}", k.name, k.from, fields_of(&k.name, process, project))),
-        );
+        lines.extend(picture.known_before.iter().map(|k| item(&k.name, &k.from)));
     }
     let names = picture
         .to_supply
