@@ -44,6 +44,19 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     normalise_line_ends(text)
 }
 
+/// Whether a file may be read as a UTF-8 stream: it starts with no BOM and declares no legacy
+/// encoding in its first 200 bytes, so [`decode`] would read it as UTF-8 if it is valid UTF-8. Looks
+/// at those bytes and leaves the file where it was.
+pub(crate) fn streams_as_utf8(file: &mut std::fs::File) -> std::io::Result<bool> {
+    use std::io::{Read, Seek};
+    let mut head = Vec::with_capacity(200);
+    file.by_ref().take(200).read_to_end(&mut head)?;
+    file.rewind()?;
+    let bom =
+        head.starts_with(b"\xEF\xBB\xBF") || head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF");
+    Ok(!bom && declared_legacy_encoding(&head).is_none())
+}
+
 /// The encoding named by the XML declaration in the first 200 bytes, when it is one that must be used
 /// instead of UTF-8: not UTF-8, not UTF-16 (an ASCII-readable declaration naming UTF-16 cannot be
 /// right), and not the WHATWG "replacement" encoding (which a browser refuses to decode with).

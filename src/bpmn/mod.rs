@@ -90,15 +90,32 @@ pub fn read_stream(stream: impl Read, limit: usize) -> Result<Definitions, ReadE
 }
 
 /// Reads a file, refusing it by its size before opening when the file system reports one over `limit`.
+///
+/// A file that reads as UTF-8 with LF line ends (nearly every export) is read as a stream, one XML
+/// event at a time, so the outline of a large file never holds the file as well; any other file (a
+/// BOM, a legacy encoding, CR line ends, bytes that are not UTF-8, a break in the XML) is read whole
+/// and decoded first. Both ways give the same outline.
 pub fn read_file(path: &std::path::Path, limit: usize) -> Result<Definitions, ReadError> {
-    let file = std::fs::File::open(path)?;
+    let mut file = std::fs::File::open(path)?;
     let size = file.metadata()?.len();
     if size > limit as u64 {
         return Err(ReadError::TooLarge { size: Some(size), limit });
     }
+    let cap = (limit as u64).saturating_add(1);
+    if decode::streams_as_utf8(&mut file)? {
+        let mut stream = std::io::BufReader::with_capacity(64 << 10, (&file).take(cap));
+        let read = reader::read_utf8_stream(&mut stream);
+        if stream.into_inner().limit() == 0 {
+            return Err(ReadError::TooLarge { size: None, limit });
+        }
+        if let Some(defs) = read {
+            return Ok(defs);
+        }
+        std::io::Seek::rewind(&mut file)?;
+    }
     // a buffer of the file's size (and one byte to see its end), not one grown by doubling
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(limit).saturating_add(1));
-    file.take((limit as u64).saturating_add(1)).read_to_end(&mut bytes)?;
+    file.take(cap).read_to_end(&mut bytes)?;
     if bytes.len() > limit {
         return Err(ReadError::TooLarge { size: None, limit });
     }

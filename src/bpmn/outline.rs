@@ -159,9 +159,45 @@ struct ProcessView<'a> {
     id: &'a str,
     name: &'a str,
     documentation: &'a str,
-    elements: Vec<ElementView<'a>>,
+    elements: ElementsView<'a>,
     variables: Vec<&'a str>,
-    declared_fields: Vec<DeclaredView<'a>>,
+    declared_fields: DeclaredFieldsView<'a>,
+}
+
+/// A process's elements, each with what it reads and writes, worked out as it is written: the outline of
+/// a 50,000-element process holds one element's reads and writes at a time, not all of them.
+#[derive(Debug)]
+struct ElementsView<'a>(&'a Process);
+
+impl Serialize for ElementsView<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let p = self.0;
+        serializer.collect_seq(p.elements.iter().enumerate().map(|(i, e)| {
+            let access = access::of_element(p, i);
+            ElementView {
+                id: &e.id,
+                kind: e.kind,
+                name: &e.name,
+                documentation: &e.documentation,
+                condition: &e.condition,
+                form_id: &e.form_id,
+                reads: access.reads,
+                writes: access.writes,
+            }
+        }))
+    }
+}
+
+/// The declared form fields of a process's elements, found as they are written.
+#[derive(Debug)]
+struct DeclaredFieldsView<'a>(&'a Process);
+
+impl Serialize for DeclaredFieldsView<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.elements.iter().filter(|e| !e.declared.fields.is_empty()).map(|e| {
+            DeclaredView { element: &e.id, form_key: &e.declared.form_key, fields: &e.declared.fields }
+        }))
+    }
 }
 
 #[derive(Debug, Serialize)]
@@ -198,32 +234,9 @@ impl<'a> ProcessView<'a> {
             id: &p.id,
             name: &p.name,
             documentation: &p.documentation,
-            elements: p
-                .elements
-                .iter()
-                .zip(access::of_process(p))
-                .map(|(e, access)| ElementView {
-                    id: &e.id,
-                    kind: e.kind,
-                    name: &e.name,
-                    documentation: &e.documentation,
-                    condition: &e.condition,
-                    form_id: &e.form_id,
-                    reads: access.reads,
-                    writes: access.writes,
-                })
-                .collect(),
+            elements: ElementsView(p),
             variables: p.variables(),
-            declared_fields: p
-                .elements
-                .iter()
-                .filter(|e| !e.declared.fields.is_empty())
-                .map(|e| DeclaredView {
-                    element: &e.id,
-                    form_key: &e.declared.form_key,
-                    fields: &e.declared.fields,
-                })
-                .collect(),
+            declared_fields: DeclaredFieldsView(p),
         }
     }
 }

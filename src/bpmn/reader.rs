@@ -154,19 +154,70 @@ impl Frame {
 
 /// Reads decoded BPMN text. Never fails: stops at the first break and returns what came before.
 pub(super) fn read_text(text: &str) -> Definitions {
-    let mut reader = Reader::from_str(text);
+    let mut reader = configured(Reader::from_str(text));
+    let mut b = Builder::default();
+    loop {
+        match reader.read_event() {
+            Ok(Event::Eof) | Err(_) => break,
+            Ok(event) => b.feed(event),
+        }
+    }
+    b.finish()
+}
+
+/// Reads BPMN from a stream of UTF-8 bytes with LF line ends, one event in memory at a time, so a
+/// large file is never held whole (the CLI's `outline` of a 20 MB file). `None` when the stream breaks,
+/// is not valid UTF-8 or holds a CR: the caller then reads the whole document the usual way
+/// ([`read_text`] after decoding), which decides what such bytes mean. So both ways give the same
+/// outline; this one only saves the copy of the input.
+pub(super) fn read_utf8_stream(stream: impl std::io::BufRead) -> Option<Definitions> {
+    let mut reader = configured(Reader::from_reader(stream));
+    let mut b = Builder::default();
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        match reader.read_event_into(&mut buf) {
+            Ok(Event::Eof) => break,
+            Err(_) => return None,
+            Ok(event) if has_cr(&event) => return None,
+            Ok(event) => b.feed(event),
+        }
+    }
+    Some(b.finish())
+}
+
+/// Whether an event's text holds a CR, which the decoded text would have normalised away.
+fn has_cr(event: &Event<'_>) -> bool {
+    let raw: &str = match event {
+        Event::Start(e) | Event::Empty(e) => e,
+        Event::End(e) => e,
+        Event::Text(t) => t,
+        Event::CData(c) => c,
+        Event::Comment(c) => c,
+        Event::PI(p) => p,
+        Event::Decl(d) => d,
+        Event::DocType(d) => d,
+        Event::GeneralRef(r) => r,
+        Event::Eof => "",
+    };
+    raw.contains('\r')
+}
+
+/// The reader settings both ways of reading share.
+fn configured<R>(mut reader: Reader<R>) -> Reader<R> {
     let config = reader.config_mut();
     config.check_end_names = true;
     config.allow_dangling_amp = true;
     config.expand_empty_elements = false;
-    let mut b = Builder::default();
-    loop {
-        let event = match reader.read_event() {
-            Ok(Event::Eof) | Err(_) => break,
-            Ok(event) => event,
-        };
+    reader
+}
+
+impl Builder {
+    /// What one event means for the outline.
+    fn feed(&mut self, event: Event<'_>) {
+        let b = self;
         if skipping(&mut b.skip, &event) {
-            continue;
+            return;
         }
         match event {
             Event::Text(t) => b.chunk_text(&t),
@@ -196,7 +247,6 @@ pub(super) fn read_text(text: &str) -> Definitions {
             Event::Decl(_) | Event::DocType(_) | Event::Eof => {}
         }
     }
-    b.finish()
 }
 
 #[derive(Default)]
@@ -558,4 +608,93 @@ fn attr_value(attrs: &Tag<'_>, name: &str) -> String {
 /// JavaScript's `String.prototype.trim`: Unicode white space and U+FEFF.
 pub(crate) fn trim(s: &str) -> &str {
     s.trim_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the stream gives for these bytes, next to what reading the decoded text gives.
+    fn both(bytes: &[u8]) -> (Option<Definitions>, Definitions) {
+        (read_utf8_stream(bytes), read_text(&super::super::decode::decode(bytes)))
+    }
+
+    #[test]
+    fn a_clean_utf8_file_reads_the_same_as_a_stream() {
+        for name in
+            ["vacation.bpmn", "order.bpmn", "dataflow-zeebe.bpmn", "dataflow-c7.bpmn", "expense-c7.bpmn"]
+        {
+            let bytes =
+                std::fs::read(format!("{}/fixtures/bpmn/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+            let (streamed, whole) = both(&bytes);
+            let streamed = streamed.unwrap_or_else(|| panic!("{name} streams"));
+            assert!(!whole.processes.is_empty(), "{name}");
+            assert_eq!(streamed, whole, "{name}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any bytes, cut from a real process and spliced with markup, CRs and stray bytes: the stream
+        /// either gives what the whole read gives, or hands the bytes to the whole read.
+        #[test]
+        fn a_stream_agrees_with_the_whole_read_or_declines(
+            cut in 0usize..4000,
+            splice in proptest::collection::vec(proptest::sample::select(vec![
+                &b"<bpmn:userTask id=\"x\" name=\"A &amp; B\">"[..], b"</bpmn:userTask>", b"\r\n", b"\xe9",
+                b"<![CDATA[=a > b]]>", b"&lt;", b"<!-- c -->", b"<zeebe:input source=\"=a\" target=\"b\"/>",
+            ]), 0..6),
+            at in 0usize..4000,
+        ) {
+            let base = std::fs::read(format!("{}/fixtures/bpmn/vacation.bpmn", env!("CARGO_MANIFEST_DIR"))).unwrap();
+            let mut bytes = base[..cut.min(base.len())].to_vec();
+            let at = at.min(bytes.len());
+            bytes.splice(at..at, splice.concat());
+            let (streamed, whole) = both(&bytes);
+            if let Some(streamed) = streamed {
+                proptest::prop_assert_eq!(streamed, whole);
+            }
+        }
+    }
+
+    #[test]
+    fn what_decoding_would_change_is_left_to_the_whole_read() {
+        // CR line ends, bytes that are not UTF-8, a break in the XML
+        for bytes in [
+            &b"<definitions xmlns=\"http://www.omg.org/spec/BPMN/20100524/MODEL\">\r\n<process id=\"p\"/>\r\n</definitions>"[..],
+            b"<definitions xmlns=\"http://www.omg.org/spec/BPMN/20100524/MODEL\"><process id=\"p\" name=\"\xe9\"/></definitions>",
+            b"<definitions xmlns=\"http://www.omg.org/spec/BPMN/20100524/MODEL\"><process id=\"p\"></definition>",
+        ] {
+            let (streamed, whole) = both(bytes);
+            assert_eq!(streamed, None, "{}", String::from_utf8_lossy(bytes));
+            assert_eq!(whole.processes.len(), 1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod file_tests {
+    /// Every fixture, whatever its encoding, line ends or breaks, reads from its file (streamed or
+    /// whole) as it reads from its bytes.
+    #[test]
+    fn a_file_reads_as_its_bytes_do() {
+        let dir = format!("{}/fixtures/bpmn", env!("CARGO_MANIFEST_DIR"));
+        let mut seen = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "bpmn") {
+                let bytes = std::fs::read(&path).unwrap();
+                let from_file = super::super::read_file(&path, 1 << 20).unwrap();
+                assert_eq!(from_file, super::super::read(&bytes), "{}", path.display());
+                seen += 1;
+            }
+        }
+        assert!(seen >= 10, "{seen} fixtures");
+    }
+
+    #[test]
+    fn a_streamed_file_over_the_limit_is_refused() {
+        let path = format!("{}/fixtures/bpmn/vacation.bpmn", env!("CARGO_MANIFEST_DIR"));
+        let err = super::super::read_file(path.as_ref(), 100).unwrap_err();
+        assert!(matches!(err, super::super::ReadError::TooLarge { size: Some(_), limit: 100 }), "{err}");
+    }
 }
