@@ -246,7 +246,7 @@ fn largest_process() -> (String, String, String) {
         p.elements.len(),
         bytes.len() / 1024
     );
-    (formgen::bpmn::decode_text(&bytes).into_owned(), p.id.clone(), element)
+    (formgen::bpmn::decode_text(&bytes).into_owned(), p.id.clone(), element.to_string())
 }
 
 fn main() {

@@ -310,7 +310,7 @@ impl<'p> Describer<'p> {
             out.push_str("What leads to it:\n");
             for flow in incoming.iter().take(MAX_NEIGHBOURS) {
                 let from =
-                    self.element(&flow.source).map_or_else(|| flow.source.clone(), Self::element_phrase);
+                    self.element(&flow.source).map_or_else(|| flow.source.to_string(), Self::element_phrase);
                 let _ = writeln!(out, "- from {}{}", from, Self::flow_suffix(flow, share));
             }
             more(out, incoming.len());
@@ -319,7 +319,8 @@ impl<'p> Describer<'p> {
         if !outgoing.is_empty() {
             out.push_str("What follows:\n");
             for flow in outgoing.iter().take(MAX_NEIGHBOURS) {
-                let to = self.element(&flow.target).map_or_else(|| flow.target.clone(), Self::element_phrase);
+                let to =
+                    self.element(&flow.target).map_or_else(|| flow.target.to_string(), Self::element_phrase);
                 let default = if e.default_flow == flow.id { " (the default)" } else { "" };
                 let _ = writeln!(out, "- to {}{}{}", to, Self::flow_suffix(flow, share), default);
             }
@@ -356,7 +357,8 @@ impl<'p> Describer<'p> {
                     if self.target.is_some() { "step" } else { "start" }
                 );
                 for f in flows {
-                    let to = self.element(&f.target).map_or_else(|| f.target.clone(), Self::element_phrase);
+                    let to =
+                        self.element(&f.target).map_or_else(|| f.target.to_string(), Self::element_phrase);
                     let when = if !f.condition.is_empty() {
                         format!("when `{}`", clip(&f.condition, 400))
                     } else if node.default_flow == f.id {

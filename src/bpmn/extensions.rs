@@ -42,12 +42,13 @@ fn vendor_attribute(local: &str) -> Option<(Place, Dialect)> {
 impl Builder {
     /// Records a place of the element at `index`, unless its value is blank.
     fn access(&mut self, index: usize, place: Place, dialect: Dialect, raw: &str) {
-        self.record(index, place, dialect, unescape(raw).into_owned());
+        self.record(index, place, dialect, &unescape(raw));
     }
 
     /// Records a place whose text is already unescaped, unless it is blank.
-    fn record(&mut self, index: usize, place: Place, dialect: Dialect, expression: String) {
-        if !trim(&expression).is_empty() {
+    fn record(&mut self, index: usize, place: Place, dialect: Dialect, expression: &str) {
+        if !trim(expression).is_empty() {
+            let expression = expression.into();
             self.process().elements[index].accesses.push(Access { place, dialect, expression });
         }
     }
@@ -293,7 +294,7 @@ impl Builder {
             field.variable = field.id.clone();
         }
         for text in [field.default.clone(), field.expression.clone()] {
-            self.record(index, Place::FieldValue, Dialect::Juel, text);
+            self.record(index, Place::FieldValue, Dialect::Juel, &text);
         }
         self.process().elements[index].declared.fields.push(field);
         Frame::Field(index)
@@ -335,7 +336,7 @@ impl Builder {
         let mut accesses = Vec::new();
         let text = value(attrs, attr);
         if !trim(&text).is_empty() {
-            accesses.push(Access { place, dialect: Dialect::Either, expression: text });
+            accesses.push(Access { place, dialect: Dialect::Either, expression: text.into() });
         }
         self.root_items.push((trim(&value(attrs, "id")).to_string(), accesses));
         Some(Frame::RootItem(self.root_items.len() - 1))
@@ -354,8 +355,11 @@ impl Builder {
             (Ns::Zeebe, "subscription") => {
                 let key = value(attrs, "correlationKey");
                 if !trim(&key).is_empty() {
-                    let access =
-                        Access { place: Place::CorrelationKey, dialect: Dialect::Feel, expression: key };
+                    let access = Access {
+                        place: Place::CorrelationKey,
+                        dialect: Dialect::Feel,
+                        expression: key.into(),
+                    };
                     self.root_items[item].1.push(access);
                 }
                 None

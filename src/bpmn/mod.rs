@@ -30,7 +30,8 @@ pub use condition::{Comparison, Literal, Operator, Reading, read_condition};
 pub use decode::decode as decode_text;
 pub use describe::{DescribeError, describe, describe_step};
 pub use model::{
-    Decision, Definitions, Element, LINKED_FORM_PREFIX, Lane, LinkedForm, Process, VariableRole, VariableUse,
+    Decision, Definitions, Element, LINKED_FORM_PREFIX, Lane, LinkedForm, Process, Text, VariableRole,
+    VariableUse,
 };
 pub use outline::{OutlineDeclaredForm, OutlineElement, OutlineFile, OutlineProcess, OutlineView};
 pub use places::{

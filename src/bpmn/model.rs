@@ -42,33 +42,39 @@ pub struct Process {
     pub linked_forms: Vec<LinkedForm>,
 }
 
+/// The text of an element's attribute or child. Most are short (ids, references, form ids) and are
+/// kept in the 16 bytes of the value itself, without an allocation of their own. With `String`s the
+/// record was 80 bytes larger and every short text allocated: `outline --json` of the 19.5 MB
+/// synthetic process made 15% more allocations and peaked 6.5 MB higher.
+pub type Text = ecow::EcoString;
+
 /// One flow element: a step, an event, a gateway, a flow, a data object.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Element {
     /// The `id` attribute, as written.
-    pub id: String,
+    pub id: Text,
     /// The BPMN local name (`userTask`, `sequenceFlow`, ...): the vocabulary, unmapped.
     pub kind: &'static str,
     /// The `name` attribute, trimmed.
-    pub name: String,
+    pub name: Text,
     /// The `documentation` children's text, as for [`Process::documentation`].
-    pub documentation: String,
+    pub documentation: Text,
     /// A sequence flow's `conditionExpression`, trimmed; `""` otherwise.
-    pub condition: String,
+    pub condition: Text,
     /// The form the step binds: `zeebe:formDefinition@formId`, else `@formKey`, else `camunda:formKey`.
-    pub form_id: String,
+    pub form_id: Text,
     /// Index (in [`Process::elements`]) of the sub-process this element sits in, if any.
     pub parent: Option<usize>,
     /// A sequence flow's `sourceRef`.
-    pub source: String,
+    pub source: Text,
     /// A sequence flow's `targetRef`.
-    pub target: String,
+    pub target: Text,
     /// The `default` attribute of a gateway or activity: the flow taken when no condition holds.
-    pub default_flow: String,
+    pub default_flow: Text,
     /// A boundary event's `attachedToRef`.
-    pub attached_to: String,
+    pub attached_to: Text,
     /// A `dataObjectReference`'s `dataObjectRef`.
-    pub data_object_ref: String,
+    pub data_object_ref: Text,
     /// Every place the element evaluates an expression or stores a value, in document order (the
     /// message, error, escalation or signal it refers to last).
     pub accesses: Vec<Access>,

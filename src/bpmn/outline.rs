@@ -95,12 +95,12 @@ impl OutlineElement {
 impl From<&Element> for OutlineElement {
     fn from(e: &Element) -> Self {
         OutlineElement {
-            id: e.id.clone(),
+            id: e.id.to_string(),
             kind: e.kind.to_string(),
-            name: e.name.clone(),
-            documentation: e.documentation.clone(),
-            condition: e.condition.clone(),
-            form_id: e.form_id.clone(),
+            name: e.name.to_string(),
+            documentation: e.documentation.to_string(),
+            condition: e.condition.to_string(),
+            form_id: e.form_id.to_string(),
             reads: Vec::new(),
             writes: Vec::new(),
         }
@@ -125,7 +125,7 @@ impl From<&Process> for OutlineProcess {
                 .iter()
                 .filter(|e| !e.declared.fields.is_empty())
                 .map(|e| OutlineDeclaredForm {
-                    element: e.id.clone(),
+                    element: e.id.to_string(),
                     form_key: e.declared.form_key.clone(),
                     fields: e.declared.fields.clone(),
                 })

@@ -147,7 +147,7 @@ pub struct Access {
     /// How the text is read.
     pub dialect: Dialect,
     /// The text.
-    pub expression: String,
+    pub expression: super::model::Text,
 }
 
 /// The type a declared form field says it has. In JSON, the type as written (`""` when none).

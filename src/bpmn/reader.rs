@@ -14,7 +14,7 @@
 use quick_xml::Reader;
 use quick_xml::events::Event;
 
-use super::model::{Definitions, Element, Lane, LinkedForm, Process, VariableRole};
+use super::model::{Definitions, Element, Lane, LinkedForm, Process, Text, VariableRole};
 use super::places::{Access, Dialect, Place};
 use super::variables::CAMUNDA_RESULT_KINDS;
 use super::xml::{Ns, Scopes, Tag, push_reference, skipping, unescape};
@@ -471,7 +471,7 @@ impl Builder {
                         _ => continue,
                     };
                     if seen.first(local) {
-                        *slot = unescape(value).into_owned();
+                        *slot = Text::from(&*unescape(value));
                     }
                 }
                 (Some(Ns::Camunda), "formKey")
@@ -488,9 +488,9 @@ impl Builder {
             }
         }
         if trim(&element.name).len() != element.name.len() {
-            element.name = trim(&element.name).to_string();
+            element.name = Text::from(trim(&element.name));
         }
-        element.form_id = camunda_form_key; // a zeebe:formDefinition, read later, takes precedence
+        element.form_id = camunda_form_key.into(); // a zeebe:formDefinition, read later, takes precedence
         let container = CONTAINER_KINDS.contains(&kind);
         let process_index = self.defs.processes.len().saturating_sub(1);
         let process = self.process();
@@ -506,7 +506,7 @@ impl Builder {
                 let (name, target) = (element.name.clone(), element.data_object_ref.clone());
                 if self.add_use(&name, Some(index), VariableRole::DataObject) {
                     let use_index = self.process().variable_uses.len() - 1;
-                    self.data_refs.push((process_index, use_index, target));
+                    self.data_refs.push((process_index, use_index, target.to_string()));
                 }
             }
             _ => {}
@@ -530,32 +530,27 @@ impl Builder {
         let text = body.as_str();
         let process = self.process();
         match frame {
-            Frame::Documentation(owner) if !text.is_empty() => {
-                let doc = match owner {
-                    Some(index) => &mut process.elements[index].documentation,
-                    None => &mut process.documentation,
-                };
-                if doc.is_empty() {
-                    *doc = body;
-                } else {
-                    doc.push('\n');
-                    doc.push_str(&body);
-                }
-            }
+            Frame::Documentation(owner) if !text.is_empty() => match owner {
+                Some(index) => append_paragraph(&mut process.elements[index].documentation, &body),
+                None => append_paragraph(&mut process.documentation, &body),
+            },
             Frame::Condition(index) => {
-                let access =
-                    Access { place: Place::Condition, dialect: Dialect::Either, expression: body.clone() };
+                let access = Access {
+                    place: Place::Condition,
+                    dialect: Dialect::Either,
+                    expression: Text::from(body.as_str()),
+                };
                 let element = &mut process.elements[index];
                 if !text.is_empty() {
                     element.accesses.push(access);
                 }
-                element.condition = body;
+                element.condition = Text::from(body.as_str());
             }
             Frame::Capture => {
                 if let Some((index, place, dialect)) = self.captures.pop()
                     && !body.is_empty()
                 {
-                    let access = Access { place, dialect, expression: body };
+                    let access = Access { place, dialect, expression: Text::from(body.as_str()) };
                     self.process().elements[index].accesses.push(access);
                 }
             }
@@ -603,6 +598,19 @@ impl Seen {
 /// The first value of an unprefixed attribute, unescaped; `""` when absent.
 fn attr_value(attrs: &Tag<'_>, name: &str) -> String {
     attrs.get(name).map(|v| unescape(v).into_owned()).unwrap_or_default()
+}
+
+/// Adds a paragraph to a documentation text (a string or an element's [`super::model::Text`]).
+fn append_paragraph<T: std::fmt::Write + std::ops::Deref<Target = str> + for<'a> From<&'a str>>(
+    doc: &mut T,
+    paragraph: &str,
+) {
+    if doc.is_empty() {
+        *doc = T::from(paragraph);
+    } else {
+        let _ = doc.write_char('\n');
+        let _ = doc.write_str(paragraph);
+    }
 }
 
 /// JavaScript's `String.prototype.trim`: Unicode white space and U+FEFF.

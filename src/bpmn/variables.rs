@@ -31,7 +31,7 @@ impl Builder {
         }
         let chosen = [form_id, form_key].into_iter().flatten().map(unescape).find(|v| !trim(v).is_empty());
         if let Some(value) = chosen {
-            self.process().elements[index].form_id = trim(&value).to_string();
+            self.process().elements[index].form_id = trim(&value).to_string().into();
         }
     }
 

@@ -298,7 +298,7 @@ fn heading(process: &Process, target: Option<usize>, brief_title: Option<&str>) 
     let (title, documentation) = match target {
         Some(i) => {
             let e = &process.elements[i];
-            (e.label().to_string(), e.documentation.clone())
+            (e.label().to_string(), e.documentation.to_string())
         }
         None => {
             let title = if process.name.is_empty() { process.id.clone() } else { process.name.clone() };

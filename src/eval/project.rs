@@ -62,8 +62,8 @@ pub fn load_project(dir: &Path, limits: &Limits) -> Result<Vec<PairOrProblem>, E
             }
         };
         for process in crate::bpmn::read_str(&text).processes {
-            for element in process.elements.iter().filter(|e| forms.contains_key(&e.form_id)) {
-                let (form_path, schema) = &forms[&element.form_id];
+            for element in process.elements.iter().filter(|e| forms.contains_key(e.form_id.as_str())) {
+                let (form_path, schema) = &forms[element.form_id.as_str()];
                 let hidden: Vec<&PathBuf> =
                     carriers.iter().filter(|(id, _)| *id == element.form_id).map(|(_, p)| p).collect();
                 let project_files =
@@ -73,21 +73,21 @@ pub fn load_project(dir: &Path, limits: &Limits) -> Result<Vec<PairOrProblem>, E
                         let author = input_fields(schema);
                         PairOrProblem::Pair(Box::new(Pair {
                             bpmn: bpmn.clone(),
-                            element_id: element.id.clone(),
+                            element_id: element.id.to_string(),
                             form: relative(form_path),
                             author_keys: author.iter().map(|f| f.path.clone()).collect(),
                             author,
                             listed_keys: None,
                             input: GenerationInput {
                                 bpmn_text,
-                                element_id: element.id.clone(),
+                                element_id: element.id.to_string(),
                                 project_files,
                             },
                         }))
                     }
                     Err(error) => PairOrProblem::Problem(Problem {
                         bpmn: bpmn.clone(),
-                        element_id: element.id.clone(),
+                        element_id: element.id.to_string(),
                         error,
                     }),
                 };

@@ -123,20 +123,20 @@ pub fn of_element(process: &Process, index: usize) -> ElementAccess {
             out.writes.push(write);
         }
     };
-    let own = || element.id.clone();
+    let own = || element.id.to_string();
     for access in &element.accesses {
         let name = root(&access.expression);
         match &access.place {
-            Place::InputTarget => push(name, own()),
+            Place::InputTarget => push(name, own().to_string()),
             Place::LoopElement => push(name, mapped_by_ancestor(process, index, name).unwrap_or_else(own)),
-            Place::CallOutTarget { local: true } => push(name, own()),
+            Place::CallOutTarget { local: true } => push(name, own().to_string()),
             Place::OutputTarget
             | Place::LoopOutputCollection
             | Place::CallOutTarget { local: false }
             | Place::CaughtVariable
             | Place::Initiator => push(name, outer_scope(process, index, name)),
             Place::AdHocOutputCollection => {
-                push(name, own());
+                push(name, own().to_string());
                 push(name, outer_scope(process, index, name));
             }
             Place::ResultVariable => push(name, result_scope(process, index, name)),
@@ -169,7 +169,7 @@ fn mapped_by_ancestor(process: &Process, index: usize, name: &str) -> Option<Str
     while let Some(p) = at {
         let parent = process.elements.get(p)?;
         if maps_input(parent, name) {
-            return Some(parent.id.clone());
+            return Some(parent.id.to_string());
         }
         steps += 1;
         if steps > process.elements.len() {
@@ -192,7 +192,7 @@ fn result_scope(process: &Process, index: usize, name: &str) -> String {
     let element = &process.elements[index];
     let has_outputs = element.accesses.iter().any(|a| a.place == Place::OutputTarget);
     if has_outputs || maps_input(element, name) {
-        element.id.clone()
+        element.id.to_string()
     } else {
         outer_scope(process, index, name)
     }
@@ -361,7 +361,7 @@ mod properties {
             dialect in dialect(),
             expression in r#"[=${}#\[\]().:,"a-z0-9 \\]{0,40}"#,
         ) {
-            let access = Access { place, dialect, expression: expression.clone() };
+            let access = Access { place, dialect, expression: expression.clone().into() };
             let reads = reads_of(&access);
             prop_assert!(reads.iter().all(|r| !r.is_empty()));
             let _ = context_keys(&expression);

@@ -106,7 +106,7 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
         None => (HashSet::new(), (0..process.elements.len()).filter(|i| !own.contains(i)).collect()),
     };
     let mut picture = Picture {
-        element_id: target.map(|i| process.elements[i].id.clone()).unwrap_or_default(),
+        element_id: target.map(|i| process.elements[i].id.clone()).unwrap_or_default().to_string(),
         forms: flow.forms_read.clone(),
         decisions: flow.decisions_read.clone(),
         ..Picture::default()
@@ -194,10 +194,14 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
                 }
                 let room = picture.decided_on.len() < MOST;
                 match picture.decided_on.iter_mut().find(|d| d.name == v) {
-                    Some(d) if !d.conditions.contains(&f.condition) => d.conditions.push(f.condition.clone()),
+                    Some(d) if !d.conditions.iter().any(|c| *c == f.condition) => {
+                        d.conditions.push(f.condition.to_string());
+                    }
                     Some(_) => {}
                     None if room => {
-                        picture.decided_on.push(Decided { name: v, conditions: vec![f.condition.clone()] });
+                        picture
+                            .decided_on
+                            .push(Decided { name: v, conditions: vec![f.condition.to_string()] });
                     }
                     None => {}
                 }

@@ -41,7 +41,7 @@ pub fn choose(
         && !e.form_id.is_empty()
         && !e.form_id.contains(':')
     {
-        return Some(e.form_id.clone());
+        return Some(e.form_id.to_string());
     }
     let base = match (element, step) {
         (Some(_), Some(e)) => format!("{}-{}", p.id, e.id),

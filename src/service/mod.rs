@@ -391,9 +391,9 @@ fn has_a_form(resolved: &Resolved) -> Result<(), ServiceError> {
         .elements
         .iter()
         .filter(|e| is_form_step(e.kind))
-        .map(|e| (e.id.clone(), e.name.clone()))
+        .map(|e| (e.id.to_string(), e.name.to_string()))
         .collect();
-    Err(ServiceError::NotAFormStep { element: element.id.clone(), kind: element.kind, steps })
+    Err(ServiceError::NotAFormStep { element: element.id.to_string(), kind: element.kind, steps })
 }
 
 /// The longest a generation may take on the Workers in reach of `principal`: its one deadline.

@@ -56,7 +56,9 @@ fn corpus_files_cut_anywhere_read_as_an_in_order_subset() {
     let skeleton = |defs: &bpmn::Definitions| -> Vec<(String, Vec<(String, String)>)> {
         defs.processes
             .iter()
-            .map(|p| (p.id.clone(), p.elements.iter().map(|e| (e.id.clone(), e.kind.to_string())).collect()))
+            .map(|p| {
+                (p.id.clone(), p.elements.iter().map(|e| (e.id.to_string(), e.kind.to_string())).collect())
+            })
             .collect()
     };
     let contents: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();

@@ -111,7 +111,7 @@ fn outer_scopes(p: &Process, index: usize) -> Vec<String> {
     let mut scopes = Vec::new();
     let mut at = p.elements[index].parent;
     while let Some(i) = at {
-        scopes.push(p.elements[i].id.clone());
+        scopes.push(p.elements[i].id.to_string());
         at = p.elements[i].parent;
     }
     scopes.push(p.id.clone());
@@ -164,7 +164,7 @@ fn why_not_read(p: &Process, all: &[ElementAccess], index: usize, name: &str) ->
 fn why_extra_write(p: &Process, all: &[ElementAccess], index: usize, w: &Write) -> Option<Rule> {
     let outer = outer_scopes(p, index);
     let visible: Vec<String> =
-        std::iter::once(p.elements[index].id.clone()).chain(outer.iter().cloned()).collect();
+        std::iter::once(p.elements[index].id.to_string()).chain(outer.iter().cloned()).collect();
     let rank = |scope: &str| visible.iter().position(|s| s == scope);
     let mine = rank(&w.scope)?;
     let outermost_elsewhere = all

@@ -216,7 +216,7 @@ fn a_two_gigabyte_file_is_refused_by_its_size() {
 fn skeleton(defs: &bpmn::Definitions) -> Vec<(String, Vec<(String, String)>)> {
     defs.processes
         .iter()
-        .map(|p| (p.id.clone(), p.elements.iter().map(|e| (e.id.clone(), e.kind.to_string())).collect()))
+        .map(|p| (p.id.clone(), p.elements.iter().map(|e| (e.id.to_string(), e.kind.to_string())).collect()))
         .collect()
 }
 
