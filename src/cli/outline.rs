@@ -111,6 +111,12 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
             let _ = serde_json::to_writer(&mut stdout, &line);
             let _ = stdout.write_all(b"\n");
             let _ = stdout.flush();
+            if std::ptr::eq(path, files.last().expect("a file")) {
+                // the command ends here and the system takes its memory back whole; freeing a large
+                // process element by element first was 5% of its outline
+                drop((line, processes));
+                std::mem::forget(defs);
+            }
             continue;
         }
         let element = args.element.as_deref().unwrap_or("");
