@@ -9,7 +9,8 @@
 //!
 //! Then the latency formgen adds to generations whose model takes 1 s, at 1, 16 and 256 clients.
 //!
-//! `FORMGEN_BENCH=held` runs only the waiting part, `FORMGEN_BENCH=latency` only the added latency; `FORMGEN_BENCH_BIN=PATH` benchmarks another build of
+//! `FORMGEN_BENCH_HTTP=1` or `=2` holds the generations over only one of the model doubles (HTTP/1.1,
+//! or HTTPS with HTTP/2). `FORMGEN_BENCH=held` runs only the waiting part, `FORMGEN_BENCH=latency` only the added latency; `FORMGEN_BENCH_BIN=PATH` benchmarks another build of
 //! `formgen` (a baseline) instead of this one; `FORMGEN_BENCH_PROCESS=FILE.bpmn` uses that process instead
 //! of the largest of the corpus.
 
@@ -100,6 +101,60 @@ async fn silent_model() -> (String, Arc<AtomicUsize>) {
     (url, accepted)
 }
 
+/// A model double over HTTPS that speaks HTTP/2 to a client that offers it (chosen by ALPN, as hosted
+/// providers do) and HTTP/1.1 to one that does not, takes every request and never answers. Its certificate is self-signed for `localhost`; the PEM file it
+/// returns is the trust the server under test is given (`SSL_CERT_FILE`).
+async fn silent_model_h2(dir: &std::path::Path) -> (String, Arc<AtomicUsize>, std::path::PathBuf) {
+    use tokio_rustls::rustls;
+    let certified = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
+    let pem = dir.join("model-double.pem");
+    std::fs::write(&pem, certified.cert.pem()).unwrap();
+    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(certified.signing_key.serialize_der().into());
+    let mut config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(vec![certified.cert.der().clone()], key)
+        .unwrap();
+    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("https://localhost:{}", listener.local_addr().unwrap().port());
+    let requests = Arc::new(AtomicUsize::new(0));
+    let count = requests.clone();
+    tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            let (acceptor, count) = (acceptor.clone(), count.clone());
+            tokio::spawn(async move {
+                let Ok(tls) = acceptor.accept(socket).await else { return };
+                let service =
+                    hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+                        let count = count.clone();
+                        async move {
+                            // the whole request read, as a provider does before it starts to think
+                            let _ = http_body_util::BodyExt::collect(request.into_body()).await;
+                            count.fetch_add(1, Ordering::Relaxed);
+                            std::future::pending::<Result<hyper::Response<String>, std::convert::Infallible>>(
+                            )
+                            .await
+                        }
+                    });
+                if tls.get_ref().1.alpn_protocol() == Some(b"h2") {
+                    let _ = hyper::server::conn::http2::Builder::new(hyper_util::rt::TokioExecutor::new())
+                        .max_concurrent_streams(100_000)
+                        .serve_connection(hyper_util::rt::TokioIo::new(tls), service)
+                        .await;
+                } else {
+                    let io = hyper_util::rt::TokioIo::new(tls);
+                    let _ = hyper::server::conn::http1::Builder::new().serve_connection(io, service).await;
+                }
+            });
+        }
+    });
+    (url, requests, pem)
+}
+
 struct Server {
     child: Child,
     url: String,
@@ -113,6 +168,11 @@ impl Drop for Server {
 }
 
 fn serve(model_url: &str, dir: &std::path::Path) -> Server {
+    serve_trusting(model_url, dir, None)
+}
+
+/// [`serve`], trusting only the certificates in `trust` (a PEM file) when there is one.
+fn serve_trusting(model_url: &str, dir: &std::path::Path, trust: Option<&std::path::Path>) -> Server {
     let config = format!(
         "[server]\nlisten = \"127.0.0.1:0\"\n[limits]\nconcurrent_generations = 20000\nconcurrent_per_worker = 20000\nmodel_timeout_s = 600\nrequest_body_bytes = 20000000\nbpmn_bytes = 10000000\nmax_connections = 20000\n[[workers]]\nname = \"double\"\nprovider = \"chat-completions\"\nendpoint = \"{model_url}/v1\"\nmodel = \"m\"\n"
     );
@@ -120,7 +180,11 @@ fn serve(model_url: &str, dir: &std::path::Path) -> Server {
     std::fs::write(&path, config).unwrap();
     let bin =
         std::env::var("FORMGEN_BENCH_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_formgen").to_string());
-    let mut child = Command::new(bin)
+    let mut command = Command::new(bin);
+    if let Some(pem) = trust {
+        command.env("SSL_CERT_FILE", pem).env_remove("SSL_CERT_DIR");
+    }
+    let mut child = command
         .args(["serve", "--config", path.to_str().unwrap()])
         .env("RUST_LOG", "error")
         .stdout(Stdio::piped())
@@ -307,11 +371,32 @@ async fn throughput(client: &reqwest::Client, body: &serde_json::Value, dir: &st
     }
 }
 
-/// The cost of waiting: 5,000 generations held open by a model that never answers, then let go.
+/// The cost of waiting: 5,000 generations held open by a model that never answers, then let go; once
+/// over plain HTTP/1.1 (a model on the operator's own network, as llama.cpp or vLLM serve), once over
+/// HTTPS with HTTP/2 (the hosted providers).
 async fn held(client: &reqwest::Client, xml: &str, element: &str, dir: &std::path::Path) {
-    {
+    let only = std::env::var("FORMGEN_BENCH_HTTP").unwrap_or_default();
+    if only != "2" {
         let (silent, accepted) = silent_model().await;
-        let server = serve(&silent, dir);
+        println!("model double over HTTP/1.1:");
+        held_by(client, xml, element, serve(&silent, dir), accepted).await;
+    }
+    if only != "1" {
+        let (silent, accepted, pem) = silent_model_h2(dir).await;
+        println!("model double over HTTPS (HTTP/2 when the client offers it):");
+        held_by(client, xml, element, serve_trusting(&silent, dir, Some(&pem)), accepted).await;
+    }
+}
+
+/// 5,000 generations held by `server`, whose model counts what it took in `accepted`.
+async fn held_by(
+    client: &reqwest::Client,
+    xml: &str,
+    element: &str,
+    server: Server,
+    accepted: Arc<AtomicUsize>,
+) {
+    {
         let baseline_rss = rss_mb(server.child.id());
         let healthz = format!("{}/healthz", server.url);
         let generate = format!("{}/api/formgen/generate", server.url);

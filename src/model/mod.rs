@@ -29,8 +29,8 @@ use crate::workers::{ModelWorker, Wire};
 pub struct ModelRequest {
     /// The model to ask (the Worker's, or the request's override).
     pub model: String,
-    /// The system text.
-    pub system: String,
+    /// The system text (the installation's, shared by every request).
+    pub system: std::sync::Arc<str>,
     /// The user text.
     pub user: String,
     /// Output tokens the answer may use.

@@ -91,7 +91,8 @@ const REPAIR_SLOTS: &[(&str, RepairSlot)] = &[
 /// The four templates, parsed and checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Prompts {
-    system: String,
+    /// Shared with every model request: the same text for each, held once however many wait.
+    system: std::sync::Arc<str>,
     generate: Template<Slot>,
     refine: Template<Slot>,
     repair: Template<RepairSlot>,
@@ -158,7 +159,7 @@ impl Prompts {
         let [(_, system), (_, generate), (_, refine), (_, repair)] = texts;
         Template::<Slot>::parse("system", &system, &[])?;
         Ok(Prompts {
-            system,
+            system: system.into(),
             generate: Template::parse("generate", &generate, GENERATE_SLOTS)?,
             refine: Template::parse("refine", &refine, REFINE_SLOTS)?,
             repair: Template::parse("repair", &repair, REPAIR_SLOTS)?,
@@ -168,6 +169,11 @@ impl Prompts {
     /// The system text.
     pub fn system(&self) -> &str {
         &self.system
+    }
+
+    /// The system text, shared (a model request holds it for as long as the model takes).
+    pub fn system_shared(&self) -> std::sync::Arc<str> {
+        self.system.clone()
     }
 
     /// The user text of a first generation or (with a current form) a refinement.

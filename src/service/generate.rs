@@ -151,7 +151,7 @@ impl Service {
         };
         let request = ModelRequest {
             model: model_name.clone(),
-            system: self.prompts.system().to_string(),
+            system: self.prompts.system_shared(),
             user,
             max_tokens,
             json_schema: settings.structured_output.then(|| self.schemas.get(settings)),
