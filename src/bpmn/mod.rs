@@ -104,9 +104,9 @@ pub fn read_file(path: &std::path::Path, limit: usize) -> Result<Definitions, Re
     }
     let cap = (limit as u64).saturating_add(1);
     if decode::streams_as_utf8(&mut file)? {
-        let mut stream = std::io::BufReader::with_capacity(64 << 10, (&file).take(cap));
+        let mut stream = (&file).take(cap);
         let read = reader::read_utf8_stream(&mut stream);
-        if stream.into_inner().limit() == 0 {
+        if stream.limit() == 0 {
             return Err(ReadError::TooLarge { size: None, limit });
         }
         if let Some(defs) = read {

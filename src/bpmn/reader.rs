@@ -170,8 +170,10 @@ pub(super) fn read_text(text: &str) -> Definitions {
 /// is not valid UTF-8 or holds a CR: the caller then reads the whole document the usual way
 /// ([`read_text`] after decoding), which decides what such bytes mean. So both ways give the same
 /// outline; this one only saves the copy of the input.
-pub(super) fn read_utf8_stream(stream: impl std::io::BufRead) -> Option<Definitions> {
-    let mut reader = configured(Reader::from_reader(stream));
+pub(super) fn read_utf8_stream(stream: impl std::io::Read) -> Option<Definitions> {
+    let watched = CrWatch { inner: stream, seen: false };
+    let mut reader =
+        configured(Reader::from_reader(std::io::BufReader::with_capacity(STREAM_BUFFER, watched)));
     let mut b = Builder::default();
     let mut buf = Vec::new();
     loop {
@@ -179,28 +181,29 @@ pub(super) fn read_utf8_stream(stream: impl std::io::BufRead) -> Option<Definiti
         match reader.read_event_into(&mut buf) {
             Ok(Event::Eof) => break,
             Err(_) => return None,
-            Ok(event) if has_cr(&event) => return None,
             Ok(event) => b.feed(event),
         }
     }
-    Some(b.finish())
+    let seen_cr = reader.into_inner().into_inner().seen;
+    (!seen_cr).then(|| b.finish())
 }
 
-/// Whether an event's text holds a CR, which the decoded text would have normalised away.
-fn has_cr(event: &Event<'_>) -> bool {
-    let raw: &str = match event {
-        Event::Start(e) | Event::Empty(e) => e,
-        Event::End(e) => e,
-        Event::Text(t) => t,
-        Event::CData(c) => c,
-        Event::Comment(c) => c,
-        Event::PI(p) => p,
-        Event::Decl(d) => d,
-        Event::DocType(d) => d,
-        Event::GeneralRef(r) => r,
-        Event::Eof => "",
-    };
-    raw.contains('\r')
+/// Bytes read from a file at a time when it is streamed.
+const STREAM_BUFFER: usize = 256 << 10;
+
+/// A stream that notes whether any CR went by, which the decoded text would have normalised away.
+/// Checked a buffer at a time, not an event at a time.
+struct CrWatch<R> {
+    inner: R,
+    seen: bool,
+}
+
+impl<R: std::io::Read> std::io::Read for CrWatch<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.seen |= memchr::memchr(b'\r', &buf[..n]).is_some();
+        Ok(n)
+    }
 }
 
 /// The reader settings both ways of reading share.
