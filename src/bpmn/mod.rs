@@ -21,6 +21,7 @@ mod model;
 mod outline;
 mod places;
 mod reader;
+mod stream;
 mod variables;
 pub(crate) mod xml;
 
@@ -105,7 +106,7 @@ pub fn read_file(path: &std::path::Path, limit: usize) -> Result<Definitions, Re
     let cap = (limit as u64).saturating_add(1);
     if decode::streams_as_utf8(&mut file)? {
         let mut stream = (&file).take(cap);
-        let read = reader::read_utf8_stream(&mut stream);
+        let read = stream::read_utf8_stream(&mut stream, size);
         if stream.limit() == 0 {
             return Err(ReadError::TooLarge { size: None, limit });
         }

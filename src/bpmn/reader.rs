@@ -17,7 +17,7 @@ use quick_xml::events::Event;
 use super::model::{Definitions, Element, Lane, LinkedForm, Process, Text, VariableRole};
 use super::places::{Access, Dialect, Place};
 use super::variables::CAMUNDA_RESULT_KINDS;
-use super::xml::{Ns, Scopes, Tag, push_reference, skipping, unescape};
+use super::xml::{Ns, Scopes, Tag, push_reference, unescape};
 
 /// Elements deeper than this are skipped as one subtree: no BPMN construct nests this deep, and it keeps
 /// a 100,000-level document from costing 100,000 frames.
@@ -159,55 +159,62 @@ pub(super) fn read_text(text: &str) -> Definitions {
     loop {
         match reader.read_event() {
             Ok(Event::Eof) | Err(_) => break,
-            Ok(event) => b.feed(event),
+            Ok(event) => b.feed(Mark::of(&event)),
         }
     }
     b.finish()
 }
 
-/// Reads BPMN from a stream of UTF-8 bytes with LF line ends, one event in memory at a time, so a
-/// large file is never held whole (the CLI's `outline` of a 20 MB file). `None` when the stream breaks,
-/// is not valid UTF-8 or holds a CR: the caller then reads the whole document the usual way
-/// ([`read_text`] after decoding), which decides what such bytes mean. So both ways give the same
-/// outline; this one only saves the copy of the input.
-pub(super) fn read_utf8_stream(stream: impl std::io::Read) -> Option<Definitions> {
-    let watched = CrWatch { inner: stream, seen: false };
-    let mut reader =
-        configured(Reader::from_reader(std::io::BufReader::with_capacity(STREAM_BUFFER, watched)));
-    let mut b = Builder::default();
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        match reader.read_event_into(&mut buf) {
-            Ok(Event::Eof) => break,
-            Err(_) => return None,
-            Ok(event) => b.feed(event),
+/// What the builder takes from one XML event: its text, borrowed, and nothing it does not use. A
+/// stream read on two threads ([`super::stream`]) hands these over without quick-xml's events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Mark<'a> {
+    /// Character data, still escaped as written.
+    Text(&'a str),
+    /// An entity or character reference, by its name (`amp`, `#10`).
+    Reference(&'a str),
+    /// A CDATA section's content.
+    CData(&'a str),
+    /// A start tag (`children`) or an empty-element tag: its qualified name and the text after it.
+    Open {
+        /// The qualified name.
+        name: &'a str,
+        /// The attributes as written.
+        attrs: &'a str,
+        /// Whether an end tag follows (a start tag, not `<a/>`).
+        children: bool,
+    },
+    /// An end tag.
+    Close,
+    /// A comment or processing instruction: it ends a run of text.
+    Break,
+    /// The XML declaration or a DOCTYPE: nothing to the outline.
+    Nothing,
+}
+
+impl<'a> Mark<'a> {
+    /// The mark of a quick-xml event.
+    pub(super) fn of(event: &'a Event<'_>) -> Mark<'a> {
+        let open = |e: &'a quick_xml::events::BytesStart<'_>, children| {
+            let content: &'a str = e;
+            let name_len = e.name().as_ref().len();
+            Mark::Open { name: &content[..name_len], attrs: &content[name_len..], children }
+        };
+        match event {
+            Event::Text(t) => Mark::Text(t),
+            Event::GeneralRef(r) => Mark::Reference(r),
+            Event::CData(c) => Mark::CData(c),
+            Event::Start(e) => open(e, true),
+            Event::Empty(e) => open(e, false),
+            Event::End(_) => Mark::Close,
+            Event::Comment(_) | Event::PI(_) => Mark::Break,
+            Event::Decl(_) | Event::DocType(_) | Event::Eof => Mark::Nothing,
         }
     }
-    let seen_cr = reader.into_inner().into_inner().seen;
-    (!seen_cr).then(|| b.finish())
 }
 
-/// Bytes read from a file at a time when it is streamed.
-const STREAM_BUFFER: usize = 256 << 10;
-
-/// A stream that notes whether any CR went by, which the decoded text would have normalised away.
-/// Checked a buffer at a time, not an event at a time.
-struct CrWatch<R> {
-    inner: R,
-    seen: bool,
-}
-
-impl<R: std::io::Read> std::io::Read for CrWatch<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.seen |= memchr::memchr(b'\r', &buf[..n]).is_some();
-        Ok(n)
-    }
-}
-
-/// The reader settings both ways of reading share.
-fn configured<R>(mut reader: Reader<R>) -> Reader<R> {
+/// The reader settings every way of reading shares.
+pub(super) fn configured<R>(mut reader: Reader<R>) -> Reader<R> {
     let config = reader.config_mut();
     config.check_end_names = true;
     config.allow_dangling_amp = true;
@@ -217,37 +224,39 @@ fn configured<R>(mut reader: Reader<R>) -> Reader<R> {
 
 impl Builder {
     /// What one event means for the outline.
-    fn feed(&mut self, event: Event<'_>) {
+    pub(super) fn feed(&mut self, mark: Mark<'_>) {
         let b = self;
-        if skipping(&mut b.skip, &event) {
+        if b.skip > 0 {
+            // inside an ignored subtree: only its depth matters
+            match mark {
+                Mark::Open { children: true, .. } => b.skip += 1,
+                Mark::Close => b.skip -= 1,
+                _ => {}
+            }
             return;
         }
-        match event {
-            Event::Text(t) => b.chunk_text(&t),
-            Event::GeneralRef(r) => b.chunk_reference(&r),
-            Event::CData(c) => {
+        match mark {
+            Mark::Text(t) => b.chunk_text(t),
+            Mark::Reference(r) => b.chunk_reference(r),
+            Mark::CData(c) => {
                 b.flush_chunk();
                 if b.collecting() {
-                    b.body.push_str(&c);
+                    b.body.push_str(c);
                 }
             }
-            Event::Start(e) => {
+            Mark::Open { name, attrs, children } => {
                 b.flush_chunk();
-                b.open(e.name().as_ref(), e.attributes_raw(), true);
+                b.open(name, attrs, children);
             }
-            Event::Empty(e) => {
-                b.flush_chunk();
-                b.open(e.name().as_ref(), e.attributes_raw(), false);
-            }
-            Event::End(_) => {
+            Mark::Close => {
                 b.flush_chunk();
                 if let Some(frame) = b.stack.pop() {
                     b.scopes.pop();
                     b.close(frame);
                 }
             }
-            Event::Comment(_) | Event::PI(_) => b.flush_chunk(),
-            Event::Decl(_) | Event::DocType(_) | Event::Eof => {}
+            Mark::Break => b.flush_chunk(),
+            Mark::Nothing => {}
         }
     }
 }
@@ -563,7 +572,7 @@ impl Builder {
         }
     }
 
-    fn finish(mut self) -> Definitions {
+    pub(super) fn finish(mut self) -> Definitions {
         self.settle_refs();
         self.settle_data_refs();
         self.defs
@@ -627,7 +636,10 @@ mod tests {
 
     /// What the stream gives for these bytes, next to what reading the decoded text gives.
     fn both(bytes: &[u8]) -> (Option<Definitions>, Definitions) {
-        (read_utf8_stream(bytes), read_text(&super::super::decode::decode(bytes)))
+        use super::super::stream::read_utf8_stream;
+        let (one_thread, two_threads) = (read_utf8_stream(bytes, 0), read_utf8_stream(bytes, u64::MAX));
+        assert_eq!(one_thread, two_threads, "one thread and two read alike");
+        (one_thread, read_text(&super::super::decode::decode(bytes)))
     }
 
     #[test]
