@@ -57,25 +57,12 @@ pub(super) fn read_utf8_stream(stream: impl Read + Send, size: u64) -> Option<De
 
 /// The whole read on the calling thread.
 fn on_one_thread(stream: impl Read) -> Option<Definitions> {
-    let mut reader = events(stream);
     let mut b = Builder::default();
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        match reader.read_event_into(&mut buf) {
-            Ok(Event::Eof) => break,
-            Err(_) => return None,
-            Ok(event) => b.feed(Mark::of(&event)),
-        }
-    }
-    let seen_cr = reader.into_inner().into_inner().seen;
-    (!seen_cr).then(|| b.finish())
-}
-
-/// The XML events of a stream, as the reader takes them.
-fn events<R: Read>(stream: R) -> Reader<BufReader<CrWatch<R>>> {
-    let watched = CrWatch { inner: stream, seen: false };
-    configured(Reader::from_reader(BufReader::with_capacity(STREAM_BUFFER, watched)))
+    let clean = each_event(stream, |mark| {
+        b.feed(mark);
+        true
+    })?;
+    clean.then(|| b.finish())
 }
 
 /// The tokenizing half: every event of `stream` into batches; `None` sent when the stream breaks.
@@ -85,33 +72,38 @@ fn tokenize(
     batches: &mpsc::SyncSender<Option<Batch>>,
     returned: &mpsc::Receiver<Batch>,
 ) -> bool {
-    let mut reader = events(stream);
-    let mut buf = Vec::new();
     let mut batch = Batch::new();
+    let clean = each_event(stream, |mark| {
+        if !batch.push(mark) {
+            return false;
+        }
+        if batch.text.len() >= BATCH_BYTES {
+            let next = returned.try_recv().unwrap_or_else(|_| Batch::new());
+            // an error: the builder stopped
+            return batches.send(Some(std::mem::replace(&mut batch, next))).is_ok();
+        }
+        true
+    });
+    let _ = batches.send(clean.map(|_| batch));
+    clean.unwrap_or(false)
+}
+
+/// Every event of `stream`, as the builder takes it, to `each`, which returns `false` to stop.
+/// `None` when the stream breaks or `each` stopped; else whether the stream was clean (no CR).
+fn each_event(stream: impl Read, mut each: impl FnMut(Mark<'_>) -> bool) -> Option<bool> {
+    let watched = CrWatch { inner: stream, seen: false };
+    let mut reader = configured(Reader::from_reader(BufReader::with_capacity(STREAM_BUFFER, watched)));
+    let mut buf = Vec::new();
     loop {
         buf.clear();
         match reader.read_event_into(&mut buf) {
             Ok(Event::Eof) => break,
-            Err(_) => {
-                let _ = batches.send(None);
-                return false;
-            }
-            Ok(event) => {
-                if !batch.push(Mark::of(&event)) {
-                    let _ = batches.send(None);
-                    return false;
-                }
-                if batch.text.len() >= BATCH_BYTES {
-                    let next = returned.try_recv().unwrap_or_else(|_| Batch::new());
-                    if batches.send(Some(std::mem::replace(&mut batch, next))).is_err() {
-                        return false; // the builder stopped
-                    }
-                }
-            }
+            Err(_) => return None,
+            Ok(event) if !each(Mark::of(&event)) => return None,
+            Ok(_) => {}
         }
     }
-    let _ = batches.send(Some(batch));
-    !reader.into_inner().into_inner().seen
+    Some(!reader.into_inner().into_inner().seen)
 }
 
 /// Events handed from the tokenizer to the builder: their texts in one string, and what each is.
