@@ -83,8 +83,8 @@ impl Builder {
             if let (Some(Ns::Camunda | Ns::Flowable), local) = self.scopes.attribute(qname)
                 && let Some((place, dialect)) = vendor_attribute(local)
             {
-                if place == Place::FormKey && self.process().elements[index].declared.form_key.is_empty() {
-                    self.process().elements[index].declared.form_key = trim(&unescape(raw)).to_string();
+                if place == Place::FormKey && self.process().elements[index].declared().form_key.is_empty() {
+                    self.process().elements[index].declared_mut().form_key = trim(&unescape(raw)).to_string();
                 }
                 self.access(index, place, dialect, raw);
             }
@@ -296,13 +296,13 @@ impl Builder {
         for text in [field.default.clone(), field.expression.clone()] {
             self.record(index, Place::FieldValue, Dialect::Juel, &text);
         }
-        self.process().elements[index].declared.fields.push(field);
+        self.process().elements[index].declared_mut().fields.push(field);
         Frame::Field(index)
     }
 
     /// A child of a declared field: its enum options and validation constraints.
     pub(super) fn field_child(&mut self, index: usize, local: &str, attrs: &Tag<'_>) -> Option<Frame> {
-        let fields = &mut self.process().elements[index].declared.fields;
+        let fields = &mut self.process().elements[index].declared_mut().fields;
         let field = fields.last_mut()?;
         match local {
             "validation" => return Some(Frame::Field(index)),

@@ -78,11 +78,26 @@ pub struct Element {
     /// Every place the element evaluates an expression or stores a value, in document order (the
     /// message, error, escalation or signal it refers to last).
     pub accesses: Vec<Access>,
-    /// The form a Camunda 7 or Flowable step declares (`camunda:formData`, `formProperty`).
-    pub declared: DeclaredForm,
+    /// The form a Camunda 7 or Flowable step declares (`camunda:formData`, `formProperty`), boxed:
+    /// only those steps have one, and a record of 50,000 elements need not hold room for it in each.
+    /// Read it through [`Element::declared`].
+    pub declared_form: Option<Box<DeclaredForm>>,
 }
 
+/// The declared form of an element that declares none.
+static NO_DECLARED_FORM: DeclaredForm = DeclaredForm { form_key: String::new(), fields: Vec::new() };
+
 impl Element {
+    /// The form the step declares; an empty one when it declares none.
+    pub fn declared(&self) -> &DeclaredForm {
+        self.declared_form.as_deref().unwrap_or(&NO_DECLARED_FORM)
+    }
+
+    /// The form the step declares, made when it is first written.
+    pub fn declared_mut(&mut self) -> &mut DeclaredForm {
+        self.declared_form.get_or_insert_with(Box::default)
+    }
+
     /// Its output mappings as `(source, target)` texts, in document order.
     pub fn output_mappings(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
         (0..self.accesses.len()).filter_map(|k| self.output_mapping_at(k))

@@ -123,11 +123,11 @@ impl From<&Process> for OutlineProcess {
             declared_fields: p
                 .elements
                 .iter()
-                .filter(|e| !e.declared.fields.is_empty())
+                .filter(|e| !e.declared().fields.is_empty())
                 .map(|e| OutlineDeclaredForm {
                     element: e.id.to_string(),
-                    form_key: e.declared.form_key.clone(),
-                    fields: e.declared.fields.clone(),
+                    form_key: e.declared().form_key.clone(),
+                    fields: e.declared().fields.clone(),
                 })
                 .collect(),
         }
@@ -194,8 +194,8 @@ struct DeclaredFieldsView<'a>(&'a Process);
 
 impl Serialize for DeclaredFieldsView<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.elements.iter().filter(|e| !e.declared.fields.is_empty()).map(|e| {
-            DeclaredView { element: &e.id, form_key: &e.declared.form_key, fields: &e.declared.fields }
+        serializer.collect_seq(self.0.elements.iter().filter(|e| !e.declared().fields.is_empty()).map(|e| {
+            DeclaredView { element: &e.id, form_key: &e.declared().form_key, fields: &e.declared().fields }
         }))
     }
 }

@@ -40,7 +40,11 @@ pub(super) fn read_utf8_stream(stream: impl Read + Send, size: u64) -> Option<De
     std::thread::scope(|scope| {
         let (batches, received) = mpsc::sync_channel::<Option<Batch>>(BATCHES_IN_FLIGHT);
         let (give_back, returned) = mpsc::channel::<Batch>();
-        let tokenizer = scope.spawn(move || tokenize(stream, &batches, &returned));
+        // a thread the system refuses is a whole read instead (the caller's), never a panic
+        let tokenizer = std::thread::Builder::new()
+            .name("bpmn-tokenizer".into())
+            .spawn_scoped(scope, move || tokenize(stream, &batches, &returned))
+            .ok()?;
         let mut b = Builder::default();
         for batch in received {
             let mut batch = batch?;

@@ -142,7 +142,7 @@ pub(super) fn defined_field(name: &str, use_: Use, d: &Definition) -> Value {
 /// The fields a Camunda 7 (`camunda:formData`) or Flowable (`formProperty`) step declares, as form-js
 /// components: types, options, required, read-only and defaults carried over.
 pub(super) fn declared(element: &Element) -> Vec<Value> {
-    element.declared.fields.iter().filter(|f| valid_key(key_of(f))).map(declared_field).collect()
+    element.declared().fields.iter().filter(|f| valid_key(key_of(f))).map(declared_field).collect()
 }
 
 fn key_of(f: &DeclaredField) -> &str {

@@ -150,7 +150,7 @@ pub fn of_element(process: &Process, index: usize) -> ElementAccess {
         }
     }
     // a declared form field is what the user submits, unless it is shown read-only
-    for field in element.declared.fields.iter().filter(|f| !f.readonly) {
+    for field in element.declared().fields.iter().filter(|f| !f.readonly) {
         let name = root(&field.variable);
         push(name, outer_scope(process, index, name));
     }

@@ -55,7 +55,7 @@ pub fn definition(name: &str, process: &Process, project: &Project) -> Option<De
         });
     }
     for e in &process.elements {
-        if let Some(f) = e.declared.fields.iter().find(|f| f.id == name || f.variable == name) {
+        if let Some(f) = e.declared().fields.iter().find(|f| f.id == name || f.variable == name) {
             return Some(Definition {
                 name: name.to_string(),
                 source: format!("the form fields of \"{}\"", e.label()),

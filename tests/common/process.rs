@@ -9,7 +9,7 @@ pub fn names_used(p: &Process) -> Vec<String> {
     for e in &p.elements {
         names.extend(bpmn::read_condition(&e.condition).variables);
         names.extend(
-            e.declared
+            e.declared()
                 .fields
                 .iter()
                 .map(|f| if f.variable.is_empty() { f.id.clone() } else { f.variable.clone() }),

@@ -180,7 +180,7 @@ fn why_extra_write(p: &Process, all: &[ElementAccess], index: usize, w: &Write) 
     // an element that also has Zeebe places must agree
     let e = &p.elements[index];
     let juel = e.accesses.iter().any(|a| matches!(a.dialect, Dialect::Juel | Dialect::JuelOrName));
-    let c7_place = !e.declared.fields.is_empty()
+    let c7_place = !e.declared().fields.is_empty()
         || e.accesses.iter().any(|a| {
             matches!(a.place, Place::CallOutTarget { .. } | Place::CaughtVariable | Place::Initiator)
         });

@@ -200,10 +200,10 @@ fn camunda_7_juel_places_and_parameters() {
 fn camunda_7_form_data_is_the_declared_form() {
     let p = process("dataflow-c7.bpmn");
     let submit = p.element("submit").unwrap();
-    assert_eq!(submit.declared.form_key, "embedded:app:forms/claim.html");
-    let ids: Vec<&str> = submit.declared.fields.iter().map(|f| f.id.as_str()).collect();
+    assert_eq!(submit.declared().form_key, "embedded:app:forms/claim.html");
+    let ids: Vec<&str> = submit.declared().fields.iter().map(|f| f.id.as_str()).collect();
     assert_eq!(ids, ["claimant", "amount", "category", "policy"]);
-    let [claimant, amount, category, policy] = &submit.declared.fields[..] else { panic!() };
+    let [claimant, amount, category, policy] = &submit.declared().fields[..] else { panic!() };
     assert_eq!(
         (claimant.label.as_str(), &claimant.kind, claimant.required),
         ("Claimant", &FieldKind::String, true)
@@ -223,8 +223,8 @@ fn camunda_7_form_data_is_the_declared_form() {
 fn flowable_form_properties_are_the_declared_form() {
     let p = process("dataflow-flowable.bpmn");
     let request = p.element("request").unwrap();
-    assert_eq!(request.declared.form_key, "leave-request");
-    let [days, start, kind] = &request.declared.fields[..] else { panic!("{:?}", request.declared) };
+    assert_eq!(request.declared().form_key, "leave-request");
+    let [days, start, kind] = &request.declared().fields[..] else { panic!("{:?}", request.declared()) };
     assert_eq!((days.label.as_str(), &days.kind, days.required), ("Number of days", &FieldKind::Long, true));
     assert_eq!((&start.kind, start.date_pattern.as_str()), (&FieldKind::Date, "dd-MM-yyyy"));
     let options: Vec<(&str, &str)> = kind.options.iter().map(|o| (o.id.as_str(), o.name.as_str())).collect();
@@ -233,7 +233,7 @@ fn flowable_form_properties_are_the_declared_form() {
     assert_eq!(writes(&p, "request"), ["days@leave", "employee@leave", "kind@leave", "start@leave"]);
 
     let decide = p.element("decide").unwrap();
-    let [employee, secret, approved] = &decide.declared.fields[..] else { panic!() };
+    let [employee, secret, approved] = &decide.declared().fields[..] else { panic!() };
     assert!(employee.readonly && employee.readable);
     assert_eq!(employee.expression, "${employeeName}");
     assert!(!secret.readable && !secret.readonly);
