@@ -194,6 +194,7 @@ pub(super) enum Mark<'a> {
 
 impl<'a> Mark<'a> {
     /// The mark of a quick-xml event.
+    #[inline]
     pub(super) fn of(event: &'a Event<'_>) -> Mark<'a> {
         let open = |e: &'a quick_xml::events::BytesStart<'_>, children| {
             let content: &'a str = e;
@@ -224,6 +225,7 @@ pub(super) fn configured<R>(mut reader: Reader<R>) -> Reader<R> {
 
 impl Builder {
     /// What one event means for the outline.
+    #[inline]
     pub(super) fn feed(&mut self, mark: Mark<'_>) {
         let b = self;
         if b.skip > 0 {
