@@ -14,6 +14,9 @@
 //! `formgen` (a baseline) instead of this one; `FORMGEN_BENCH_PROCESS=FILE.bpmn` uses that process instead
 //! of the largest of the corpus.
 
+#[path = "../tests/common/tls_double.rs"]
+mod tls_double;
+
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
@@ -102,57 +105,23 @@ async fn silent_model() -> (String, Arc<AtomicUsize>) {
 }
 
 /// A model double over HTTPS that speaks HTTP/2 to a client that offers it (chosen by ALPN, as hosted
-/// providers do) and HTTP/1.1 to one that does not, takes every request and never answers. Its certificate is self-signed for `localhost`; the PEM file it
-/// returns is the trust the server under test is given (`SSL_CERT_FILE`).
+/// providers do) and HTTP/1.1 to one that does not, reads every request whole and never answers. Its
+/// certificate is self-signed for `localhost`; the PEM file it returns is the trust the server under
+/// test is given (`SSL_CERT_FILE`).
 async fn silent_model_h2(dir: &std::path::Path) -> (String, Arc<AtomicUsize>, std::path::PathBuf) {
-    use tokio_rustls::rustls;
-    let certified = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
-    let pem = dir.join("model-double.pem");
-    std::fs::write(&pem, certified.cert.pem()).unwrap();
-    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(certified.signing_key.serialize_der().into());
-    let mut config = rustls::ServerConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_no_client_auth()
-        .with_single_cert(vec![certified.cert.der().clone()], key)
-        .unwrap();
-    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
-    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("https://localhost:{}", listener.local_addr().unwrap().port());
     let requests = Arc::new(AtomicUsize::new(0));
     let count = requests.clone();
-    tokio::spawn(async move {
-        while let Ok((socket, _)) = listener.accept().await {
-            let (acceptor, count) = (acceptor.clone(), count.clone());
-            tokio::spawn(async move {
-                let Ok(tls) = acceptor.accept(socket).await else { return };
-                let service =
-                    hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
-                        let count = count.clone();
-                        async move {
-                            // the whole request read, as a provider does before it starts to think
-                            let _ = http_body_util::BodyExt::collect(request.into_body()).await;
-                            count.fetch_add(1, Ordering::Relaxed);
-                            std::future::pending::<Result<hyper::Response<String>, std::convert::Infallible>>(
-                            )
-                            .await
-                        }
-                    });
-                if tls.get_ref().1.alpn_protocol() == Some(b"h2") {
-                    let _ = hyper::server::conn::http2::Builder::new(hyper_util::rt::TokioExecutor::new())
-                        .max_concurrent_streams(100_000)
-                        .serve_connection(hyper_util::rt::TokioIo::new(tls), service)
-                        .await;
-                } else {
-                    let io = hyper_util::rt::TokioIo::new(tls);
-                    let _ = hyper::server::conn::http1::Builder::new().serve_connection(io, service).await;
-                }
-            });
+    let (port, pem) = tls_double::serve(dir, move |request| {
+        let count = count.clone();
+        async move {
+            // the whole request read, as a provider does before it starts to think
+            let _ = http_body_util::BodyExt::collect(request.into_body()).await;
+            count.fetch_add(1, Ordering::Relaxed);
+            std::future::pending().await
         }
-    });
-    (url, requests, pem)
+    })
+    .await;
+    (format!("https://localhost:{port}"), requests, pem)
 }
 
 struct Server {

@@ -8,5 +8,6 @@ pub mod process;
 pub mod raw_server;
 pub mod served;
 pub mod synthetic;
+pub mod tls_double;
 
 pub use paths::{bpmn_files, fixtures};

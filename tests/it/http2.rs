@@ -5,8 +5,6 @@
 
 use std::sync::{Arc, Mutex};
 
-use tokio_rustls::rustls;
-
 /// The HTTP versions the double was asked in, in order.
 type Seen = Arc<Mutex<Vec<hyper::Version>>>;
 
@@ -14,61 +12,24 @@ type Seen = Arc<Mutex<Vec<hyper::Version>>>;
 /// ALPN chooses; answers every request with a small valid form. Returns its URL, what it saw and the
 /// PEM file of its certificate.
 async fn tls_model(dir: &std::path::Path) -> (String, Seen, std::path::PathBuf) {
-    let certified = rcgen::generate_simple_self_signed(vec!["localhost".to_string()]).unwrap();
-    let pem = dir.join("model.pem");
-    std::fs::write(&pem, certified.cert.pem()).unwrap();
-    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(certified.signing_key.serialize_der().into());
-    let mut config = rustls::ServerConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .unwrap()
-        .with_no_client_auth()
-        .with_single_cert(vec![certified.cert.der().clone()], key)
-        .unwrap();
-    config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
-    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(config));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("https://localhost:{}/v1", listener.local_addr().unwrap().port());
     let seen: Seen = Arc::default();
     let record = seen.clone();
-    tokio::spawn(async move {
-        while let Ok((socket, _)) = listener.accept().await {
-            let (acceptor, record) = (acceptor.clone(), record.clone());
-            tokio::spawn(async move {
-                let Ok(tls) = acceptor.accept(socket).await else { return };
-                let h2 = tls.get_ref().1.alpn_protocol() == Some(b"h2");
-                let service = hyper::service::service_fn(
-                    move |request: hyper::Request<hyper::body::Incoming>| {
-                        record.lock().unwrap().push(request.version());
-                        async move {
-                            let _ = http_body_util::BodyExt::collect(request.into_body()).await;
-                            let form = serde_json::json!({"components": [
-                                {"type": "checkbox", "key": "approved", "label": "Approved"}
-                            ]});
-                            let answer = serde_json::json!({
-                                "choices": [{"message": {"role": "assistant", "content": form.to_string()}, "finish_reason": "stop"}],
-                                "usage": {"prompt_tokens": 10, "completion_tokens": 5}
-                            });
-                            let response = hyper::Response::builder()
-                                .header("content-type", "application/json")
-                                .body(answer.to_string())
-                                .unwrap();
-                            Ok::<_, std::convert::Infallible>(response)
-                        }
-                    },
-                );
-                let io = hyper_util::rt::TokioIo::new(tls);
-                if h2 {
-                    let builder =
-                        hyper::server::conn::http2::Builder::new(hyper_util::rt::TokioExecutor::new());
-                    let _ = builder.serve_connection(io, service).await;
-                } else {
-                    let _ = hyper::server::conn::http1::Builder::new().serve_connection(io, service).await;
-                }
+    let (port, pem) = crate::common::tls_double::serve(dir, move |request| {
+        record.lock().unwrap().push(request.version());
+        async move {
+            let _ = http_body_util::BodyExt::collect(request.into_body()).await;
+            let form = serde_json::json!({"components": [
+                {"type": "checkbox", "key": "approved", "label": "Approved"}
+            ]});
+            let answer = serde_json::json!({
+                "choices": [{"message": {"role": "assistant", "content": form.to_string()}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 10, "completion_tokens": 5}
             });
+            hyper::Response::builder().header("content-type", "application/json").body(answer.to_string()).unwrap()
         }
-    });
-    (url, seen, pem)
+    })
+    .await;
+    (format!("https://localhost:{port}/v1"), seen, pem)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
