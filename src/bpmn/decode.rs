@@ -16,12 +16,8 @@ use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
 
 /// Decodes an XML file's bytes (BPMN, DMN) to normalised text. Borrows when the input is clean UTF-8 with LF ends.
 pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
-    let text: Cow<'_, str> = if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
-        UTF_8.decode_without_bom_handling(rest).0
-    } else if let Some(rest) = bytes.strip_prefix(b"\xFF\xFE") {
-        UTF_16LE.decode_without_bom_handling(rest).0
-    } else if let Some(rest) = bytes.strip_prefix(b"\xFE\xFF") {
-        UTF_16BE.decode_without_bom_handling(rest).0
+    let text: Cow<'_, str> = if let Some((encoding, rest)) = by_bom(bytes) {
+        encoding.decode_without_bom_handling(rest).0
     } else if let Some(encoding) = declared_legacy_encoding(bytes) {
         encoding.decode_without_bom_handling(bytes).0
     } else {
@@ -52,9 +48,14 @@ pub(crate) fn streams_as_utf8(file: &mut std::fs::File) -> std::io::Result<bool>
     let mut head = Vec::with_capacity(200);
     file.by_ref().take(200).read_to_end(&mut head)?;
     file.rewind()?;
-    let bom =
-        head.starts_with(b"\xEF\xBB\xBF") || head.starts_with(b"\xFF\xFE") || head.starts_with(b"\xFE\xFF");
-    Ok(!bom && declared_legacy_encoding(&head).is_none())
+    Ok(by_bom(&head).is_none() && declared_legacy_encoding(&head).is_none())
+}
+
+/// The encoding a byte order mark names, and the bytes after it.
+fn by_bom(bytes: &[u8]) -> Option<(&'static Encoding, &[u8])> {
+    [(&b"\xEF\xBB\xBF"[..], UTF_8), (b"\xFF\xFE", UTF_16LE), (b"\xFE\xFF", UTF_16BE)]
+        .into_iter()
+        .find_map(|(bom, encoding)| bytes.strip_prefix(bom).map(|rest| (encoding, rest)))
 }
 
 /// The encoding named by the XML declaration in the first 200 bytes, when it is one that must be used
