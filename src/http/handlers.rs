@@ -34,20 +34,27 @@ pub async fn capability(State(state): State<AppState>, Caller(principal): Caller
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 408, body = ErrorBody), (status = 413, body = ErrorBody), (status = 429, body = ErrorBody),
         (status = 502, body = ErrorBody), (status = 503, body = ErrorBody), (status = 504, body = ErrorBody)))]
-pub async fn generate(
+///
+/// A plain function handing back a future, as [`crate::service::Service::generate`] is: the future
+/// keeps the request boxed, once, and neither the headers nor the extractors' copies of the arguments.
+pub fn generate(
     State(state): State<AppState>,
     Caller(principal): Caller,
     headers: axum::http::HeaderMap,
     ApiJson(request, room): ApiJson<GenerateRequest>,
-) -> Result<Response, ApiError> {
+) -> impl Future<Output = Result<Response, ApiError>> + Send {
     let events = super::stream::wants_events(&headers);
     // the headers share the connection's read buffer: not kept while the model thinks
     drop(headers);
-    if events {
-        return Ok(super::stream::generate(state.service.clone(), principal, request));
+    let request = Box::new(request);
+    async move {
+        if events {
+            return Ok(super::stream::generate(state.service.clone(), principal, *request));
+        }
+        // the body's room in the budget goes back once the request is read, not after the model
+        // answered
+        Ok(Json(state.service.generate_releasing(&principal, request, room).await?).into_response())
     }
-    // the body's room in the budget goes back once the request is read, not after the model answered
-    Ok(Json(state.service.generate_releasing(&principal, request, room).await?).into_response())
 }
 
 /// The gate on a hand-written form.

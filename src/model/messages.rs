@@ -120,7 +120,9 @@ pub async fn call(
         None => post_json(client, &url, headers, &body, bounds).await?,
         Some(sink) => match post_for_stream(client, &url, headers, &body, bounds).await? {
             Answered::Events(response) => {
-                return streamed(Events::new(response, bounds), &url, sink, request.max_tokens, bounds).await;
+                // boxed: the stream's state exists once the model answers (see `wire::post_json`)
+                let events = Events::new(response, bounds);
+                return Box::pin(streamed(events, &url, sink, request.max_tokens, bounds)).await;
             }
             Answered::Body(status, bytes) => (status, bytes),
         },

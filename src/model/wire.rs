@@ -26,7 +26,9 @@ pub async fn post_json(
     bounds: Bounds,
 ) -> Result<(u16, Vec<u8>), ModelError> {
     let response = send(client, url, headers, body, bounds).await?;
-    read_checked(response, url, bounds).await
+    // boxed: the reading's state is allocated once an answer arrives, not reserved in the future of
+    // every generation still waiting for one
+    Box::pin(read_checked(response, url, bounds)).await
 }
 
 /// What a request that asked for a stream got back.
@@ -55,7 +57,8 @@ pub async fn post_for_stream(
     if response.status().is_success() && is_events {
         return Ok(Answered::Events(response));
     }
-    let (status, body) = read_checked(response, url, bounds).await?;
+    // boxed as in [`post_json`]
+    let (status, body) = Box::pin(read_checked(response, url, bounds)).await?;
     Ok(Answered::Body(status, body))
 }
 

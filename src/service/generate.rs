@@ -136,12 +136,12 @@ impl Service {
         deadline: std::time::Duration,
         events: Option<Events<'_>>,
     ) -> Result<Generation, ServiceError> {
-        let key = self
-            .credentials
-            .resolve(&settings.credential)
+        // boxed, each: a vault's answer is read before the model is asked, so its state need not be
+        // reserved in the future of every generation waiting on a model
+        let key = Box::pin(self.credentials.resolve(&settings.credential))
             .await
             .map_err(|error| ServiceError::Credential { worker: worker.name.clone(), error })?;
-        let redactor = self.credentials.redactor(&settings.credential, key.as_ref()).await;
+        let redactor = Box::pin(self.credentials.redactor(&settings.credential, key.as_ref())).await;
         let model_name = if asked.model.is_empty() { worker.model.clone() } else { asked.model.clone() };
         // moved, not copied: the prompt is held once while the model thinks
         let user = std::mem::take(&mut asked.user);

@@ -118,44 +118,48 @@ impl Service {
     }
 
     /// One generation (or refinement). Returns an unsaved proposal.
-    pub async fn generate(
-        &self,
-        principal: &Principal,
+    ///
+    /// These entry points are plain functions handing back one inner `async fn`'s future, the
+    /// request boxed: an `async fn` keeps its arguments in its future and a copy of each it moves on,
+    /// and a future is as large as its largest state for as long as it waits on a model.
+    pub fn generate<'a>(
+        &'a self,
+        principal: &'a Principal,
         req: GenerateRequest,
-    ) -> Result<GenerateResponse, ServiceError> {
-        self.generate_inner(principal, req, None, || {}).await
+    ) -> impl Future<Output = Result<GenerateResponse, ServiceError>> + Send + 'a {
+        self.generate_inner(principal, Box::new(req), None, || {})
     }
 
     /// [`Service::generate`], dropping `room` once the request has been read (its process parsed,
     /// its prompt built) and before a model is asked: what the HTTP layer holds for the request's
     /// body bytes is given back while the generation waits, since nothing of those bytes is kept.
-    pub async fn generate_releasing<R: Send>(
-        &self,
-        principal: &Principal,
-        req: GenerateRequest,
+    pub fn generate_releasing<'a, R: Send + 'a>(
+        &'a self,
+        principal: &'a Principal,
+        req: Box<GenerateRequest>,
         room: R,
-    ) -> Result<GenerateResponse, ServiceError> {
-        self.generate_inner(principal, req, None, move || drop(room)).await
+    ) -> impl Future<Output = Result<GenerateResponse, ServiceError>> + Send + 'a {
+        self.generate_inner(principal, req, None, move || drop(room))
     }
 
     /// [`Service::generate`], telling `events` what happens while it runs: progress, drafts of the
     /// form as the model writes it, warnings, a repair round. The result is the final proposal or
     /// error, exactly as [`Service::generate`] returns it.
-    pub async fn generate_watched(
-        &self,
-        principal: &Principal,
+    pub fn generate_watched<'a>(
+        &'a self,
+        principal: &'a Principal,
         req: GenerateRequest,
-        events: Events<'_>,
-    ) -> Result<GenerateResponse, ServiceError> {
-        self.generate_inner(principal, req, Some(events), || {}).await
+        events: Events<'a>,
+    ) -> impl Future<Output = Result<GenerateResponse, ServiceError>> + Send + 'a {
+        self.generate_inner(principal, Box::new(req), Some(events), || {})
     }
 
     async fn generate_inner(
         &self,
         principal: &Principal,
-        mut req: GenerateRequest,
+        mut req: Box<GenerateRequest>,
         events: Option<Events<'_>>,
-        on_read: impl FnOnce(),
+        on_read: impl FnOnce() + Send,
     ) -> Result<GenerateResponse, ServiceError> {
         let chars = req.description.chars().count();
         if chars > self.limits.description_chars {
@@ -184,9 +188,9 @@ impl Service {
         if req.description.trim().is_empty() && !has_process {
             return Err(ServiceError::BriefRequired);
         }
-        let worker = self.registry.choose(principal, req.worker.trim())?.clone();
+        let worker = self.registry.choose(principal, req.worker.trim())?;
         // admitted before the BPMN is parsed: a refused request costs no parse
-        let _permit = self.admission.admit(&worker)?;
+        let _permit = self.admission.admit(worker)?;
         let resolved = self
             .resolve(named(&req.process_id, &req.process_xml, &req.element_id, &req.forms, &req.decisions))
             .await?;
@@ -206,7 +210,7 @@ impl Service {
             Backend::Builtin => {
                 let job = Job::new(&req, resolved.target());
                 on_read();
-                generate::draft(&worker, &job, events)
+                generate::draft(worker, &job, events)
             }
             Backend::Model(settings) => {
                 let asked = Job::new(&req, resolved.target()).asked(&self.prompts, self.limits.prompt_chars);
@@ -214,7 +218,7 @@ impl Service {
                 // model thinks: only what the gate checks against
                 drop(resolved);
                 on_read();
-                self.ask_within_deadline(&worker, settings, asked, events).await
+                self.ask_within_deadline(worker, settings, asked, events).await
             }
         };
         let outcome = match &result {
