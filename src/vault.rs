@@ -2,7 +2,9 @@
 //!
 //! `GET {addr}/v1/{mount}/data/{path}` with `X-Vault-Token` (and `X-Vault-Namespace` when configured);
 //! the value is under `data.data.{field}`. The response body holds every field of that secret, so it is
-//! parsed straight into [`SecretString`]s and the buffer is zeroed afterwards.
+//! parsed straight into [`SecretString`]s and the buffer is zeroed afterwards. The answer is read
+//! chunk by chunk up to [`VAULT_ANSWER_BYTES`] and refused past it (early on a declared length), so
+//! an address that answers gigabytes costs a mebibyte.
 //!
 //! This module knows the vault's HTTP API and nothing else of formgen: it is handed a resolved token
 //! (resolving the token's reference is `credentials`' job), so it imports nothing of the crate.
@@ -53,7 +55,22 @@ pub enum VaultError {
     /// The body was not a KV v2 answer.
     #[error("the vault's answer is not a KV version 2 secret")]
     Malformed,
+    /// The answer was larger than any secret needs: reading stopped at the bound.
+    #[error(
+        "the vault at {addr} answered with more than {limit} bytes, far more than a secret needs, so formgen stopped reading it; check [vault] addr"
+    )]
+    TooLarge {
+        /// The vault's address.
+        addr: String,
+        /// The bound ([`VAULT_ANSWER_BYTES`]).
+        limit: usize,
+    },
 }
+
+/// The most bytes of a vault's answer formgen reads: a KV v2 answer holds a secret's fields and
+/// metadata, kilobytes at most, so 1 MiB leaves room for any real secret and bounds what a wrong or
+/// hostile address can make formgen hold.
+pub const VAULT_ANSWER_BYTES: usize = 1 << 20;
 
 /// A configured vault.
 #[derive(Clone)]
@@ -126,14 +143,7 @@ impl Vault {
             status @ 300..=399 => return Err(VaultError::Redirected { addr: base.to_string(), status }),
             other => return Err(VaultError::Status(other)),
         }
-        let mut body = response
-            .bytes()
-            .await
-            .map_err(|_| VaultError::Unreachable {
-                addr: base.to_string(),
-                reason: "the answer broke off".into(),
-            })?
-            .to_vec();
+        let mut body = read_bounded(response, base).await?;
         let parsed: Result<KvAnswer, _> = serde_json::from_slice(&body);
         body.zeroize();
         let mut answer = parsed.map_err(|_| VaultError::Malformed)?;
@@ -147,5 +157,38 @@ impl Vault {
             }
         }
         found.ok_or_else(|| VaultError::NoField(field.to_string()))
+    }
+}
+
+/// The body of a vault's answer, read chunk by chunk up to [`VAULT_ANSWER_BYTES`]: a declared length
+/// over the bound is refused before a byte is read, and a body that grows past it is refused at the
+/// chunk that crosses it (the response is dropped, so the connection closes and the rest is never
+/// downloaded). What was read is zeroed on every way out: it may hold secrets.
+async fn read_bounded(mut response: reqwest::Response, addr: &str) -> Result<Vec<u8>, VaultError> {
+    let too_large = || VaultError::TooLarge { addr: addr.to_string(), limit: VAULT_ANSWER_BYTES };
+    if response.content_length().is_some_and(|n| n > VAULT_ANSWER_BYTES as u64) {
+        return Err(too_large());
+    }
+    // reserved once for a declared length: growing would leave copies of secret bytes behind
+    let declared = response.content_length().unwrap_or(0) as usize;
+    let mut body = Vec::with_capacity(declared);
+    loop {
+        match response.chunk().await {
+            Ok(Some(chunk)) => {
+                if body.len() + chunk.len() > VAULT_ANSWER_BYTES {
+                    body.zeroize();
+                    return Err(too_large());
+                }
+                body.extend_from_slice(&chunk);
+            }
+            Ok(None) => return Ok(body),
+            Err(_) => {
+                body.zeroize();
+                return Err(VaultError::Unreachable {
+                    addr: addr.to_string(),
+                    reason: "the answer broke off".into(),
+                });
+            }
+        }
     }
 }

@@ -212,3 +212,59 @@ async fn canaries_from_env_file_and_vault_appear_in_no_response_log_or_metric() 
         }
     }
 }
+
+/// Polls `done` until it holds or `within` has passed.
+async fn eventually(within: std::time::Duration, done: impl Fn() -> bool) -> bool {
+    let deadline = std::time::Instant::now() + within;
+    while std::time::Instant::now() < deadline {
+        if done() {
+            return true;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    done()
+}
+
+#[tokio::test]
+async fn a_vault_answer_past_the_bound_is_refused_and_not_read_on() {
+    use formgen::vault::{VAULT_ANSWER_BYTES, Vault, VaultError};
+    // endless: read chunk by chunk, the read stops at the bound and the connection is closed
+    let peer = RawServer::start(Behaviour::EndlessBody).await;
+    let vault = Vault::new(peer.url.parse().unwrap(), None);
+    let token = secrecy::SecretString::from("hvs.bounded-canary");
+    let e = vault.read_field("secret", "formgen", "key", Some(&token)).await.unwrap_err();
+    assert_eq!(e, VaultError::TooLarge { addr: peer.url.clone(), limit: VAULT_ANSWER_BYTES });
+    let sentence = e.to_string();
+    assert!(
+        sentence.contains(&peer.url) && sentence.contains("stopped reading") && !sentence.contains("xxxx"),
+        "{sentence}"
+    );
+    assert!(
+        eventually(std::time::Duration::from_secs(5), || peer.closed.load(Ordering::SeqCst) == 1).await,
+        "the vault's connection was closed"
+    );
+    let sent = peer.bytes_sent.load(Ordering::SeqCst);
+    assert!(sent < 16 * VAULT_ANSWER_BYTES, "{sent} bytes sent: the read went on past the bound");
+
+    // declared: refused on its Content-Length, whatever the body holds
+    let declared = MockServer::start().await;
+    let big = json!({"data": {"data": {"key": "x".repeat(VAULT_ANSWER_BYTES)}, "metadata": {}}});
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(big))
+        .mount(&declared)
+        .await;
+    let vault = Vault::new(declared.uri().parse().unwrap(), None);
+    let e = vault.read_field("secret", "formgen", "key", None).await.unwrap_err();
+    assert_eq!(e, VaultError::TooLarge { addr: declared.uri(), limit: VAULT_ANSWER_BYTES });
+
+    // a secret within the bound is read as before
+    let fine = MockServer::start().await;
+    let answer = json!({"data": {"data": {"key": "sk-within-bound"}, "metadata": {}}});
+    Mock::given(method("GET"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(answer))
+        .mount(&fine)
+        .await;
+    let vault = Vault::new(fine.uri().parse().unwrap(), None);
+    let key = vault.read_field("secret", "formgen", "key", None).await.unwrap();
+    assert_eq!(secrecy::ExposeSecret::expose_secret(&key), "sk-within-bound");
+}
