@@ -72,6 +72,16 @@ impl Allow {
     }
 }
 
+impl Allow {
+    /// Whether this entry names `principal`, by name or by one of its groups.
+    pub fn admits(&self, principal: &Principal) -> bool {
+        match self {
+            Allow::Principal(name) => *name == principal.name,
+            Allow::Group(group) => principal.groups.iter().any(|g| g == group),
+        }
+    }
+}
+
 /// Who is asking: a name and the groups it belongs to.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Principal {
@@ -225,12 +235,7 @@ impl Worker {
 
     /// Whether `principal` may see and name this Worker.
     pub fn allows(&self, principal: &Principal) -> bool {
-        principal.operator
-            || self.allow.is_empty()
-            || self.allow.iter().any(|a| match a {
-                Allow::Principal(name) => *name == principal.name,
-                Allow::Group(group) => principal.groups.iter().any(|g| g == group),
-            })
+        principal.operator || self.allow.is_empty() || self.allow.iter().any(|a| a.admits(principal))
     }
 
     /// What the browser may know of it.

@@ -40,6 +40,11 @@ pub enum AuthError {
     /// `/metrics` in `none` mode, from an address that is not loopback.
     #[error("the metrics are served to loopback only when formgen runs without authentication")]
     MetricsLoopbackOnly,
+    /// `/metrics` for a principal `auth.metrics` does not name.
+    #[error(
+        "the metrics are for the operators named in auth.metrics, and this principal is not one of them; ask the operator"
+    )]
+    MetricsNotPermitted,
 }
 
 impl AuthError {
@@ -47,7 +52,9 @@ impl AuthError {
     pub fn code(&self) -> crate::service::Code {
         match self {
             AuthError::Missing => crate::service::Code::Unauthenticated,
-            AuthError::MetricsLoopbackOnly => crate::service::Code::Forbidden,
+            AuthError::MetricsLoopbackOnly | AuthError::MetricsNotPermitted => {
+                crate::service::Code::Forbidden
+            }
             _ => crate::service::Code::UnknownPrincipal,
         }
     }
@@ -105,16 +112,23 @@ pub fn principal(auth: &Auth, headers: &HeaderMap, peer: Option<IpAddr>) -> Resu
     }
 }
 
-/// Whether this request may read `/metrics`: in `tokens` and `header` mode any authenticated
-/// principal may (the metrics name Workers, and only principals know any); in `none` mode, a peer on
-/// loopback only.
+/// Whether this request may read `/metrics`: in `tokens` and `header` mode a principal that
+/// `auth.metrics` names, by name or group (the metrics name every Worker, including those a principal
+/// may not use, so they are the operators'); in `none` mode, a peer on loopback only.
 pub fn may_read_metrics(auth: &Auth, headers: &HeaderMap, peer: Option<IpAddr>) -> Result<(), AuthError> {
     match auth.mode {
         AuthMode::None => match peer.map(|p| p.to_canonical()) {
             Some(p) if p.is_loopback() => Ok(()),
             _ => Err(AuthError::MetricsLoopbackOnly),
         },
-        AuthMode::Tokens | AuthMode::Header => principal(auth, headers, peer).map(|_| ()),
+        AuthMode::Tokens | AuthMode::Header => {
+            let who = principal(auth, headers, peer)?;
+            if auth.metrics.iter().any(|a| a.admits(&who)) {
+                Ok(())
+            } else {
+                Err(AuthError::MetricsNotPermitted)
+            }
+        }
     }
 }
 
@@ -134,6 +148,7 @@ mod tests {
             user_header: "X-Forwarded-User".into(),
             groups_header: "X-Forwarded-Groups".into(),
             trusted_proxies: vec!["10.0.0.1".parse().unwrap()],
+            metrics: vec![crate::workers::Allow::Group("ops".into())],
         }
     }
 
@@ -178,11 +193,16 @@ mod tests {
     }
 
     #[test]
-    fn metrics_need_a_principal_or_loopback() {
+    fn metrics_need_an_operator_or_loopback() {
         let tokens = auth(AuthMode::Tokens);
         assert_eq!(may_read_metrics(&tokens, &HeaderMap::new(), None), Err(AuthError::Missing));
         let ana = headers(&[("authorization", "Bearer ana-token")]);
-        assert!(may_read_metrics(&tokens, &ana, None).is_ok());
+        assert_eq!(may_read_metrics(&tokens, &ana, None), Err(AuthError::MetricsNotPermitted));
+        let mut operators = auth(AuthMode::Tokens);
+        operators.metrics = vec![crate::workers::Allow::Group("designers".into())];
+        assert!(may_read_metrics(&operators, &ana, None).is_ok());
+        operators.metrics = vec![crate::workers::Allow::Principal("ana".into())];
+        assert!(may_read_metrics(&operators, &ana, None).is_ok());
         let none = auth(AuthMode::None);
         let lo: IpAddr = "127.0.0.1".parse().unwrap();
         let mapped_lo: IpAddr = "::ffff:127.0.0.1".parse().unwrap();

@@ -3,6 +3,8 @@
 
 use std::net::IpAddr;
 
+use crate::workers::Allow;
+
 /// How requests say who they are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AuthMode {
@@ -38,4 +40,8 @@ pub struct Auth {
     pub groups_header: String,
     /// Addresses the proxy connects from (header mode).
     pub trusted_proxies: Vec<IpAddr>,
+    /// Who may read `/metrics` in `tokens` and `header` mode (`auth.metrics`): principals by name and
+    /// groups, as a Worker's `allow` names them. Empty: no principal. The metrics name every Worker,
+    /// so they are an operator's, not every author's.
+    pub metrics: Vec<Allow>,
 }

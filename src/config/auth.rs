@@ -5,6 +5,7 @@ use std::net::{IpAddr, SocketAddr};
 use super::Problems;
 use super::raw::RawAuth;
 use crate::auth::{Auth, AuthMode, PrincipalConfig};
+use crate::workers::Allow;
 
 impl Auth {
     /// The checked `[auth]` section. `listen` (when it could be read) decides whether `none` is allowed.
@@ -68,12 +69,22 @@ impl Auth {
                     .to_string(),
             );
         }
+        let mut metrics = Vec::new();
+        for (i, entry) in raw.metrics.iter().flatten().enumerate() {
+            match Allow::parse(entry) {
+                Some(allow) => metrics.push(allow),
+                None => p.add(format!(
+                    "auth.metrics[{i}]: \"{entry}\" names no principal or group; expected a principal's name, user:NAME or group:NAME"
+                )),
+            }
+        }
         Auth {
             mode,
             principals,
             user_header: raw.user_header.clone().unwrap_or_else(|| "X-Forwarded-User".into()),
             groups_header: raw.groups_header.clone().unwrap_or_else(|| "X-Forwarded-Groups".into()),
             trusted_proxies,
+            metrics,
         }
     }
 }

@@ -43,6 +43,7 @@ pub(super) struct RawAuth {
     pub user_header: Option<String>,
     pub groups_header: Option<String>,
     pub trusted_proxies: Option<Vec<String>>,
+    pub metrics: Option<Vec<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -32,6 +32,7 @@ impl Config {
                 }
             }
         }
+        out.extend(self.metrics_warnings());
         if self.auth.mode == AuthMode::Tokens {
             let names: Vec<&str> = self.auth.principals.iter().map(|p| p.name.as_str()).collect();
             let groups: Vec<&str> =
@@ -60,6 +61,39 @@ impl Config {
                     if dir.is_dir() { "the folder has no index.html" } else { "the folder does not exist" }
                 ));
             }
+        }
+        out
+    }
+
+    /// Who can read `/metrics`, when that is not what the operator likely meant.
+    fn metrics_warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let metrics = &self.auth.metrics;
+        match self.auth.mode {
+            AuthMode::None if !metrics.is_empty() => out.push(
+                "auth.metrics has no effect with auth.mode = \"none\": /metrics is served to loopback only; remove it, or set auth.mode = \"tokens\" or \"header\"".to_string(),
+            ),
+            AuthMode::Tokens | AuthMode::Header if metrics.is_empty() => out.push(
+                "auth.metrics names no one, so /metrics answers 403 to every principal; name the principal or group that scrapes it, e.g. auth.metrics = [\"group:operators\"]".to_string(),
+            ),
+            AuthMode::Tokens => {
+                let principals = &self.auth.principals;
+                for (i, a) in metrics.iter().enumerate() {
+                    let met = principals.iter().any(|p| {
+                        a.admits(&Principal { name: p.name.clone(), groups: p.groups.clone(), operator: false })
+                    });
+                    if !met {
+                        out.push(format!(
+                            "auth.metrics[{i}]: no [[auth.principals]] entry is {}, so this entry lets no one read the metrics; check the spelling",
+                            match a {
+                                Allow::Principal(n) => format!("the principal \"{n}\""),
+                                Allow::Group(g) => format!("in the group \"{g}\""),
+                            }
+                        ));
+                    }
+                }
+            }
+            _ => {}
         }
         out
     }
@@ -102,7 +136,7 @@ mod tests {
     #[test]
     fn an_allow_entry_no_principal_meets() {
         let text = format!(
-            "[auth]\nmode = \"tokens\"\n[[auth.principals]]\nname = \"ana\"\ntoken_sha256 = \"{}\"\ngroups = [\"designers\"]\n[[workers]]\nname = \"b\"\nprovider = \"builtin\"\nallow = [\"ana\", \"group:designers\", \"user:carl\", \"group:design\"]\n",
+            "[auth]\nmode = \"tokens\"\nmetrics = [\"ana\"]\n[[auth.principals]]\nname = \"ana\"\ntoken_sha256 = \"{}\"\ngroups = [\"designers\"]\n[[workers]]\nname = \"b\"\nprovider = \"builtin\"\nallow = [\"ana\", \"group:designers\", \"user:carl\", \"group:design\"]\n",
             "ab".repeat(32)
         );
         let w = parse(&text).warnings();
@@ -115,6 +149,42 @@ mod tests {
             w[1].starts_with("workers[0].allow[3]: no [[auth.principals]] entry is the group \"design\""),
             "{w:?}"
         );
+    }
+
+    #[test]
+    fn metrics_readers_are_checked_at_load() {
+        let principal = format!(
+            "[[auth.principals]]\nname = \"prom\"\ntoken_sha256 = \"{}\"\ngroups = [\"operators\"]\n[[workers]]\nname = \"b\"\nprovider = \"builtin\"\n",
+            "ab".repeat(32)
+        );
+        let with =
+            |metrics: &str| parse(&format!("[auth]\nmode = \"tokens\"\n{metrics}\n{principal}")).warnings();
+        assert!(with("metrics = [\"prom\", \"group:operators\"]").is_empty());
+        let w = with("");
+        assert!(w.len() == 1 && w[0].starts_with("auth.metrics names no one"), "{w:?}");
+        let w = with("metrics = [\"group:operator\", \"user:prometheus\"]");
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(
+            w[0].starts_with("auth.metrics[0]: no [[auth.principals]] entry is in the group \"operator\""),
+            "{w:?}"
+        );
+        assert!(
+            w[1].starts_with("auth.metrics[1]: no [[auth.principals]] entry is the principal \"prometheus\""),
+            "{w:?}"
+        );
+        let e = Config::parse(
+            &format!("[auth]\nmode = \"tokens\"\nmetrics = [\"role:ops\"]\n{principal}"),
+            "test.toml",
+            Path::new("/nonexistent"),
+            false,
+            &|_| None,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("auth.metrics[0]: \"role:ops\" names no principal or group"), "{e}");
+        let w =
+            parse("[auth]\nmetrics = [\"group:ops\"]\n[[workers]]\nname = \"b\"\nprovider = \"builtin\"\n")
+                .warnings();
+        assert!(w.len() == 1 && w[0].starts_with("auth.metrics has no effect"), "{w:?}");
     }
 
     #[test]

@@ -163,7 +163,8 @@ impl FromRequestParts<AppState> for Caller {
     }
 }
 
-/// A caller who may read `/metrics` ([`crate::auth::may_read_metrics`]).
+/// A caller who may read `/metrics`: an operator `auth.metrics` names, or loopback without auth
+/// ([`crate::auth::may_read_metrics`]).
 pub struct MetricsReader;
 
 impl FromRequestParts<AppState> for MetricsReader {

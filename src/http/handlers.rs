@@ -87,7 +87,8 @@ pub async fn healthz() -> &'static str {
     "ok\n"
 }
 
-/// Prometheus metrics: for an authenticated principal (`tokens`, `header`), or loopback (`none`).
+/// Prometheus metrics: for the principals and groups `auth.metrics` names (`tokens`, `header`), or
+/// loopback (`none`); they name every Worker, so they are not for every author.
 #[utoipa::path(get, path = "/metrics", tag = "operations",
     responses((status = 200, description = "Prometheus text"), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn metrics(State(state): State<AppState>, _: MetricsReader) -> Response {

@@ -19,6 +19,7 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 
 const ANA: &str = "ana-token";
 const BOB: &str = "bob-token";
+const OPS: &str = "ops-token";
 
 fn sha(token: &str) -> String {
     hex::encode(sha2::Sha256::digest(token.as_bytes()))
@@ -28,12 +29,17 @@ fn vacation_xml() -> String {
     std::fs::read_to_string(crate::common::fixtures().join("bpmn/vacation.bpmn")).unwrap()
 }
 
-/// A configuration with token auth (ana in "designers", bob in no group) and the given Workers.
+/// A configuration with token auth (ana in "designers", bob in no group, ops reading the metrics)
+/// and the given Workers.
 fn config(workers: &str, extra: &str) -> Config {
     let text = format!(
         r#"
         [auth]
         mode = "tokens"
+        metrics = ["ops"]
+        [[auth.principals]]
+        name = "ops"
+        token_sha256 = "{}"
         [[auth.principals]]
         name = "ana"
         token_sha256 = "{}"
@@ -44,6 +50,7 @@ fn config(workers: &str, extra: &str) -> Config {
         {extra}
         {workers}
         "#,
+        sha(OPS),
         sha(ANA),
         sha(BOB)
     );
@@ -325,8 +332,10 @@ async fn a_model_generation_end_to_end() {
     assert!(sent["response_format"]["json_schema"]["schema"]["$defs"]["component"].is_object());
     assert_eq!(service.metrics().in_flight(), 0);
     let (status, _, _) = call(&app, "GET", "/metrics", None, None).await;
-    assert_eq!(status, StatusCode::UNAUTHORIZED, "the metrics name Workers: principals only");
-    let (_, metrics, _) = call(&app, "GET", "/metrics", Some(ANA), None).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "the metrics name Workers: operators only");
+    let (status, _, _) = call(&app, "GET", "/metrics", Some(ANA), None).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "ana is no operator");
+    let (_, metrics, _) = call(&app, "GET", "/metrics", Some(OPS), None).await;
     let metrics = metrics.as_str().unwrap().to_string();
     assert!(metrics.contains("formgen_generations_total{worker=\"local\",outcome=\"ok\"} 1"), "{metrics}");
     assert!(

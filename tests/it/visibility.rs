@@ -1,4 +1,5 @@
-//! Who can see what, through the router: `/metrics` only for principals (loopback in `none` mode),
+//! Who can see what, through the router: `/metrics` only for the operators `auth.metrics` names
+//! (loopback in `none` mode), so no one reads the name of a Worker they may not use there,
 //! header mode refusing a second identity header with a sentence for the operator, and an
 //! IPv4-mapped IPv6 peer matching its IPv4 proxy.
 
@@ -33,10 +34,10 @@ async fn get(app: &Router, uri: &str, headers: &[(&str, &str)]) -> (StatusCode, 
     (status, String::from_utf8_lossy(&bytes).into_owned())
 }
 
-const HEADER_MODE: &str = "[auth]\nmode = \"header\"\ntrusted_proxies = [\"10.0.0.5\"]\n[[workers]]\nname = \"b\"\nprovider = \"builtin\"\nallow = [\"group:ops\"]\n";
+const HEADER_MODE: &str = "[auth]\nmode = \"header\"\ntrusted_proxies = [\"10.0.0.5\"]\nmetrics = [\"group:ops\"]\n[[workers]]\nname = \"b\"\nprovider = \"builtin\"\nallow = [\"group:ops\"]\n";
 
 #[tokio::test]
-async fn metrics_are_for_principals_and_loopback_only_without_auth() {
+async fn metrics_are_for_operators_and_loopback_only_without_auth() {
     let none = "[[workers]]\nname = \"b\"\nprovider = \"builtin\"\n";
     let (status, body) = get(&app(none, "127.0.0.1:5000"), "/metrics", &[]).await;
     assert_eq!(status, StatusCode::OK);
@@ -50,9 +51,12 @@ async fn metrics_are_for_principals_and_loopback_only_without_auth() {
 
     let header = app(HEADER_MODE, "10.0.0.5:5000");
     assert_eq!(get(&header, "/metrics", &[]).await.0, StatusCode::UNAUTHORIZED);
-    assert_eq!(get(&header, "/metrics", &[("x-forwarded-user", "ana")]).await.0, StatusCode::OK);
+    let ops = [("x-forwarded-user", "ana"), ("x-forwarded-groups", "ops")];
+    assert_eq!(get(&header, "/metrics", &ops).await.0, StatusCode::OK);
+    let (status, body) = get(&header, "/metrics", &[("x-forwarded-user", "ana")]).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
     let elsewhere = app(HEADER_MODE, "10.0.0.6:5000");
-    assert_eq!(get(&elsewhere, "/metrics", &[("x-forwarded-user", "ana")]).await.0, StatusCode::UNAUTHORIZED);
+    assert_eq!(get(&elsewhere, "/metrics", &ops).await.0, StatusCode::UNAUTHORIZED);
 }
 
 #[tokio::test]
@@ -98,4 +102,87 @@ async fn an_ipv4_mapped_peer_matches_its_ipv4_proxy() {
         get(&other, "/api/formgen/capability", &[("x-forwarded-user", "bob")]).await.0,
         StatusCode::UNAUTHORIZED
     );
+}
+
+fn sha(token: &str) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(token.as_bytes()))
+}
+
+/// Tokens mode: ana designs, carl is in finance (the only one who may use "payroll-draft"), prom
+/// scrapes the metrics as an operator.
+fn tokens_mode(metrics: &str) -> String {
+    format!(
+        "[auth]\nmode = \"tokens\"\n{metrics}\n\
+         [[auth.principals]]\nname = \"ana\"\ntoken_sha256 = \"{}\"\ngroups = [\"designers\"]\n\
+         [[auth.principals]]\nname = \"carl\"\ntoken_sha256 = \"{}\"\ngroups = [\"finance\"]\n\
+         [[auth.principals]]\nname = \"prom\"\ntoken_sha256 = \"{}\"\ngroups = [\"operators\"]\n\
+         [[workers]]\nname = \"b\"\nprovider = \"builtin\"\n\
+         [[workers]]\nname = \"payroll-draft\"\nprovider = \"builtin\"\nallow = [\"group:finance\"]\n",
+        sha("ana-token"),
+        sha("carl-token"),
+        sha("prom-token")
+    )
+}
+
+async fn post(app: &Router, uri: &str, token: &str, body: Value) -> (StatusCode, String) {
+    let req = Request::post(uri)
+        .header("authorization", format!("Bearer {token}"))
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let response = app.clone().oneshot(req).await.unwrap();
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
+    (status, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[tokio::test]
+async fn no_principal_reads_the_name_of_a_worker_it_may_not_use_in_the_metrics() {
+    let app = app(&tokens_mode("metrics = [\"group:operators\"]"), "10.1.2.3:5000");
+    let bearer = |t: &'static str| [("authorization", format!("Bearer {t}"))];
+    let (status, body) = post(
+        &app,
+        "/api/formgen/generate",
+        "carl-token",
+        serde_json::json!({"description": "Salary change", "worker": "payroll-draft"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, body) = post(
+        &app,
+        "/api/formgen/generate",
+        "ana-token",
+        serde_json::json!({"description": "x", "worker": "payroll-draft"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "ana may not use it: {body}");
+    for who in ["ana-token", "carl-token"] {
+        let [(k, v)] = bearer(who);
+        let (status, body) = get(&app, "/metrics", &[(k, &v)]).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{who}: {body}");
+        assert!(!body.contains("payroll-draft"), "{who}: {body}");
+        let body: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(body["code"], "forbidden");
+        assert!(body["error"].as_str().unwrap().contains("auth.metrics"), "{body}");
+    }
+    let [(k, v)] = bearer("prom-token");
+    let (status, body) = get(&app, "/metrics", &[(k, &v)]).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert!(body.contains("formgen_generations_total{worker=\"payroll-draft\",outcome=\"ok\"} 1"), "{body}");
+    assert_eq!(get(&app, "/metrics", &[]).await.0, StatusCode::UNAUTHORIZED);
+
+    // by name too, and without auth.metrics no principal reads them
+    let by_name = app_for(&tokens_mode("metrics = [\"prom\"]"));
+    let [(k, v)] = bearer("prom-token");
+    assert_eq!(get(&by_name, "/metrics", &[(k, &v)]).await.0, StatusCode::OK);
+    let nobody = app_for(&tokens_mode(""));
+    for who in ["ana-token", "prom-token"] {
+        let [(k, v)] = bearer(who);
+        assert_eq!(get(&nobody, "/metrics", &[(k, &v)]).await.0, StatusCode::FORBIDDEN, "{who}");
+    }
+}
+
+fn app_for(toml: &str) -> Router {
+    app(toml, "10.1.2.3:5000")
 }
