@@ -1,13 +1,33 @@
 //! Redaction: the installation's resolved secrets taken out of every text that came from outside.
 //!
 //! A model endpoint (or anything posing as one) may echo what it was sent: the key in its error type,
-//! its message, or its answer. A [`Redactor`] is built from the exact secrets one call used (the
-//! Worker's resolved key and, for a key from the vault, the vault's token) and is applied once, where
-//! the call's result comes back (`model::call`), before anything is logged, gated or returned.
+//! its message, or its answer, and in any spelling a JSON reader decodes back to the key. A
+//! [`Redactor`] is built from the exact secrets one call used (the Worker's resolved key and, for a
+//! key from the vault, the vault's token); it is the one place that knows them, and every output of
+//! a model generation passes through it:
+//! - where the call's result comes back (`model::call`): the answer text, the provider's error type
+//!   and the raw bodies kept for the log;
+//! - where the answer's JSON is decoded (the service parses it, scrubs every string and object key
+//!   with [`Redactor::scrub_value`], then gates it), so every string the gate derives from the answer
+//!   (labels, made-up keys, quotes in its sentences) is derived from redacted text;
+//! - where the generation's events and its result leave the service (drafts, warnings, repair
+//!   sentences, the proposal, the refusal sentences).
+//!
+//! A secret is found in text however it is spelled there: as itself; JSON-escaped, with any subset
+//! of its characters written as `\uXXXX` (either case of hex, surrogate pairs for characters past
+//! U+FFFF) or as a short escape (`\"`, `\\`, `\/`, …), mixed freely, and escaped again inside an
+//! escaped string (up to [`DEPTH`] levels); and base64-encoded (standard or URL-safe alphabet,
+//! padded or not), at any of the three alignments a secret can have inside a longer encoded text,
+//! in each of those spellings. The text it occupies is replaced by [`REDACTED`] whole; for base64,
+//! only the characters that depend on nothing but the secret's bytes are replaced.
 //!
 //! This module knows secrets and text; it knows nothing of where either came from.
 
+use base64::Engine;
+use base64::engine::general_purpose::{STANDARD_NO_PAD, URL_SAFE_NO_PAD};
+use secrecy::zeroize::Zeroizing;
 use secrecy::{ExposeSecret, SecretString};
+use serde_json::Value;
 
 /// What a secret is replaced by.
 pub const REDACTED: &str = "[REDACTED]";
@@ -16,12 +36,38 @@ pub const REDACTED: &str = "[REDACTED]";
 /// and a secret that short protects nothing anyway.
 const SHORTEST: usize = 4;
 
+/// Secrets shorter than this many bytes are not looked for in base64: the part of their encoding
+/// that depends on them alone is a few characters, which ordinary base64 text holds by chance.
+const BASE64_SHORTEST: usize = 8;
+
+/// How many levels of JSON escaping are undone when looking for a secret (a string escaped inside
+/// a JSON string inside a JSON body is two).
+pub const DEPTH: usize = 3;
+
+/// One secret and the spellings looked for beside the plain one.
+struct Secret {
+    /// The secret itself.
+    plain: SecretString,
+    /// The characters of its base64 encodings that depend on its bytes alone: per alphabet and
+    /// alignment, deduplicated.
+    base64: Vec<SecretString>,
+}
+
 /// The secrets of one call, to be taken out of what came back.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub struct Redactor {
-    /// The secrets, and their JSON-escaped forms where those differ; longest first, so a secret that
-    /// contains another is replaced whole.
-    secrets: Vec<SecretString>,
+    secrets: Vec<Secret>,
+}
+
+impl Clone for Redactor {
+    fn clone(&self) -> Redactor {
+        let secrets = self
+            .secrets
+            .iter()
+            .map(|s| Secret { plain: s.plain.clone(), base64: s.base64.clone() })
+            .collect();
+        Redactor { secrets }
+    }
 }
 
 impl std::fmt::Debug for Redactor {
@@ -33,22 +79,16 @@ impl std::fmt::Debug for Redactor {
 impl Redactor {
     /// A redactor for these secrets (`None`s and too-short ones are skipped).
     pub fn new<'a>(secrets: impl IntoIterator<Item = Option<&'a SecretString>>) -> Redactor {
-        let mut all: Vec<SecretString> = Vec::new();
+        let mut all: Vec<Secret> = Vec::new();
         for secret in secrets.into_iter().flatten() {
             let plain = secret.expose_secret();
-            if plain.chars().count() < SHORTEST {
+            if plain.chars().count() < SHORTEST || all.iter().any(|s| s.plain.expose_secret() == plain) {
                 continue;
             }
-            all.push(secret.clone());
-            // a secret inside a JSON string (a tool call's input is re-serialised) may be escaped
-            if let Ok(quoted) = serde_json::to_string(plain) {
-                let escaped = &quoted[1..quoted.len() - 1];
-                if escaped != plain {
-                    all.push(SecretString::from(escaped.to_string()));
-                }
-            }
+            all.push(Secret { plain: secret.clone(), base64: base64_cores(plain.as_bytes()) });
         }
-        all.sort_by_key(|s| std::cmp::Reverse(s.expose_secret().len()));
+        // longest first, so a secret that contains another is replaced whole
+        all.sort_by_key(|s| std::cmp::Reverse(s.plain.expose_secret().len()));
         Redactor { secrets: all }
     }
 
@@ -57,27 +97,226 @@ impl Redactor {
         self.secrets.is_empty()
     }
 
-    /// `text` with every secret replaced by [`REDACTED`].
+    /// `text` with every secret, in every spelling, replaced by [`REDACTED`].
     pub fn scrub(&self, text: &str) -> String {
         let mut out = text.to_string();
         self.scrub_in_place(&mut out);
         out
     }
 
-    /// Replaces every secret in `text` by [`REDACTED`].
+    /// Replaces every secret in `text`, in every spelling, by [`REDACTED`].
     pub fn scrub_in_place(&self, text: &mut String) {
+        if self.is_empty() {
+            return;
+        }
+        let found = self.find(text);
+        if found.is_empty() {
+            return;
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut at = 0;
+        for (start, end) in found {
+            out.push_str(&text[at..start]);
+            out.push_str(REDACTED);
+            at = end;
+        }
+        out.push_str(&text[at..]);
+        *text = out;
+    }
+
+    /// Scrubs each text.
+    pub fn scrub_all(&self, texts: &mut [String]) {
+        texts.iter_mut().for_each(|t| self.scrub_in_place(t));
+    }
+
+    /// Scrubs every string of a decoded JSON value, object keys included.
+    pub fn scrub_value(&self, value: &mut Value) {
+        if self.is_empty() {
+            return;
+        }
+        match value {
+            Value::String(s) => self.scrub_in_place(s),
+            Value::Array(items) => items.iter_mut().for_each(|i| self.scrub_value(i)),
+            Value::Object(map) => {
+                if map.keys().any(|k| !self.find(k).is_empty()) {
+                    let entries = std::mem::take(map);
+                    for (key, mut item) in entries {
+                        self.scrub_value(&mut item);
+                        map.insert(self.scrub(&key), item);
+                    }
+                } else {
+                    map.values_mut().for_each(|i| self.scrub_value(i));
+                }
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+
+    /// The byte ranges of `text` that spell a secret, sorted and merged.
+    fn find(&self, text: &str) -> Vec<(usize, usize)> {
+        let mut found = Vec::new();
+        self.find_in(text, |a, b| (a, b), &mut found);
+        // each level of escaping undone, the ranges mapped back to the text as given
+        let mut view: Option<(String, Vec<usize>)> = None;
+        for _ in 0..DEPTH {
+            let (current, _) = view.as_ref().map_or((text, None), |(s, m)| (s.as_str(), Some(m)));
+            if !current.contains('\\') {
+                break;
+            }
+            let Some((decoded, map)) = unescape(current) else { break };
+            let map = match &view {
+                Some((_, outer)) => map.iter().map(|&i| outer[i]).collect(),
+                None => map,
+            };
+            self.find_in(&decoded, |a, b| (map[a], map[b]), &mut found);
+            view = Some((decoded, map));
+        }
+        merged(found)
+    }
+
+    /// Adds the ranges of `text` (mapped by `to_original`) where a spelling of a secret stands.
+    fn find_in(
+        &self,
+        text: &str,
+        to_original: impl Fn(usize, usize) -> (usize, usize),
+        found: &mut Vec<(usize, usize)>,
+    ) {
         for secret in &self.secrets {
-            let s = secret.expose_secret();
-            if text.contains(s) {
-                *text = text.replace(s, REDACTED);
+            let needles = std::iter::once(&secret.plain).chain(&secret.base64);
+            for needle in needles {
+                let needle = needle.expose_secret();
+                for (at, _) in text.match_indices(needle) {
+                    found.push(to_original(at, at + needle.len()));
+                }
             }
         }
     }
 }
 
+/// Sorted, overlapping ranges joined.
+fn merged(mut ranges: Vec<(usize, usize)>) -> Vec<(usize, usize)> {
+    ranges.sort_unstable();
+    let mut out: Vec<(usize, usize)> = Vec::with_capacity(ranges.len());
+    for (start, end) in ranges {
+        match out.last_mut() {
+            Some(last) if start <= last.1 => last.1 = last.1.max(end),
+            _ => out.push((start, end)),
+        }
+    }
+    out
+}
+
+/// The characters of `bytes`' base64 encodings that depend on those bytes alone, whatever comes
+/// before or after them: for each alphabet and each of the three offsets the bytes can start at
+/// within a 3-byte group, the encoded characters whose six bits all come from `bytes`.
+fn base64_cores(bytes: &[u8]) -> Vec<SecretString> {
+    if bytes.len() < BASE64_SHORTEST {
+        return Vec::new();
+    }
+    let mut cores: Vec<SecretString> = Vec::new();
+    for offset in 0..3 {
+        let mut aligned = Zeroizing::new(vec![0u8; offset]);
+        aligned.extend_from_slice(bytes);
+        // the first character all of whose bits are the secret's, and one past the last
+        let first = (8 * offset).div_ceil(6);
+        let end = (8 * (offset + bytes.len())) / 6;
+        for engine in [&STANDARD_NO_PAD, &URL_SAFE_NO_PAD] {
+            let encoded = Zeroizing::new(engine.encode(&*aligned));
+            let core = &encoded[first..end];
+            if !cores.iter().any(|c| c.expose_secret() == core) {
+                cores.push(SecretString::from(core.to_string()));
+            }
+        }
+    }
+    cores
+}
+
+/// `s` with one level of JSON string escapes decoded, and for each byte of the result (and one past
+/// its end) the offset in `s` its source starts at; `None` when nothing was decoded. Lenient: what is
+/// not a valid escape is kept as written.
+fn unescape(s: &str) -> Option<(String, Vec<usize>)> {
+    let mut out = String::with_capacity(s.len());
+    let mut map = Vec::with_capacity(s.len() + 1);
+    let mut changed = false;
+    let mut i = 0;
+    while i < s.len() {
+        let (c, len) = match escape_at(&s.as_bytes()[i..]) {
+            Some(decoded) => {
+                changed = true;
+                decoded
+            }
+            None => {
+                let c = s[i..].chars().next().expect("within the text");
+                (c, c.len_utf8())
+            }
+        };
+        out.push(c);
+        map.extend(std::iter::repeat_n(i, c.len_utf8()));
+        i += len;
+    }
+    map.push(s.len());
+    changed.then_some((out, map))
+}
+
+/// The character a JSON escape at the start of `b` stands for, and the escape's length.
+fn escape_at(b: &[u8]) -> Option<(char, usize)> {
+    if b.first() != Some(&b'\\') {
+        return None;
+    }
+    let short = match b.get(1)? {
+        b'"' => '"',
+        b'\\' => '\\',
+        b'/' => '/',
+        b'b' => '\u{8}',
+        b'f' => '\u{c}',
+        b'n' => '\n',
+        b'r' => '\r',
+        b't' => '\t',
+        b'u' => return unicode_escape(b),
+        _ => return None,
+    };
+    Some((short, 2))
+}
+
+/// `\uXXXX`, or a surrogate pair `\uD83D\uDE00`, at the start of `b`.
+fn unicode_escape(b: &[u8]) -> Option<(char, usize)> {
+    let unit = |at: usize| -> Option<u32> {
+        let hex = std::str::from_utf8(b.get(at..at + 4)?).ok()?;
+        u32::from_str_radix(hex, 16).ok().filter(|_| hex.bytes().all(|c| c.is_ascii_hexdigit()))
+    };
+    let high = unit(2)?;
+    if (0xD800..0xDC00).contains(&high) {
+        if b.get(6..8) != Some(b"\\u") {
+            return None;
+        }
+        let low = unit(8).filter(|l| (0xDC00..0xE000).contains(l))?;
+        let c = char::from_u32(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))?;
+        return Some((c, 12));
+    }
+    char::from_u32(high).map(|c| (c, 6))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const KEY: &str = "sk-canary-123";
+
+    fn redactor() -> Redactor {
+        Redactor::new([Some(&SecretString::from(KEY))])
+    }
+
+    /// `s` with the characters at the positions `escape` picks written as `\uXXXX`.
+    fn escaped(s: &str, escape: impl Fn(usize) -> bool, upper: bool) -> String {
+        s.chars()
+            .enumerate()
+            .map(|(i, c)| match (escape(i), upper) {
+                (true, false) => format!("\\u{:04x}", c as u32),
+                (true, true) => format!("\\u{:04X}", c as u32),
+                (false, _) => c.to_string(),
+            })
+            .collect()
+    }
 
     #[test]
     fn every_secret_goes_whole_and_short_ones_are_left() {
@@ -99,5 +338,98 @@ mod tests {
         let r = Redactor::new([Some(&key)]);
         let echoed = serde_json::json!({ "label": "k\"ey/with\\quote" }).to_string();
         assert!(!r.scrub(&echoed).contains("ey/with"), "{}", r.scrub(&echoed));
+        let slashed = r#"{"label": "k\"ey\/with\\quote"}"#;
+        assert_eq!(r.scrub(slashed), r#"{"label": "[REDACTED]"}"#);
+    }
+
+    #[test]
+    fn any_subset_of_escaped_characters_in_either_case_is_found() {
+        let r = redactor();
+        let n = KEY.chars().count();
+        // every single character, alternating, all, and 64 pseudo-random subsets
+        let mut picks: Vec<Box<dyn Fn(usize) -> bool>> =
+            vec![Box::new(|_| true), Box::new(|i| i % 2 == 0), Box::new(|i| i % 3 == 1)];
+        for only in 0..n {
+            picks.push(Box::new(move |i| i == only));
+        }
+        for seed in 0..64u32 {
+            picks.push(Box::new(move |i| (seed.wrapping_mul(2654435761) >> (i % 32)) & 1 == 1));
+        }
+        for pick in &picks {
+            for upper in [false, true] {
+                let spelled = escaped(KEY, pick, upper);
+                let text = format!(r#"{{"label": "Echo {spelled} end"}}"#);
+                assert_eq!(r.scrub(&text), r#"{"label": "Echo [REDACTED] end"}"#, "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn escapes_inside_escaped_strings_are_found() {
+        let r = redactor();
+        let once = escaped(KEY, |i| i % 2 == 0, false);
+        // the answer's text as it stands in a wire body: its backslashes escaped again
+        let twice = once.replace('\\', "\\\\");
+        let text = format!(r#"{{"text": "{{\"label\": \"{twice}\"}}"}}"#);
+        let scrubbed = r.scrub(&text);
+        assert!(!scrubbed.contains("u0073") && scrubbed.contains(REDACTED), "{scrubbed}");
+        let thrice = twice.replace('\\', "\\\\");
+        assert_eq!(r.scrub(&thrice), REDACTED);
+    }
+
+    #[test]
+    fn characters_past_the_basic_plane_are_found_as_surrogate_pairs() {
+        let key = SecretString::from("key-\u{1F511}-canary");
+        let r = Redactor::new([Some(&key)]);
+        assert_eq!(r.scrub("x key-\\ud83d\\udd11-canary y"), "x [REDACTED] y");
+        assert_eq!(r.scrub("x \\u006bey-\\uD83D\\uDD11-canary y"), "x [REDACTED] y");
+        // a lone or broken surrogate decodes to nothing and is left
+        assert_eq!(r.scrub("\\ud83d-\\u12"), "\\ud83d-\\u12");
+    }
+
+    #[test]
+    fn base64_in_either_alphabet_at_any_alignment_is_found() {
+        let key = "sk-canary-?>~-1f9a"; // `?>~` put + and / (or - and _) into the encodings
+        let r = Redactor::new([Some(&SecretString::from(key))]);
+        for prefix in ["", "a", "ab", "abc", "Bearer:"] {
+            for suffix in ["", "x", "xy", "\n"] {
+                let plain = format!("{prefix}{key}{suffix}");
+                for engine in [&base64::engine::general_purpose::STANDARD, &STANDARD_NO_PAD, &URL_SAFE_NO_PAD]
+                {
+                    let encoded = engine.encode(plain.as_bytes());
+                    let text = format!("log line {encoded} end");
+                    let scrubbed = r.scrub(&text);
+                    assert!(scrubbed.contains(REDACTED), "{prefix:?}+key+{suffix:?}: {scrubbed}");
+                    // what is left of the encoding is at most the few characters the neighbours share
+                    let left = scrubbed.len() - "log line  end".len() - REDACTED.len();
+                    assert!(left <= encoded.len() - (key.len() * 4 / 3 - 2), "{scrubbed}");
+                }
+            }
+        }
+        // a JSON-escaped base64 (`\/` for `/`) is found too
+        let encoded = STANDARD_NO_PAD.encode(key).replace('/', "\\/");
+        assert!(r.scrub(&encoded).contains(REDACTED), "{encoded}");
+    }
+
+    #[test]
+    fn decoded_values_are_scrubbed_keys_included() {
+        let r = redactor();
+        let mut v = serde_json::json!({
+            "components": [{"label": format!("Echo {KEY}"), "values": [{"label": KEY}]}],
+            KEY: {"nested": [format!("a{KEY}b")]},
+        });
+        r.scrub_value(&mut v);
+        let text = v.to_string();
+        assert!(!text.contains(KEY), "{text}");
+        assert_eq!(v["components"][0]["label"], "Echo [REDACTED]");
+        assert_eq!(v[REDACTED]["nested"][0], "a[REDACTED]b");
+    }
+
+    #[test]
+    fn text_without_secrets_is_left_as_it_is() {
+        let r = redactor();
+        for text in ["", "plain", "C:\\users\\u00", "\\u0073k-canary", "\\\\\\", "é\\\"x\\u00e9"] {
+            assert_eq!(r.scrub(text), text);
+        }
     }
 }

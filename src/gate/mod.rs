@@ -194,6 +194,14 @@ pub fn run_text(text: &str, options: &Options<'_>) -> Result<Proposal, GateError
     gate(form, options)
 }
 
+/// The JSON a model's raw answer holds (bare, fenced, after prose), decoded but not yet judged: what
+/// [`run_text`] reads first. A caller that must change the decoded strings before the gate derives
+/// anything from them (the service takes the call's secrets out) decodes with this and gates the
+/// value with [`run_value`]; the outcome is the one [`run_text`] gives.
+pub fn decode(answer: &str) -> Result<Value, GateError> {
+    Ok(extract::json_in(answer)?)
+}
+
 /// Runs the gate on a parsed value with every option.
 pub fn run_value(value: Value, options: &Options<'_>) -> Result<Proposal, GateError> {
     let form = extract::as_form(value)?;

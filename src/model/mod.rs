@@ -214,7 +214,7 @@ pub fn client() -> reqwest::Client {
 
 /// Asks a model Worker's model. `key` is the resolved credential (none for `credential = "none"`);
 /// `redactor` holds the secrets this call used, and is applied to everything that comes back (the
-/// answer, the provider's error type, raw bodies) before it is logged or returned: the one place.
+/// answer, the provider's error type, raw bodies) before it is logged or returned.
 pub async fn call(
     client: &reqwest::Client,
     worker: &ModelWorker,
@@ -252,11 +252,10 @@ pub async fn call_streaming(
     result
 }
 
-/// A call's result with the call's secrets taken out of every text that came from the endpoint.
+/// A call's result with the call's secrets taken out of every text that came from the endpoint, and
+/// the raw bodies cut to what the log shows once they are redacted (so no cut leaves the start of a
+/// secret behind).
 fn scrubbed(result: Result<ModelAnswer, ModelError>, redactor: &Redactor) -> Result<ModelAnswer, ModelError> {
-    if redactor.is_empty() {
-        return result;
-    }
     match result {
         Ok(mut answer) => {
             redactor.scrub_in_place(&mut answer.text);
@@ -265,19 +264,25 @@ fn scrubbed(result: Result<ModelAnswer, ModelError>, redactor: &Redactor) -> Res
             }
             Ok(answer)
         }
-        Err(ModelError::Rejected { status, kind, mut raw }) => {
-            redactor.scrub_in_place(&mut raw);
-            let kind = kind.map(|k| redactor.scrub(&k));
-            Err(ModelError::Rejected { status, kind, raw })
+        Err(e) => Err(e.redacted(redactor)),
+    }
+}
+
+impl ModelError {
+    /// This error with `redactor`'s secrets taken out of every text in it that came from the
+    /// endpoint, and its raw body cut to what the log shows.
+    pub fn redacted(self, redactor: &Redactor) -> ModelError {
+        let raw = |raw: String| wire::for_log(&redactor.scrub(&raw));
+        match self {
+            ModelError::Rejected { status, kind, raw: body } => {
+                ModelError::Rejected { status, kind: kind.map(|k| redactor.scrub(&k)), raw: raw(body) }
+            }
+            ModelError::Unreadable { status, raw: body } => ModelError::Unreadable { status, raw: raw(body) },
+            ModelError::Interrupted { kind } => {
+                ModelError::Interrupted { kind: kind.map(|k| redactor.scrub(&k)) }
+            }
+            other => other,
         }
-        Err(ModelError::Unreadable { status, mut raw }) => {
-            redactor.scrub_in_place(&mut raw);
-            Err(ModelError::Unreadable { status, raw })
-        }
-        Err(ModelError::Interrupted { kind }) => {
-            Err(ModelError::Interrupted { kind: kind.map(|k| redactor.scrub(&k)) })
-        }
-        Err(other) => Err(other),
     }
 }
 

@@ -183,10 +183,26 @@ pub fn error_kind_of(v: &serde_json::Value) -> Option<String> {
     (kind.len() <= 64 && kind.chars().all(|c| c.is_ascii_alphanumeric() || "_-.".contains(c))).then_some(kind)
 }
 
-/// The start of a raw body, for the log.
+/// How many bytes of a raw body are kept until it is redacted: enough that a secret the log line
+/// would show the start of is whole in what is redacted, in any spelling the redactor finds (a
+/// 100-character key written as `\uXXXX` escapes takes 600).
+const RAW_KEPT: usize = 4096;
+
+/// How many characters of a redacted raw body the log shows.
+const RAW_SHOWN: usize = 300;
+
+/// The start of a raw body, kept for the log; [`for_log`] cuts it, once it is redacted.
 pub fn shorten(body: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&body[..body.len().min(300)]).into_owned();
-    if body.len() > 300 { format!("{text}…") } else { text }
+    let text = String::from_utf8_lossy(&body[..body.len().min(RAW_KEPT)]).into_owned();
+    if body.len() > RAW_KEPT { format!("{text}…") } else { text }
+}
+
+/// A redacted raw body cut to what a log line shows.
+pub fn for_log(raw: &str) -> String {
+    match raw.char_indices().nth(RAW_SHOWN) {
+        Some((at, _)) => format!("{}…", &raw[..at]),
+        None => raw.to_string(),
+    }
 }
 
 /// Parses a 2xx body, or keeps its start for the log.

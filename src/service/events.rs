@@ -34,6 +34,17 @@ pub enum Event {
 }
 
 impl Event {
+    /// This event with `redactor`'s secrets taken out of every text in it.
+    pub(super) fn redacted(mut self, redactor: &Redactor) -> Event {
+        match &mut self {
+            Event::Progress(_) => {}
+            Event::Draft(schema) => redactor.scrub_value(schema),
+            Event::Warning(w) => redactor.scrub_in_place(&mut w.warning),
+            Event::Repair(r) => redactor.scrub_all(&mut r.problems),
+        }
+        self
+    }
+
     /// The event's name on the wire (`progress`, `draft`, `warning`, `repair`).
     pub fn name(&self) -> &'static str {
         match self {
@@ -161,12 +172,15 @@ impl<'a> Watcher<'a> {
         }));
     }
 
-    /// Judges the newly complete components; a draft when one was let in.
+    /// Judges the newly complete components; a draft when one was let in. Each is judged with the
+    /// call's secrets taken out of its decoded strings, as the whole answer is.
     fn drafts(&mut self) {
         let mut draft = None;
         for component in &self.partial.components()[self.judged..] {
+            let mut component = component.clone();
+            self.redactor.scrub_value(&mut component);
             let mut with = self.accepted.clone();
-            with.push(component.clone());
+            with.push(component);
             let form = serde_json::json!({ "components": with });
             if let Ok(p) = gate::schema_from_value(form, self.form_id, self.process) {
                 self.accepted = with;
@@ -175,26 +189,9 @@ impl<'a> Watcher<'a> {
         }
         self.judged = self.partial.components().len();
         if let Some(schema) = draft {
-            (self.events)(Event::Draft(scrubbed(schema, self.redactor)));
+            (self.events)(Event::Draft(schema));
         }
     }
-}
-
-/// A draft with the call's secrets taken out of every text in it.
-pub(super) fn scrubbed(mut value: Value, redactor: &Redactor) -> Value {
-    if redactor.is_empty() {
-        return value;
-    }
-    fn walk(v: &mut Value, redactor: &Redactor) {
-        match v {
-            Value::String(s) => redactor.scrub_in_place(s),
-            Value::Array(items) => items.iter_mut().for_each(|i| walk(i, redactor)),
-            Value::Object(map) => map.values_mut().for_each(|i| walk(i, redactor)),
-            _ => {}
-        }
-    }
-    walk(&mut value, redactor);
-    value
 }
 
 #[cfg(test)]

@@ -128,11 +128,13 @@ impl Service {
 }
 
 impl Service {
+    /// A model generation with its key resolved: its events and its result leave through the
+    /// call's redactor (the one boundary of what a model generation hands out).
     async fn ask_model(
         &self,
         worker: &Worker,
         settings: &ModelWorker,
-        mut asked: Asked,
+        asked: Asked,
         deadline: std::time::Duration,
         events: Option<Events<'_>>,
     ) -> Result<Generation, ServiceError> {
@@ -142,6 +144,26 @@ impl Service {
             .await
             .map_err(|error| ServiceError::Credential { worker: worker.name.clone(), error })?;
         let redactor = Box::pin(self.credentials.redactor(&settings.credential, key.as_ref())).await;
+        let guarded = events.map(|events| {
+            let redactor = &redactor;
+            move |event: Event| events(event.redacted(redactor))
+        });
+        let events = guarded.as_ref().map(|g| g as Events<'_>);
+        let result =
+            self.attempts(worker, settings, asked, deadline, events, (key.as_ref(), &redactor)).await;
+        redacted(result, &redactor)
+    }
+
+    /// The first call and, when the gate refuses its answer, the repair round.
+    async fn attempts(
+        &self,
+        worker: &Worker,
+        settings: &ModelWorker,
+        mut asked: Asked,
+        deadline: std::time::Duration,
+        events: Option<Events<'_>>,
+        (key, redactor): (Option<&SecretString>, &Redactor),
+    ) -> Result<Generation, ServiceError> {
         let model_name = if asked.model.is_empty() { worker.model.clone() } else { asked.model.clone() };
         // moved, not copied: the prompt is held once while the model thinks
         let user = std::mem::take(&mut asked.user);
@@ -162,15 +184,14 @@ impl Service {
         let done =
             |proposal, usage, attempts| Generation { proposal, usage, attempts, model: model_name.clone() };
         let watch = |attempt| {
-            events.map(|e| {
-                Watcher::new(e, attempt, asked.form_id.as_deref(), asked.names.as_deref(), &redactor)
-            })
+            events
+                .map(|e| Watcher::new(e, attempt, asked.form_id.as_deref(), asked.names.as_deref(), redactor))
         };
         let (problems, previous) = match self
-            .ask(worker, settings, (key.as_ref(), &redactor), &request, bounds, &mut usage, watch(1))
+            .ask(worker, settings, (key, redactor), &request, bounds, &mut usage, watch(1))
             .await
         {
-            Ok(text) => match gate_answer(text.clone(), &asked).await {
+            Ok(text) => match gate_answer(text.clone(), &asked, redactor).await {
                 Ok(p) => return Ok(done(p, usage, 1)),
                 Err(e) => (e.problems(), text),
             },
@@ -193,10 +214,10 @@ impl Service {
         });
         let second = ModelRequest { user: repair, ..request };
         let text = self
-            .ask(worker, settings, (key.as_ref(), &redactor), &second, bounds, &mut usage, watch(2))
+            .ask(worker, settings, (key, redactor), &second, bounds, &mut usage, watch(2))
             .await
             .map_err(|error| ServiceError::Model { worker: worker.name.clone(), error })?;
-        match gate_answer(text, &asked).await {
+        match gate_answer(text, &asked, redactor).await {
             Ok(p) => Ok(done(p, usage, 2)),
             Err(e) => Err(ServiceError::Unusable { worker: worker.name.clone(), problems: e.problems() }),
         }
@@ -280,18 +301,20 @@ pub(super) fn draft(
     Ok(Generation { proposal, usage: Usage::default(), attempts: 1, model: worker.model.clone() })
 }
 
-/// A gated answer, reconciled with the author's form for a refinement: the author's ids are kept and
-/// the restored ids pass the gate again (a restored id could meet a generated one); the warnings say
-/// what changed.
 /// A model's answer through the gate (and reconciled for a refinement), on the blocking pool: the
-/// gate is CPU work, bounded by the answer's size limit, and must not hold an async thread.
-async fn gate_answer(text: String, asked: &Asked) -> Result<Proposal, GateError> {
+/// gate is CPU work, bounded by the answer's size limit, and must not hold an async thread. The
+/// answer's JSON is decoded first and the call's secrets taken out of every decoded string, so
+/// nothing the gate derives from the answer (a label, a made-up key, a quote) can hold one.
+async fn gate_answer(text: String, asked: &Asked, redactor: &Redactor) -> Result<Proposal, GateError> {
     let names = asked.names.clone();
     let form_id = asked.form_id.clone();
     let current = asked.current.clone();
+    let redactor = redactor.clone();
     let work = tokio::task::spawn_blocking(move || {
         let process = names.as_deref();
-        let proposal = gate::schema_from(&text, form_id.as_deref(), process)?;
+        let mut answer = gate::decode(&text)?;
+        redactor.scrub_value(&mut answer);
+        let proposal = gate::schema_from_value(answer, form_id.as_deref(), process)?;
         Ok(match &current {
             Some(current) => reconciled(proposal, current, form_id.as_deref(), process),
             None => proposal,
@@ -303,6 +326,37 @@ async fn gate_answer(text: String, asked: &Asked) -> Result<Proposal, GateError>
     })
 }
 
+/// A model generation's result with the call's secrets taken out of every text it hands back: the
+/// proposal's schema, warnings and bound keys, the refusal sentences, the model's error.
+fn redacted(
+    result: Result<Generation, ServiceError>,
+    redactor: &Redactor,
+) -> Result<Generation, ServiceError> {
+    if redactor.is_empty() {
+        return result;
+    }
+    match result {
+        Ok(mut generation) => {
+            let proposal = &mut generation.proposal;
+            redactor.scrub_value(&mut proposal.schema);
+            redactor.scrub_all(&mut proposal.warnings);
+            redactor.scrub_all(&mut proposal.bound);
+            Ok(generation)
+        }
+        Err(ServiceError::Unusable { worker, mut problems }) => {
+            redactor.scrub_all(&mut problems);
+            Err(ServiceError::Unusable { worker, problems })
+        }
+        Err(ServiceError::Model { worker, error }) => {
+            Err(ServiceError::Model { worker, error: error.redacted(redactor) })
+        }
+        Err(other) => Err(other),
+    }
+}
+
+/// A gated answer, reconciled with the author's form for a refinement: the author's ids are kept and
+/// the restored ids pass the gate again (a restored id could meet a generated one); the warnings say
+/// what changed.
 fn accept(gated: Result<Proposal, GateError>, job: &Job<'_>) -> Result<Proposal, GateError> {
     let proposal = gated?;
     let Some(current) = &job.request.schema else {

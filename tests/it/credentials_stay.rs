@@ -1,7 +1,9 @@
 //! Credentials never leave their origin: a model endpoint or vault that redirects gets nothing sent on
 //! (a listener on the second port sees no connection at all), and a provider that echoes the key (in
 //! its error type, its message, its answer) gets it redacted before anything is logged, gated or
-//! returned, whether the key came from the environment, a file or the vault.
+//! returned, whether the key came from the environment, a file or the vault, and whether it is
+//! written in clear, as JSON escapes of any of its characters or in base64, for both wire formats,
+//! answered at once or streamed. A vault that answers without end is read up to its bound only.
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -267,4 +269,275 @@ async fn a_vault_answer_past_the_bound_is_refused_and_not_read_on() {
     let vault = Vault::new(fine.uri().parse().unwrap(), None);
     let key = vault.read_field("secret", "formgen", "key", None).await.unwrap();
     assert_eq!(secrecy::ExposeSecret::expose_secret(&key), "sk-within-bound");
+}
+
+// ---- a key echoed as JSON escapes or base64 -----------------------------------------------------
+
+/// `secret` with the characters `pick` chooses written as `\uXXXX` (upper-case hex when `upper`).
+fn u_escaped(secret: &str, pick: impl Fn(usize) -> bool, upper: bool) -> String {
+    secret
+        .chars()
+        .enumerate()
+        .map(|(i, c)| match (pick(i), upper) {
+            (true, false) => format!("\\u{:04x}", c as u32),
+            (true, true) => format!("\\u{:04X}", c as u32),
+            (false, _) => c.to_string(),
+        })
+        .collect()
+}
+
+/// The spellings a hostile model writes a secret in, inside JSON strings of its answer: every
+/// character escaped, some of them (upper-case hex), and base64 in both alphabets at two alignments.
+fn spellings(secret: &str) -> [String; 4] {
+    use base64::Engine;
+    [
+        u_escaped(secret, |_| true, false),
+        u_escaped(secret, |i| i % 3 != 1, true),
+        base64::engine::general_purpose::STANDARD.encode(format!("k={secret}")),
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(format!("key:{secret};")),
+    ]
+}
+
+/// Whether `text` holds `secret` in clear, JSON-escaped (any level, any subset of characters) or as
+/// the inner part of one of the base64 spellings the doubles wrote.
+fn holds(text: &str, secret: &str) -> bool {
+    let mut decoded = text.to_string();
+    for _ in 0..4 {
+        if decoded.contains(secret) {
+            return true;
+        }
+        decoded = unescape_all(&decoded);
+    }
+    spellings(secret)[2..]
+        .iter()
+        .any(|b| decoded.contains(&b[3..b.len() - 3]) || text.contains(&b[3..b.len() - 3]))
+}
+
+/// Every `\uXXXX` and short JSON escape in `text` decoded once (a test's own reading, lenient).
+fn unescape_all(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let unit = tail.get(2..6).and_then(|h| u32::from_str_radix(h, 16).ok());
+        match (tail.as_bytes().get(1), unit) {
+            (Some(b'u'), Some(u)) if char::from_u32(u).is_some() => {
+                out.push(char::from_u32(u).unwrap());
+                rest = &tail[6..];
+            }
+            (Some(b'"' | b'\\' | b'/'), _) => {
+                out.push(tail.as_bytes()[1] as char);
+                rest = &tail[2..];
+            }
+            _ => {
+                out.push('\\');
+                rest = &tail[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The answers of one Worker's double, in the order asked: a refused form (a PIN field labelled with
+/// the secret fully escaped), then a form the gate accepts that spells the secret every other way
+/// (in a label, a description, an option, a field whose key the gate makes up from its label, an
+/// object key); then two refused forms; then a 200 that is not the wire format and a 400 whose
+/// error echoes it, both logged.
+fn hostile_texts(secrets: &[&str]) -> [String; 4] {
+    let all: Vec<[String; 4]> = secrets.iter().map(|s| spellings(s)).collect();
+    let joined = |n: usize| all.iter().map(|s| s[n].clone()).collect::<Vec<_>>().join(" ");
+    let refused =
+        format!(r#"{{"components": [{{"type": "textfield", "key": "pin", "label": "PIN {}"}}]}}"#, joined(0));
+    let accepted = format!(
+        r#"{{"components": [{{"type": "textfield", "key": "note", "label": "Echo {}", "description": "{}"}}, {{"type": "select", "key": "choice", "label": "Choice", "values": [{{"label": "{}", "value": "a"}}]}}, {{"type": "textfield", "label": "{}"}}], "{}": 1}}"#,
+        joined(1),
+        joined(2),
+        joined(3),
+        joined(0),
+        joined(1)
+    );
+    let refused_again = format!(
+        r#"{{"components": [{{"type": "textfield", "key": "secret", "label": "Password {}"}}]}}"#,
+        joined(1)
+    );
+    [refused.clone(), accepted, refused, refused_again]
+}
+
+fn messages_body(text: &str) -> Value {
+    json!({"content": [{"type": "text", "text": text}], "stop_reason": "end_turn", "usage": {"input_tokens": 1, "output_tokens": 1}})
+}
+
+fn chat_body(text: &str) -> Value {
+    json!({"choices": [{"message": {"content": text}, "finish_reason": "stop"}], "usage": {"prompt_tokens": 1, "completion_tokens": 1}})
+}
+
+/// `text` as the event stream of `wire`, in pieces of a few characters.
+fn event_stream(wire: &str, text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let pieces: Vec<String> = chars.chunks(6).map(|c| c.iter().collect()).collect();
+    let ev = |name: &str, data: Value| format!("event: {name}\ndata: {data}\n\n");
+    let mut body = String::new();
+    if wire == "chat-completions" {
+        for p in pieces {
+            body += &format!(
+                "data: {}\n\n",
+                json!({"choices": [{"delta": {"content": p}, "finish_reason": null}]})
+            );
+        }
+        body += &format!("data: {}\n\n", json!({"choices": [{"delta": {}, "finish_reason": "stop"}]}));
+        return body + "data: [DONE]\n\n";
+    }
+    body += &ev(
+        "message_start",
+        json!({"type": "message_start", "message": {"usage": {"input_tokens": 1, "output_tokens": 1}}}),
+    );
+    body += &ev(
+        "content_block_start",
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+    );
+    for p in pieces {
+        body += &ev(
+            "content_block_delta",
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": p}}),
+        );
+    }
+    body += &ev("content_block_stop", json!({"type": "content_block_stop", "index": 0}));
+    body += &ev(
+        "message_delta",
+        json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 9}}),
+    );
+    body + &ev("message_stop", json!({"type": "message_stop"}))
+}
+
+/// A model double of `wire` that answers `hostile_texts(secrets)` (streamed when `streamed`), then
+/// the two logged failures.
+async fn hostile_model(wire: &str, streamed: bool, secrets: &[&str]) -> MockServer {
+    let server = MockServer::start().await;
+    for text in hostile_texts(secrets) {
+        let template = match (streamed, wire) {
+            (true, _) => ResponseTemplate::new(200)
+                .set_body_raw(event_stream(wire, &text).into_bytes(), "text/event-stream"),
+            (false, "chat-completions") => ResponseTemplate::new(200).set_body_json(chat_body(&text)),
+            (false, _) => ResponseTemplate::new(200).set_body_json(messages_body(&text)),
+        };
+        Mock::given(method("POST")).respond_with(template).up_to_n_times(1).mount(&server).await;
+    }
+    let every: Vec<String> = secrets.iter().flat_map(|s| spellings(s)).collect();
+    let echo = every.join(" ");
+    let failures = [
+        ResponseTemplate::new(200).set_body_string(format!("not json {echo}")),
+        ResponseTemplate::new(400).set_body_string(
+            json!({"type": "error", "error": {"type": "invalid_request_error", "message": format!("bad key {echo}")}})
+                .to_string()
+                .replace("\\\\u", "\\u"),
+        ),
+    ];
+    for template in failures {
+        Mock::given(method("POST")).respond_with(template).up_to_n_times(1).mount(&server).await;
+    }
+    server
+}
+
+/// A generation's whole answer: the JSON body, or the event stream's text.
+async fn generation(app: &Router, worker: &str, streamed: bool) -> String {
+    let mut req = Request::post("/api/formgen/generate").header("content-type", "application/json");
+    if streamed {
+        req = req.header("accept", "text/event-stream");
+    }
+    let body = json!({"description": "x", "worker": worker}).to_string();
+    let response = app.clone().oneshot(req.body(Body::from(body)).unwrap()).await.unwrap();
+    let headers = format!("{:?}", response.headers());
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
+    format!("{headers}\n{}", String::from_utf8_lossy(&bytes))
+}
+
+#[tokio::test]
+async fn a_key_echoed_escaped_or_in_base64_appears_in_no_response_event_log_or_upstream_call() {
+    const ENV_KEY: &str = "sk-escaped-env-7c3d91";
+    const VAULT_KEY: &str = "sk-escaped-vault-2e8b44";
+    const VAULT_TOKEN: &str = "hvs.escaped-token-5a6f";
+    let (logs, _guard) = crate::common::logs::capture();
+    // SAFETY: only this test reads or writes these variables.
+    unsafe {
+        std::env::set_var("FORMGEN_TEST_ESCAPED_KEY", ENV_KEY);
+        std::env::set_var("FORMGEN_TEST_ESCAPED_VAULT_TOKEN", VAULT_TOKEN);
+    }
+    let vault = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/secret/data/escaped"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({
+            "data": {"data": {"key": VAULT_KEY}, "metadata": {"version": 1}}
+        })))
+        .mount(&vault)
+        .await;
+    let mut toml = String::new();
+    let mut doubles = Vec::new();
+    for wire in ["messages", "chat-completions"] {
+        for streamed in [false, true] {
+            for (source, credential, secrets) in [
+                ("env", "env:FORMGEN_TEST_ESCAPED_KEY", vec![ENV_KEY]),
+                ("vault", "vault:secret/escaped#key", vec![VAULT_KEY, VAULT_TOKEN]),
+            ] {
+                let server = hostile_model(wire, streamed, &secrets).await;
+                let name = format!("{wire}-{}-{source}", if streamed { "streamed" } else { "plain" });
+                let endpoint = if wire == "messages" { server.uri() } else { format!("{}/v1", server.uri()) };
+                toml += &format!(
+                    "[[workers]]\nname = \"{name}\"\nprovider = \"{wire}\"\nendpoint = \"{endpoint}\"\nmodel = \"m\"\ncredential = \"{credential}\"\nstructured_output = false\n"
+                );
+                doubles.push((name, streamed, server));
+            }
+        }
+    }
+    toml +=
+        &format!("[vault]\naddr = \"{}\"\ntoken = \"env:FORMGEN_TEST_ESCAPED_VAULT_TOKEN\"\n", vault.uri());
+    let app = app(&toml, Path::new("."));
+    let mut seen = String::new();
+    for (name, streamed, _) in &doubles {
+        let mut answers = Vec::new();
+        for _ in 0..4 {
+            answers.push(generation(&app, name, *streamed).await);
+        }
+        let proposal = &answers[0];
+        assert!(
+            proposal.contains("Echo [REDACTED]"),
+            "{name}: the label is redacted, not dropped: {proposal}"
+        );
+        assert!(
+            answers[1].contains("unusable_answer")
+                && answers[2].contains("model_failed")
+                && answers[3].contains("model_failed"),
+            "{name}: {answers:?}"
+        );
+        if *streamed {
+            for event in ["event: repair", "event: proposal"] {
+                assert!(proposal.contains(event), "{name}: {proposal}");
+            }
+            assert!(
+                answers[1].contains("event: error") && answers[1].contains("problems"),
+                "{name}: {}",
+                answers[1]
+            );
+        }
+        seen.push_str(&answers.concat());
+    }
+    let log = logs.text();
+    assert!(
+        log.contains("model endpoint rejected the request") && log.contains("not the wire format"),
+        "{log}"
+    );
+    for secret in [ENV_KEY, VAULT_KEY, VAULT_TOKEN] {
+        assert!(!holds(&seen, secret), "{secret} in a response or event: {seen}");
+        assert!(!holds(&log, secret), "{secret} in a log line:\n{log}");
+    }
+    // the repair round quotes the refused answer and the refusal sentences: redacted too
+    for (name, _, server) in &doubles {
+        for r in server.received_requests().await.unwrap() {
+            let body = String::from_utf8_lossy(&r.body);
+            for secret in [ENV_KEY, VAULT_KEY, VAULT_TOKEN] {
+                assert!(!holds(&body, secret), "{name}: {secret} went upstream: {body}");
+            }
+        }
+    }
 }
