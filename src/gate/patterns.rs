@@ -12,7 +12,15 @@
 //!   the `regex` crate's size limit,
 //! - its HIR (regex-syntax's high-level form) shows a loop whose body can match the same text in
 //!   more than one way: a repetition of varying length nested in a repeated group whose next character may
-//!   be one the inner repetition also takes, or a repeated alternation whose branches can start alike.
+//!   be one the inner repetition also takes, or a repeated alternation whose branches can start alike;
+//! - or it shows two repetitions of varying length in a row (nothing between them but what may match
+//!   nothing) that can share out the same text: the second can start with a character the first
+//!   repeats, and every part the first repeats can be spelled with characters the second takes
+//!   (`a*a*b`, `\d+\d*x`, `[\s\S]*?x*y`, `(a|b)*a+`). A run of k such repetitions costs the
+//!   backtracking engine about n^k steps on n characters that almost match, times n start
+//!   positions, since form-js does not anchor the pattern: six `a*` took 30 s on 150 characters.
+//!   A star group whose every round needs a character the repetition after it cannot take
+//!   (`(\w+\.)*\w+@`, `^(\w+\s)*\w+$`) splits in one way only and passes.
 //!
 //! Results are cached per pattern text, so a form that repeats one pattern on every field pays once.
 //! This knows regular expressions only; the sentence-start naming the field is the caller's.
@@ -31,6 +39,11 @@ pub const FORM_COST: u64 = 200_000;
 const SIZE_LIMIT: usize = 1 << 20;
 /// How deeply groups may nest in a pattern.
 const NEST_LIMIT: u32 = 64;
+/// The start and end of the reason for two repetitions in a row (the character goes between).
+const IN_A_ROW: &str =
+    "two repetitions follow each other and the second can take the characters the first repeats";
+const IN_A_ROW_END: &str = ", so the text can be shared out between them in many ways";
+
 /// A bounded repetition up to this count is not a loop the browser can blow up (`(\d+\.){3}`).
 const FEW: u32 = 4;
 
@@ -79,6 +92,11 @@ impl Patterns {
         }
         self.spent += cost;
         if let Some(why) = ambiguous_loop(&hir).or_else(|| ambiguous_choice(pattern)) {
+            if why.starts_with(IN_A_ROW) {
+                return Some(format!(
+                    "which a browser could hang on: {why}. On an input that almost matches, JavaScript's backtracking RegExp (which form-js uses) then tries every way of sharing it out, from every position it starts at, before it gives up; write one repetition where there are two, e.g. \\d* instead of \\d*\\d*, or put a character between them that the first cannot take."
+                ));
+            }
             return Some(format!(
                 "which a browser could hang on: {why}. On an input that almost matches, JavaScript's backtracking RegExp (which form-js uses) then tries exponentially many ways before it gives up; make each repetition match in one way only, e.g. ^(\\w+\\s)*\\w+$ instead of ^(\\w+\\s?)*$, or [a-z]+ instead of (a|aa)+."
             ));
@@ -201,6 +219,10 @@ fn visit(hir: &Hir, follow: &ClassUnicode, in_loop: bool, why: &mut Option<Strin
     }
     match hir.kind() {
         HirKind::Concat(xs) => {
+            if let Some(c) = repetitions_in_a_row(xs) {
+                *why = Some(format!("{IN_A_ROW} ({}){IN_A_ROW_END}", describe(&c)));
+                return;
+            }
             for (i, x) in xs.iter().enumerate() {
                 let mut after = first_of_seq(&xs[i + 1..]);
                 if nullable_seq(&xs[i + 1..]) {
@@ -243,6 +265,73 @@ fn visit(hir: &Hir, follow: &ClassUnicode, in_loop: bool, why: &mut Option<Strin
         }
         _ => {}
     }
+}
+
+/// A repetition that can match a varying, possibly large number of rounds (`a*`, `\w+`, `x{2,9}`),
+/// under captures: what it repeats.
+fn varying(hir: &Hir) -> Option<&Hir> {
+    match hir.kind() {
+        HirKind::Capture(c) => varying(&c.sub),
+        HirKind::Repetition(r) if many(r.max) && r.max != Some(r.min) => Some(&r.sub),
+        _ => None,
+    }
+}
+
+/// The varying repetition `hir` ends with (under captures and at the end of a sequence).
+fn trailing(hir: &Hir) -> Option<&Hir> {
+    match hir.kind() {
+        HirKind::Capture(c) => trailing(&c.sub),
+        HirKind::Concat(xs) => xs.last().and_then(trailing),
+        _ => varying(hir),
+    }
+}
+
+/// The varying repetition `hir` starts with (under captures and at the start of a sequence).
+fn leading(hir: &Hir) -> Option<&Hir> {
+    match hir.kind() {
+        HirKind::Capture(c) => leading(&c.sub),
+        HirKind::Concat(xs) => xs.first().and_then(leading),
+        _ => varying(hir),
+    }
+}
+
+/// The parts a match of `hir` cannot do without: the non-empty items of a sequence, or itself.
+fn mandatory(hir: &Hir) -> Vec<&Hir> {
+    match hir.kind() {
+        HirKind::Capture(c) => mandatory(&c.sub),
+        HirKind::Concat(xs) => xs.iter().filter(|x| !nullable(x)).collect(),
+        _ if nullable(hir) => Vec::new(),
+        _ => vec![hir],
+    }
+}
+
+/// In a sequence, two varying repetitions with nothing but nullable items between them that can
+/// share out the same text: a character both can start a round with, where every part of a round
+/// of the first can be spelled with characters the second takes (so the first's last rounds can
+/// be the second's first). The character, if so.
+fn repetitions_in_a_row(xs: &[Hir]) -> Option<ClassUnicodeRange> {
+    for (i, x) in xs.iter().enumerate() {
+        let Some(first_body) = trailing(x) else { continue };
+        for y in &xs[i + 1..] {
+            if let Some(second_body) = leading(y) {
+                let mut both = first(first_body);
+                both.intersect(&first(second_body));
+                let takes = chars(second_body);
+                let spelled = mandatory(first_body).iter().all(|part| {
+                    let mut c = chars(part);
+                    c.intersect(&takes);
+                    !c.ranges().is_empty()
+                });
+                if let (Some(c), true) = (both.ranges().first(), spelled) {
+                    return Some(*c);
+                }
+            }
+            if !nullable(y) {
+                break;
+            }
+        }
+    }
+    None
 }
 
 /// When `hir` (under captures) is a choice, a character two of its branches can start with.
@@ -375,6 +464,18 @@ mod tests {
             "(x+x+)+y",
             "(a{1,5})+$",
             "^(\\w{2,10}\\s?)*$",
+            // repetitions in a row
+            "a*a*a*a*a*a*b",
+            "\\d*\\d*\\d*\\d*\\d*x",
+            "[\\s\\S]*?x*x*x*y",
+            "a*a*b",
+            "\\w+\\w+@",
+            "^[a-z]+\\s?[a-z]*x",
+            "(a|b)*a+c",
+            "(ab)*(ab)+c",
+            "x(a*)(a*)y",
+            "\\d{1,10}\\d{1,10}x",
+            "(\\w+.)*\\w+@",
         ] {
             let v = verdict(p).unwrap_or_else(|| panic!("{p} passed"));
             assert!(v.contains("browser could hang"), "{p}: {v}");
@@ -399,6 +500,14 @@ mod tests {
             "^(DE|AT|CH)[0-9]{2}( ?[0-9A-Z]{4})+$",
             "^(\\d{1,3}\\.){4,}$",
             "^([A-Z]{2}-)+[0-9]{3}$",
+            // a star group whose rounds need a character the repetition after it cannot take
+            "(\\w+\\.)*\\w+@",
+            "^\\w+(\\s\\w+)*$",
+            "^\\d+(\\.\\d+)?$",
+            "^\\s*\\d+\\s*$",
+            "^[A-Z][a-z]*\\d*$",
+            "^\\d{1,3}\\d{3}$",
+            ".*\\d.*",
         ] {
             assert_eq!(verdict(p), None, "{p}");
         }
