@@ -10,13 +10,21 @@
 //! Text is read as words (see [`crate::words::split`]): `passWord`, `Pass-Wort`, `pass_word` and
 //! "pass word" are joined back (runs of up to three adjacent words are tried together), German
 //! compounds and plurals are caught by distinctive stems inside a word (`Benutzerpasswort`,
-//! `Passwörter`, `Zugangscode`), and look-alikes are folded first: Cyrillic and Greek letters that
-//! look Latin (`Pаssword` with a Cyrillic `а`), full-width letters, and digits or symbols written
-//! inside a word for letters (`p@ssword`, `Pa55word`). Precision the other way: "One-time payment",
-//! "Pincode" (a postal code), "Token amount", "Secret Santa", "PWD (person with disability)" and
-//! "Professional credentials" are ordinary fields.
+//! `Passwörter`, `Zugangscode`), and text is folded first: Unicode compatibility forms to their
+//! plain letters (NFKC: full-width, mathematical bold and script, ligatures), small capitals to
+//! letters, `ß` to `ss` (case folding: `Paßwort`), invisible joiners dropped, letters written one by
+//! one joined back (`p a s s w o r d`, `P-I-N`), then Cyrillic and Greek letters that look Latin
+//! (`Pаssword` with a Cyrillic `а`) and digits or symbols written inside a word for letters
+//! (`p@ssword`, `Pa55word`). The words are English, German, French, Spanish, Portuguese, Italian,
+//! Dutch, Polish, Swedish, Norwegian, Danish, Finnish, Hungarian, Czech, Turkish, Russian, Arabic,
+//! Hebrew, Chinese, Japanese and Korean ones. A field is read where it shows text: its key, path,
+//! label, description, placeholder, date and time labels, the labels of its options and its prefix
+//! and suffix adorners. Precision the other way: "One-time payment", "Pincode" (a postal code),
+//! "Token amount", "Secret Santa", "PWD (person with disability)", "Professional credentials" and
+//! "Parola chiave" (a keyword) are ordinary fields.
 
 use serde_json::{Map, Value};
+use unicode_normalization::UnicodeNormalization;
 
 use crate::words;
 
@@ -61,6 +69,32 @@ const WORDS: &[&str] = &[
     "accesskey",
     "secretkey",
     "clientsecret",
+    "pswd",
+    "pw",
+    "ccv",
+    "lösenord",
+    "losenord",
+    "passord",
+    "adgangskode",
+    "salasana",
+    "jelszó",
+    "jelszo",
+    "heslo",
+    "şifre",
+    "sifre",
+    "parola",
+    "paroladordine",
+    "chiavediaccesso",
+    "codicedisicurezza",
+    "códigodeseguridad",
+    "codigodeseguridad",
+    "codedesécurité",
+    "codedesecurite",
+    "seedphrase",
+    "recoveryphrase",
+    "mnemonicphrase",
+    "סיסמה",
+    "סיסמא",
 ];
 
 /// Stems that make any word containing them a secret: distinctive enough to find inside compounds
@@ -86,6 +120,15 @@ const STEMS: &[&str] = &[
     "hasło",
     "hasła",
     "haseł",
+    "sicherheitscode",
+    "kartenprüfnummer",
+    "kartenpruefnummer",
+    "kartenprufnummer",
+    "lösenord",
+    "şifre",
+    "jelszav",
+    "salasanan",
+    "סיסמ",
     "парол",
     "密码",
     "密碼",
@@ -129,6 +172,20 @@ const PAIRS: &[(&str, &str)] = &[
     ("session", "id"),
     ("session", "cookie"),
     ("bearer", "token"),
+    ("2fa", "token"),
+    ("seed", "phrase"),
+    ("seed", "words"),
+    ("recovery", "phrase"),
+    ("recovery", "code"),
+    ("recovery", "codes"),
+    ("backup", "code"),
+    ("backup", "codes"),
+    ("mnemonic", "phrase"),
+    ("security", "pin"),
+    ("كلمة", "المرور"),
+    ("كلمه", "المرور"),
+    ("كلمة", "السر"),
+    ("رمز", "المرور"),
 ];
 
 /// What may follow "one time" for it to be a one-time secret (not a one-time payment).
@@ -164,17 +221,97 @@ pub fn secret_in(text: &str) -> Option<String> {
     }
 }
 
-/// What `text` asks for, read as written and with look-alikes folded.
+/// What `text` asks for, read normalised (see the module doc) and with look-alikes folded.
 pub fn asks(text: &str) -> Option<Asks> {
+    let text = &normalised(text);
     // a sentence that points at a vault is the remedy, not the problem
     let lower = text.to_lowercase();
     if lower.contains("vault") || lower.contains("tresor") {
         return None;
     }
-    asks_in(&words::split(text), text).or_else(|| {
+    asks_in(&read(text), text).or_else(|| {
         let folded = fold(text);
-        (folded != text).then(|| asks_in(&words::split(&folded), &folded)).flatten()
+        (folded != *text).then(|| asks_in(&read(&folded), &folded)).flatten()
     })
+}
+
+/// The words of `text`, letters written one by one joined back: three or more single letters in a
+/// row (`p a s s w o r d`, `P-I-N`) are one word.
+fn read(text: &str) -> Vec<String> {
+    let single = |w: &str| {
+        let mut chars = w.chars();
+        chars.next().is_some_and(char::is_alphabetic) && chars.next().is_none()
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut run: Vec<String> = Vec::new();
+    let flush = |run: &mut Vec<String>, out: &mut Vec<String>| {
+        if run.len() >= 3 {
+            out.push(run.concat());
+        } else {
+            out.append(run);
+        }
+        run.clear();
+    };
+    for w in words::split(text) {
+        if single(&w) {
+            run.push(w);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(w);
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+/// `text` in the compatibility form a reader sees: NFKC (full-width, mathematical and circled
+/// letters, ligatures to plain ones), small capitals to letters, `ß` and `ẞ` to `ss`, the dot of a
+/// Turkish `İ` dropped (lower-cased it would leave a combining dot), and invisible characters (zero-width spaces and joiners,
+/// soft hyphens, word joiners, byte-order marks) removed.
+fn normalised(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.nfkc() {
+        match c {
+            'ß' | 'ẞ' => out.push_str("ss"),
+            'İ' => out.push('I'),
+            '\u{0307}' if out.ends_with(['i', 'I']) => {}
+            '\u{00AD}' | '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' => {}
+            c => out.push(small_capital(c)),
+        }
+    }
+    out
+}
+
+/// The lower-case letter a small capital (`ᴘᴀꜱꜱᴡᴏʀᴅ`) stands for; itself otherwise.
+fn small_capital(c: char) -> char {
+    match c {
+        'ᴀ' => 'a',
+        'ʙ' => 'b',
+        'ᴄ' => 'c',
+        'ᴅ' => 'd',
+        'ᴇ' => 'e',
+        'ꜰ' => 'f',
+        'ɢ' => 'g',
+        'ʜ' => 'h',
+        'ɪ' => 'i',
+        'ᴊ' => 'j',
+        'ᴋ' => 'k',
+        'ʟ' => 'l',
+        'ᴍ' => 'm',
+        'ɴ' => 'n',
+        'ᴏ' => 'o',
+        'ᴘ' => 'p',
+        'ǫ' => 'q',
+        'ʀ' => 'r',
+        'ꜱ' => 's',
+        'ᴛ' => 't',
+        'ᴜ' => 'u',
+        'ᴠ' => 'v',
+        'ᴡ' => 'w',
+        'ʏ' => 'y',
+        'ᴢ' => 'z',
+        c => c,
+    }
 }
 
 fn asks_in(ws: &[String], text: &str) -> Option<Asks> {
@@ -202,8 +339,19 @@ fn asks_in(ws: &[String], text: &str) -> Option<Asks> {
         if matches!(w.as_str(), "mtan" | "itan" | "smstan" | "pushtan" | "tannummer") {
             return Some(Asks::Secret(w.clone()));
         }
+        // a digit split from its letters (`2FA` reads as 2, fa): the pair is tried glued
+        if w.chars().all(|c| c.is_ascii_digit())
+            && let (Some(n), Some(after)) = (next, ws.get(i + 2))
+        {
+            let glued = format!("{w}{n}");
+            if PAIRS.iter().any(|(a, b)| *a == glued && b == after) {
+                return Some(Asks::Secret(format!("{glued} {after}")));
+            }
+        }
         let excused = match w.as_str() {
             "token" | "tokens" => [prev, next].iter().flatten().any(|n| TOKEN_QUANTITIES.contains(n)),
+            // Italian "parola chiave" is a keyword (the Turkish and Romanian "parola" is a password)
+            "parola" => next.is_some_and(|n| matches!(n, "chiave" | "chiavi")),
             "secret" | "secrets" => next.is_some_and(|n| matches!(n, "santa" | "service" | "garden")),
             "pwd" => has("disab"),
             "credential" | "credentials" => prev.is_some_and(|p| QUALIFICATIONS.contains(&p)),
@@ -320,6 +468,10 @@ fn homoglyph(c: char) -> char {
 /// container's path and label.
 const READ: &[&str] = &["key", "path", "label", "description", "placeholder", "dateLabel", "timeLabel"];
 
+/// The text a textfield or number shows before and after its input (`appearance`), and how a
+/// refusal names it.
+const ADORNERS: &[(&str, &str)] = &[("prefixAdorner", "prefix adorner"), ("suffixAdorner", "suffix adorner")];
+
 /// The refusal for a component that asks for a secret or a national id, naming what gave it away.
 pub fn refusal(c: &Map<String, Value>, original_type: Option<&str>, who: &str) -> Option<String> {
     let shows_no_field = original_type.is_some_and(|t| {
@@ -330,10 +482,17 @@ pub fn refusal(c: &Map<String, Value>, original_type: Option<&str>, who: &str) -
     if shows_no_field {
         return None;
     }
-    let texts = || {
-        std::iter::once(("type", original_type))
-            .chain(READ.iter().map(|p| (*p, c.get(*p).and_then(Value::as_str))))
-    };
+    let options = c.get("values").and_then(Value::as_array).into_iter().flatten();
+    let appearance = c.get("appearance").and_then(Value::as_object);
+    let texts =
+        || {
+            std::iter::once(("type", original_type))
+                .chain(READ.iter().map(|p| (*p, c.get(*p).and_then(Value::as_str))))
+                .chain(options.clone().map(|o| ("option label", o.get("label").and_then(Value::as_str))))
+                .chain(ADORNERS.iter().map(move |(p, what)| {
+                    (*what, appearance.and_then(|a| a.get(*p)).and_then(Value::as_str))
+                }))
+        };
     // "PWD" is a person with a disability when the field says so anywhere (its key may not)
     let disability = texts().any(|(_, t)| t.is_some_and(|t| t.to_lowercase().contains("disab")));
     for (what, text) in texts() {
@@ -412,9 +571,64 @@ mod tests {
             "passw0rd",
             "$ecret",
             "passwordfield",
+            // folded: case folding, spacing, compatibility and styled letters
+            "Paßwort",
+            "PASSWORT",
+            "p a s s w o r d",
+            "P-A-S-S-W-O-R-D",
+            "Your p.i.n",
+            "pass\u{200B}word",
+            "\u{1D429}\u{1D41A}\u{1D42C}\u{1D42C}\u{1D430}\u{1D428}\u{1D42B}\u{1D41D}",
+            "\u{1D40F}\u{1D41A}\u{1D42C}\u{1D42C}\u{1D430}\u{1D428}\u{1D42B}\u{1D41D}",
+            "ᴘᴀꜱꜱᴡᴏʀᴅ",
+            "ⓟⓐⓢⓢⓦⓞⓡⓓ",
+            // card checks, second factors, wallets
+            "Sicherheitscode",
+            "Kartenprüfnummer",
+            "CCV",
+            "2FA code",
+            "2fa_token",
+            "Seed phrase",
+            "Recovery phrase",
+            "Backup codes",
+            "Código de seguridad",
+            // the word in other languages
+            "Lösenord",
+            "Şifre",
+            "ŞİFRE",
+            "Parola",
+            "Parola d'ordine",
+            "كلمة المرور",
+            "סיסמה",
+            "הסיסמה שלך",
+            // keys
+            "pswd",
+            "pw",
+            "ccv",
+            "seedPhrase",
+            "recovery_phrase",
         ] {
             assert!(matches!(asks(s), Some(Asks::Secret(_))), "{s}: {:?}", asks(s));
         }
+    }
+
+    #[test]
+    fn option_labels_and_adorners_are_read() {
+        let refused = |c: Value| refusal(c.as_object().unwrap(), c["type"].as_str(), "The field");
+        let option = serde_json::json!({"type": "radio", "key": "login", "label": "Sign in with",
+            "values": [{"label": "Email", "value": "email"}, {"label": "Password", "value": "pass"}]});
+        let sentence = refused(option).expect("refused");
+        assert!(sentence.contains("its option label says \"password\""), "{sentence}");
+        for (side, what) in [("prefixAdorner", "prefix adorner"), ("suffixAdorner", "suffix adorner")] {
+            let adorned = serde_json::json!({"type": "textfield", "key": "x", "label": "Login",
+                "appearance": {side: "Password"}});
+            let sentence = refused(adorned).expect("refused");
+            assert!(sentence.contains(&format!("its {what} says")), "{sentence}");
+        }
+        let fine = serde_json::json!({"type": "number", "key": "amount", "label": "Amount",
+            "appearance": {"prefixAdorner": "€", "suffixAdorner": "per month"},
+            "values": [{"label": "One-time payment", "value": "once"}]});
+        assert_eq!(refused(fine), None);
     }
 
     #[test]
@@ -457,6 +671,17 @@ mod tests {
             "Name of the vault entry that holds the password",
             "Passage",
             "Compass word count",
+            "Parola chiave",
+            "Sizes S, M",
+            "A B",
+            "Passport number",
+            "Power (kW)",
+            "Pwr",
+            "Backup contact",
+            "Seed variety",
+            "Recovery time",
+            "Security deposit",
+            "Şirket adı",
         ] {
             assert_eq!(asks(s), None, "{s}");
         }

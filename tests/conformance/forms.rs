@@ -177,3 +177,45 @@ fn real_forms_keep_their_meaning() {
         real.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
     );
 }
+
+/// The fields of the real forms that do ask for a secret, by file and the start of their refusal.
+/// Every other field of the corpus must pass the secret rule: its false positives are measured here.
+const REAL_SECRETS: &[(&str, &str)] = &[];
+
+#[test]
+#[ignore = "conformance tier: run `bash .ci/conformance`"]
+fn no_real_form_field_is_refused_as_a_secret_unless_it_asks_for_one() {
+    let dir = crate::common::shared().join("corpus/forms");
+    let expected = std::fs::read_to_string(dir.join("expected.tsv")).expect("corpus/forms/expected.tsv");
+    let (mut files, mut refused) = (0, Vec::new());
+    for line in expected.lines().skip(1) {
+        let file = line.split('\t').next().unwrap();
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        files += 1;
+        if let Err(e) = gate::check(&text, None, None) {
+            for p in e.problems() {
+                if p.contains("asks for a secret") || p.contains("asks for a national identification number")
+                {
+                    refused.push((file.to_string(), p));
+                }
+            }
+        }
+    }
+    for (file, sentence) in &refused {
+        println!("{file}: {sentence}");
+    }
+    let unexpected: Vec<String> = refused
+        .iter()
+        .filter(|(file, sentence)| !REAL_SECRETS.iter().any(|(f, s)| f == file && sentence.starts_with(s)))
+        .map(|(file, sentence)| format!("{file}: {sentence}"))
+        .collect();
+    let missed: Vec<String> = REAL_SECRETS
+        .iter()
+        .filter(|(f, s)| !refused.iter().any(|(file, sentence)| file == f && sentence.starts_with(s)))
+        .map(|(f, s)| format!("{f}: {s}"))
+        .collect();
+    println!("corpus/forms: {files} forms, {} fields refused as secrets", refused.len());
+    assert!(files >= 130, "the corpus has 130 forms; {files} read");
+    assert!(unexpected.is_empty(), "refused as secrets but asking for none:\n{}", unexpected.join("\n"));
+    assert!(missed.is_empty(), "real secret fields no longer refused:\n{}", missed.join("\n"));
+}
