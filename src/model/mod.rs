@@ -239,7 +239,7 @@ pub async fn call_streaming(
     sink: Option<Sink<'_>>,
 ) -> Result<ModelAnswer, ModelError> {
     let sink = sink.filter(|_| worker.stream);
-    let result = scrubbed(call_unredacted(client, worker, key, request, bounds, sink).await, redactor);
+    let result = scrubbed(call_unredacted(client, worker, key, request, bounds, sink).await, redactor).await;
     match &result {
         Err(ModelError::Rejected { status, raw, .. }) => {
             tracing::warn!(status, body = %raw, "model endpoint rejected the request");
@@ -252,13 +252,27 @@ pub async fn call_streaming(
     result
 }
 
+/// Answers longer than this are redacted on the blocking pool: undoing the escapes of a megabyte
+/// written to be costly is milliseconds of CPU an async thread must not spend.
+const SCRUB_INLINE: usize = 64 * 1024;
+
 /// A call's result with the call's secrets taken out of every text that came from the endpoint, and
 /// the raw bodies cut to what the log shows once they are redacted (so no cut leaves the start of a
 /// secret behind).
-fn scrubbed(result: Result<ModelAnswer, ModelError>, redactor: &Redactor) -> Result<ModelAnswer, ModelError> {
+async fn scrubbed(
+    result: Result<ModelAnswer, ModelError>,
+    redactor: &Redactor,
+) -> Result<ModelAnswer, ModelError> {
     match result {
         Ok(mut answer) => {
-            redactor.scrub_in_place(&mut answer.text);
+            if answer.text.len() > SCRUB_INLINE && !redactor.is_empty() {
+                let (text, redactor) = (std::mem::take(&mut answer.text), redactor.clone());
+                // (should the task fail, no text is kept: the answer then reads as empty)
+                answer.text =
+                    tokio::task::spawn_blocking(move || redactor.scrub(&text)).await.unwrap_or_default();
+            } else {
+                redactor.scrub_in_place(&mut answer.text);
+            }
             if let StopReason::Other(reason) = &mut answer.stop {
                 redactor.scrub_in_place(reason);
             }

@@ -541,3 +541,39 @@ async fn a_key_echoed_escaped_or_in_base64_appears_in_no_response_event_log_or_u
         }
     }
 }
+
+#[tokio::test]
+async fn a_large_answer_is_redacted_as_a_small_one_is() {
+    use formgen::model::{self, Bounds, ModelRequest};
+    use formgen::workers::{ModelWorker, Wire};
+    const KEY: &str = "sk-large-answer-9d1e";
+    let padding = "x".repeat(200 * 1024);
+    let text = format!(
+        r#"{{"components": [{{"type": "text", "text": "{padding} {} {}"}}]}}"#,
+        spellings(KEY)[1],
+        spellings(KEY)[2]
+    );
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(chat_body(&text)))
+        .mount(&server)
+        .await;
+    let worker = ModelWorker::new(Wire::ChatCompletions, format!("{}/v1", server.uri()).parse().unwrap());
+    let key = secrecy::SecretString::from(KEY);
+    let request = ModelRequest {
+        model: "m".into(),
+        system: "s".into(),
+        user: "u".into(),
+        max_tokens: 100,
+        json_schema: None,
+        temperature: None,
+    };
+    let bounds = Bounds { timeout: std::time::Duration::from_secs(5), answer_bytes: 1 << 20 };
+    let redactor = formgen::redact::Redactor::new([Some(&key)]);
+    let answer =
+        model::call(&model::client(), &worker, Some(&key), &request, bounds, &redactor).await.unwrap();
+    assert!(answer.text.len() > 200 * 1024, "the answer is kept whole");
+    let tail = &answer.text[answer.text.len() - 100..];
+    assert_eq!(answer.text.matches("[REDACTED]").count(), 2, "{tail}");
+    assert!(!holds(&answer.text, KEY));
+}
