@@ -6,17 +6,13 @@
 // Screenshots and server logs go to web/tests/artifacts/; the successful generation is also copied to
 // web/screenshot.png for the README.
 import { chromium } from 'playwright-core';
-import { execFileSync, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 
-const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = process.env.FORMGEN_BIN ? resolve(process.env.FORMGEN_BIN) : resolve(WEB, '../target/debug/formgen');
+import { BIN, WEB, sha256, startFormgen, startStreamingModel, stopAll } from './support/formgen.mjs';
+
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const DIST = join(WEB, 'dist');
 const ARTIFACTS = join(WEB, 'tests', 'artifacts');
@@ -39,7 +35,7 @@ listen = "127.0.0.1:0"
 mode = "tokens"
 [[auth.principals]]
 name = "ana"
-token_sha256 = "${createHash('sha256').update(TOKEN).digest('hex')}"
+token_sha256 = "${sha256(TOKEN)}"
 [[workers]]
 name = "builtin"
 provider = "builtin"
@@ -56,7 +52,6 @@ const VACATION_IDS = [
   'Flow_no', 'Flow_long', 'Flow_short', 'Flow_hr_done', 'Flow_booked', 'Flow_rejected',
 ];
 
-const servers = [];
 let context = null;
 let passed = 0;
 let failed = 0;
@@ -70,69 +65,11 @@ function assert(condition, message) {
   if (!condition) throw new Error(message);
 }
 
-/** Starts `formgen serve` with this config; resolves with its URL from the first stdout line. */
+/** Starts `formgen serve` with this config and the built page; resolves with its URL. */
 async function startServer(name, config) {
-  const configPath = join(TMP, `${name}.toml`);
-  writeFileSync(configPath, config);
-  const child = spawn(BIN, ['serve', '--config', configPath], {
-    env: { ...process.env, FORMGEN_WEB_DIR: DIST },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  servers.push(child);
-  child.stderr.pipe(createWriteStream(join(ARTIFACTS, `server-${name}.log`)));
-  const firstLine = new Promise((resolveLine, reject) => {
-    const lines = createInterface({ input: child.stdout });
-    lines.once('line', resolveLine);
-    child.once('exit', (code) => reject(new Error(`formgen serve (${name}) exited with ${code}; see tests/artifacts/server-${name}.log`)));
-    setTimeout(() => reject(new Error(`formgen serve (${name}) printed no address within ${TIMEOUT} ms`)), TIMEOUT)
-      .unref(); // must not keep the script alive once the server has answered
-  });
-  const line = await firstLine;
-  const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
-  assert(match, `formgen serve (${name}) printed "${line}" instead of its address`);
-  return match[1];
+  const server = await startFormgen(name, config, { env: { FORMGEN_WEB_DIR: DIST }, logDir: ARTIFACTS });
+  return server.url;
 }
-
-/** A chat-completions model double that streams four fields slowly; `closed` counts connections the
- *  client (formgen) closed before the answer was complete. */
-async function startStreamingModel() {
-  const form = JSON.stringify({ components: ['Alpha', 'Beta', 'Gamma', 'Delta'].map((w) => (
-    { type: 'textfield', key: w.toLowerCase(), label: `${w} field` })) });
-  const model = { closed: 0, url: '' };
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', async () => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      let finished = false;
-      res.on('close', () => { if (!finished) model.closed += 1; });
-      for (let i = 0; i < form.length; i += 6) {
-        if (res.destroyed) return;
-        res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: form.slice(i, i + 6) } }] })}\n\n`);
-        await new Promise((r) => setTimeout(r, 60));
-      }
-      res.write(`data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })}\n\n`);
-      res.write('data: [DONE]\n\n');
-      finished = true;
-      res.end();
-    });
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  model.url = `http://127.0.0.1:${server.address().port}`;
-  model.server = server;
-  return model;
-}
-
-async function stopServers() {
-  await Promise.all(servers.map((child) => new Promise((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done();
-    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => { clearTimeout(force); done(); });
-    child.kill('SIGTERM');
-  })));
-}
-
-// A crash of this script must not leave servers behind either.
-process.on('exit', () => { for (const child of servers) if (child.exitCode === null) child.kill('SIGKILL'); });
 
 function isLocal(url) {
   if (/^(data|about):/.test(url)) return true;
@@ -331,15 +268,15 @@ async function main() {
 
   await test('a. generate a form for Task_approve with the builtin Worker', async () => {
     assert(await capability(page) === 'available', 'the capability probe did not find the builtin Worker');
-    assert(await page.locator('#formgen-generate').isVisible(), 'no "Generate form" button');
-    assert(await page.locator('#formgen-worker-row').isHidden(), 'a Worker picker is shown for a single Worker');
+    assert(await page.locator('#formgen-controls .formgen-generate').isVisible(), 'no "Generate form" button');
+    assert(await page.locator('#formgen-controls .formgen-worker-row').isHidden(), 'a Worker picker is shown for a single Worker');
 
     await selectShape(page, 'Task_approve');
     await page.waitForSelector('#formgen-target:has-text("Task_approve")');
-    await page.locator('#formgen-brief').pressSequentially('Let the team lead approve or reject the request.');
+    await page.locator('#formgen-controls .formgen-brief').pressSequentially('Let the team lead approve or reject the request.');
 
     const request = page.waitForRequest('**/api/formgen/generate');
-    await page.click('#formgen-generate');
+    await page.click('#formgen-controls .formgen-generate');
     const sent = (await request).postDataJSON();
     assert(sent.elementId === 'Task_approve', `elementId sent: ${sent.elementId}`);
     assert(sent.formId === 'approve-vacation', `formId sent: ${sent.formId}`);
@@ -353,36 +290,36 @@ async function main() {
     await formLabel(page, 'Urlaubstage').waitFor();
     await formLabel(page, 'Approved').waitFor();
     await waitEditorFormId(page, 'approve-vacation');
-    await page.waitForSelector('#formgen-info:has-text("builtin")');
+    await page.waitForSelector('#formgen-controls .formgen-info:has-text("builtin")');
     await dataFor(page, 'Task_approve');
-    const info = await page.textContent('#formgen-info');
+    const info = await page.textContent('#formgen-controls .formgen-info');
     assert(/outline/.test(info) && /1 attempt/.test(info) && /tokens/.test(info), `info line: ${info}`);
-    assert(await page.textContent('#formgen-error') === '', 'an error is shown after a good generation');
+    assert(await page.textContent('#formgen-controls .formgen-error') === '', 'an error is shown after a good generation');
     assert(await page.locator('.fjs-powered-by').isVisible(), 'the bpmn.io watermark of the form editor is not visible');
     copyFileSync(await shot(page, '1-generated.png'), join(WEB, 'screenshot.png'));
   });
 
   await test('a. refine sends the form as it stands', async () => {
-    await page.fill('#formgen-brief', 'Also ask for a substitute.');
+    await page.fill('#formgen-controls .formgen-brief', 'Also ask for a substitute.');
     const request = page.waitForRequest('**/api/formgen/generate');
     const response = page.waitForResponse('**/api/formgen/generate');
-    await page.click('#formgen-refine');
+    await page.click('#formgen-controls .formgen-refine');
     const sent = (await request).postDataJSON();
     assert(sent.schema && Array.isArray(sent.schema.components), 'Refine sent no schema');
     assert(sent.schema.components.some((c) => c.label === 'Urlaubstage'), 'Refine sent a different form');
     assert((await response).status() === 200, `refine answered ${(await response).status()}`);
     await formLabel(page, 'Approved').waitFor();
-    await page.waitForSelector('#formgen-progress', { state: 'hidden' });
+    await page.waitForSelector('#formgen-controls .formgen-progress', { state: 'hidden' });
   });
 
   /** Generates for a step, presses "Use this form"; returns the two downloads and any question asked. */
   async function generateAndUse(elementId) {
     await selectShape(page, elementId);
     await page.waitForSelector(`#formgen-target:has-text("${elementId}")`);
-    await page.fill('#formgen-brief', 'A first draft, please.');
+    await page.fill('#formgen-controls .formgen-brief', 'A first draft, please.');
     const request = page.waitForRequest('**/api/formgen/generate');
     const response = page.waitForResponse('**/api/formgen/generate');
-    await page.click('#formgen-generate');
+    await page.click('#formgen-controls .formgen-generate');
     const sent = (await request).postDataJSON();
     assert((await response).status() === 200, `generate for ${elementId} answered ${(await response).status()}`);
     await page.waitForSelector('#formgen-use:enabled');
@@ -457,9 +394,9 @@ async function main() {
   await test('a. a gateway has no form: Generate waits for a step that has one', async () => {
     await selectShape(page, 'Gateway_approved');
     await page.waitForSelector('#formgen-target:has-text("has no form")');
-    assert(await page.locator('#formgen-generate').isDisabled(), 'Generate is enabled for a gateway');
+    assert(await page.locator('#formgen-controls .formgen-generate').isDisabled(), 'Generate is enabled for a gateway');
     await selectShape(page, 'StartEvent_request');
-    await page.waitForSelector('#formgen-generate:enabled');
+    await page.waitForSelector('#formgen-controls .formgen-generate:enabled');
   });
 
   await test('a. "Open…" opens the author\'s own .bpmn, and says why when it cannot', async () => {
@@ -489,11 +426,11 @@ async function main() {
     const errorPage = await openPage(builtinUrl, 'error');
     assert(await capability(errorPage) === 'available', 'capability');
     await selectShape(errorPage, 'Task_approve');
-    await errorPage.fill('#formgen-brief', 'Bitte ein Formular für die Genehmigung. '.repeat(8)); // 320 characters
-    await errorPage.waitForSelector('#formgen-count.over');
-    await errorPage.click('#formgen-generate');
-    await errorPage.waitForSelector('#formgen-error:not(:empty)');
-    const sentence = await errorPage.textContent('#formgen-error');
+    await errorPage.fill('#formgen-controls .formgen-brief', 'Bitte ein Formular für die Genehmigung. '.repeat(8)); // 320 characters
+    await errorPage.waitForSelector('#formgen-controls .formgen-count.over');
+    await errorPage.click('#formgen-controls .formgen-generate');
+    await errorPage.waitForSelector('#formgen-controls .formgen-error:not(:empty)');
+    const sentence = await errorPage.textContent('#formgen-controls .formgen-error');
     assert(/description/.test(sentence) && /limit/.test(sentence), `error shown: ${sentence}`);
     await shot(errorPage, '2-error.png');
     await errorPage.close();
@@ -507,14 +444,14 @@ async function main() {
       await new Promise((r) => setTimeout(r, 5_000).unref());
       await route.continue().catch(() => {});
     });
-    await slowPage.click('#formgen-generate');
-    await slowPage.waitForSelector('#formgen-progress:visible');
-    await slowPage.locator('#formgen-elapsed', { hasText: /working… [1-9]\d* s/ }).waitFor();
-    assert(await slowPage.locator('#formgen-generate').isDisabled(), 'Generate is enabled while a generation runs');
-    await slowPage.click('#formgen-cancel');
-    await slowPage.waitForSelector('#formgen-error:has-text("Cancelled")');
-    await slowPage.waitForSelector('#formgen-progress', { state: 'hidden' });
-    assert(await slowPage.locator('#formgen-generate').isEnabled(), 'Generate stays disabled after Cancel');
+    await slowPage.click('#formgen-controls .formgen-generate');
+    await slowPage.waitForSelector('#formgen-controls .formgen-progress:visible');
+    await slowPage.locator('#formgen-controls .formgen-elapsed', { hasText: /working… [1-9]\d* s/ }).waitFor();
+    assert(await slowPage.locator('#formgen-controls .formgen-generate').isDisabled(), 'Generate is enabled while a generation runs');
+    await slowPage.click('#formgen-controls .formgen-cancel');
+    await slowPage.waitForSelector('#formgen-controls .formgen-error:has-text("Cancelled")');
+    await slowPage.waitForSelector('#formgen-controls .formgen-progress', { state: 'hidden' });
+    assert(await slowPage.locator('#formgen-controls .formgen-generate').isEnabled(), 'Generate stays disabled after Cancel');
     await slowPage.unrouteAll({ behavior: 'ignoreErrors' });
     await slowPage.close();
   });
@@ -526,11 +463,11 @@ async function main() {
       const page = await openPage(url, 'streaming');
       assert(await capability(page) === 'available', 'capability');
       // Stop after the first draft: the model sees its connection closed, the editor is as it was
-      await page.click('#formgen-generate');
+      await page.click('#formgen-controls .formgen-generate');
       await formLabel(page, 'Alpha field').waitFor();
-      assert(await page.locator('#formgen-progress').isVisible(), 'a draft arrived only with the proposal');
-      await page.click('#formgen-cancel');
-      await page.waitForSelector('#formgen-error:has-text("Cancelled")');
+      assert(await page.locator('#formgen-controls .formgen-progress').isVisible(), 'a draft arrived only with the proposal');
+      await page.click('#formgen-controls .formgen-cancel');
+      await page.waitForSelector('#formgen-controls .formgen-error:has-text("Cancelled")');
       const stopped = Date.now();
       while (model.closed === 0) {
         assert(Date.now() - stopped < 2_000, 'the model call stayed open after Stop');
@@ -539,19 +476,19 @@ async function main() {
       assert(await page.locator('#form-editor .fjs-form-field-label', { hasText: 'Alpha field' }).count() === 0,
         'the draft stayed in the editor after Stop');
       // A whole run: at least two drafts while the progress line shows, then the proposal
-      await page.click('#formgen-generate');
+      await page.click('#formgen-controls .formgen-generate');
       await formLabel(page, 'Alpha field').waitFor();
-      assert(await page.locator('#formgen-progress').isVisible(), 'the first draft came with the proposal');
+      assert(await page.locator('#formgen-controls .formgen-progress').isVisible(), 'the first draft came with the proposal');
       await formLabel(page, 'Beta field').waitFor();
-      assert(await page.locator('#formgen-progress').isVisible(), 'the second draft came with the proposal');
-      assert(await page.evaluate(() => document.getElementById('form-editor').inert), 'a draft could be edited');
-      await page.waitForSelector('#formgen-progress', { state: 'hidden' });
+      assert(await page.locator('#formgen-controls .formgen-progress').isVisible(), 'the second draft came with the proposal');
+      assert(await page.evaluate(() => document.querySelector('#form-editor .fjs-form-container').inert), 'a draft could be edited');
+      await page.waitForSelector('#formgen-controls .formgen-progress', { state: 'hidden' });
       await formLabel(page, 'Delta field').waitFor();
-      assert(!(await page.evaluate(() => document.getElementById('form-editor').inert)), 'the proposal is not editable');
-      assert(/Proposal by stream/.test(await page.textContent('#formgen-info')), 'no proposal shown');
+      assert(!(await page.evaluate(() => document.querySelector('#form-editor .fjs-form-container').inert)), 'the proposal is not editable');
+      assert(/Proposal by stream/.test(await page.textContent('#formgen-controls .formgen-info')), 'no proposal shown');
       await page.close();
     } finally {
-      model.server.close();
+      await model.stop();
     }
   });
 
@@ -617,7 +554,7 @@ async function main() {
     }));
     assert(await capability(askPage) === 'available', 'capability');
     await selectShape(askPage, 'Task_hr');
-    await askPage.click('#formgen-generate');
+    await askPage.click('#formgen-controls .formgen-generate');
     await askPage.waitForSelector('#formgen-use:enabled');
     const dialogs = [];
     const downloads = [];
@@ -635,8 +572,8 @@ async function main() {
   await test('c. without a Worker there is no "Generate form" button', async () => {
     const noWorker = await openPage(noWorkerUrl, 'no-worker');
     assert(await capability(noWorker) === 'unavailable', 'capability did not say unavailable');
-    assert(await noWorker.locator('#formgen-generate').count() === 0, '"Generate form" is in the DOM');
-    assert(await noWorker.locator('#formgen-brief').count() === 0, 'the brief is in the DOM');
+    assert(await noWorker.locator('.formgen-generate').count() === 0, '"Generate form" is in the DOM');
+    assert(await noWorker.locator('.formgen-brief').count() === 0, 'the brief is in the DOM');
     await noWorker.waitForSelector('#canvas [data-element-id="Task_approve"]'); // the modeller works regardless
     await shot(noWorker, '3-no-worker.png');
     await noWorker.close();
@@ -645,20 +582,20 @@ async function main() {
   await test('e. a 401 asks for a token; several Workers get a picker', async () => {
     const tokens = await openPage(tokensUrl, 'tokens');
     assert(await capability(tokens) === 'unauthorized', 'capability did not say unauthorized');
-    assert(await tokens.locator('#formgen-generate').count() === 0, '"Generate form" is shown before sign-in');
+    assert(await tokens.locator('.formgen-generate').count() === 0, '"Generate form" is shown before sign-in');
     await tokens.fill('#formgen-token', TOKEN);
     await tokens.click('#formgen-auth button[type="submit"]');
     const outline = tokens.waitForRequest('**/api/formgen/outline');
     await tokens.waitForSelector('#formgen[data-capability="available"]');
     assert((await outline).headers().authorization === `Bearer ${TOKEN}`, 'outline went without the token');
     assert(await tokens.locator('#formgen-auth').isHidden(), 'the token input stays after sign-in');
-    const options = await tokens.locator('#formgen-worker option').allTextContents();
+    const options = await tokens.locator('#formgen-controls .formgen-worker option').allTextContents();
     assert(options.join('|') === 'builtin (outline)|drafts (outline-2)', `picker: ${options.join('|')}`);
-    await tokens.selectOption('#formgen-worker', 'drafts');
+    await tokens.selectOption('#formgen-controls .formgen-worker', 'drafts');
     const request = tokens.waitForRequest('**/api/formgen/generate');
-    await tokens.click('#formgen-generate');
+    await tokens.click('#formgen-controls .formgen-generate');
     assert((await request).headers().authorization === `Bearer ${TOKEN}`, 'generate went without the token');
-    await tokens.waitForSelector('#formgen-info:has-text("drafts (outline-2)")');
+    await tokens.waitForSelector('#formgen-controls .formgen-info:has-text("drafts (outline-2)")');
     await shot(tokens, '4-tokens-picker.png');
     await tokens.close();
   });
@@ -678,7 +615,7 @@ try {
   log("closing the browser and the servers");
   if (context) await context.close().catch(() => {});
   log('browser closed');
-  await stopServers();
+  await stopAll();
   log('servers stopped');
   rmSync(TMP, { recursive: true, force: true });
 }

@@ -43,6 +43,7 @@ export async function startFormgen(name, config, { env = {}, logDir = TMP } = {}
   const line = await new Promise((resolveLine, reject) => {
     const lines = createInterface({ input: child.stdout });
     lines.once('line', resolveLine);
+    child.once('error', (err) => reject(new Error(`formgen serve (${name}) did not start: ${err.message} (FORMGEN_BIN=${BIN})`)));
     child.once('exit', (code) => reject(new Error(`formgen serve (${name}) exited with ${code}; see ${logDir}/server-${name}.log`)));
     setTimeout(() => reject(new Error(`formgen serve (${name}) printed no address within ${TIMEOUT} ms`)), TIMEOUT).unref();
   });
