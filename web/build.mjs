@@ -41,6 +41,9 @@ await build({
 
 await copyFile(join(root, 'src', 'index.html'), join(dist, 'index.html'));
 
+// The Camunda Modeler plugin's bundle (packages/camunda-modeler-plugin/dist), from the same packages.
+await import('./packages/camunda-modeler-plugin/build.mjs');
+
 // A short size report, so a bundle that suddenly doubles is noticed.
 let total = 0;
 for (const dir of [dist, join(dist, 'assets')]) {

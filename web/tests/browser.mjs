@@ -11,6 +11,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
+import { moduleTests } from './modules.mjs';
 import { BIN, WEB, sha256, startFormgen, startStreamingModel, stopAll } from './support/formgen.mjs';
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -115,10 +116,15 @@ async function capability(page) {
   return page.getAttribute('#formgen', 'data-capability');
 }
 
-async function shot(page, name) {
+async function shot(page, name, options = {}) {
   const path = join(ARTIFACTS, name);
-  await page.screenshot({ path });
+  await page.screenshot({ path, ...options });
   return path;
+}
+
+/** Keeps a screenshot for the README (committed beside it in web/). */
+function keep(path, name) {
+  copyFileSync(path, join(WEB, name));
 }
 
 /** Selects a shape by clicking it, as an author would; a click on a selected shape would deselect it. */
@@ -598,6 +604,10 @@ async function main() {
     await tokens.waitForSelector('#formgen-controls .formgen-info:has-text("drafts (outline-2)")');
     await shot(tokens, '4-tokens-picker.png');
     await tokens.close();
+  });
+
+  await moduleTests({
+    test, openPage, assert, log, builtinUrl, tmp: TMP, shot, keep, sha256, artifacts: ARTIFACTS,
   });
 
   await test('no request left 127.0.0.1 and no page threw', async () => {

@@ -40,12 +40,18 @@ export class FormgenClient {
 
   /** @param {ClientOptions} [options] */
   constructor(options = {}) {
-    const base = options.baseUrl ?? globalThis.location?.href;
-    if (!base) throw new TypeError('FormgenClient: no baseUrl, and no page to resolve the API against');
     /** @type {string} */
-    this.apiUrl = new URL(API_PATH, new URL(base, globalThis.location?.href).href.replace(/\/?$/, '/')).href;
+    this.apiUrl = apiUrlOf(options.baseUrl);
     this.#token = options.token ?? '';
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+  }
+
+  /**
+   * Points the client at another formgen (e.g. after the URL setting changed).
+   * @param {string} baseUrl
+   */
+  setBaseUrl(baseUrl) {
+    this.apiUrl = apiUrlOf(baseUrl);
   }
 
   /**
@@ -226,6 +232,17 @@ export function groupFindings(findings) {
 }
 
 // helpers //////////
+
+/**
+ * The API's URL under a base URL (relative to the page when relative; default: the page's origin).
+ * @param {string | undefined} baseUrl
+ */
+function apiUrlOf(baseUrl) {
+  const page = globalThis.location?.href;
+  const base = baseUrl || (page ? new URL('/', page).href : '');
+  if (!base) throw new TypeError('FormgenClient: no baseUrl, and no page to resolve the API against');
+  return new URL(API_PATH, new URL(base, page).href.replace(/\/?$/, '/')).href;
+}
 
 /**
  * @param {Record<string, any> | undefined} source

@@ -188,7 +188,8 @@ export default class FormgenAssistant {
       const context = await this._request(target);
       // The id the editor shows for this target (the author may have changed it there), else the bound or the
       // proposed one: the form keeps its id over refinements, before and after it is bound.
-      const own = this.editorFor === target.key ? editor.id : '';
+      // Without a host's target the editor's form is the one being drafted.
+      const own = this.editorFor === target.key || !this._options.target ? editor.id : '';
       const result = await this.client.generate({
         ...context,
         description: options.description ?? this._ui.brief.value,
