@@ -20,10 +20,12 @@ import vacationXml from './vacation.bpmn';
 
 import 'bpmn-js/dist/assets/diagram-js.css';
 import 'bpmn-js/dist/assets/bpmn-js.css';
+
 // bpmn.css (not bpmn-embedded.css): the font files are copied into dist by the build.
 import 'bpmn-js/dist/assets/bpmn-font/css/bpmn.css';
 import '@bpmn-io/form-js-viewer/dist/assets/form-js.css';
 import '@bpmn-io/form-js-editor/dist/assets/form-js-editor.css';
+
 // One properties-panel stylesheet serves both panels (the modeller's and the form editor's): the same
 // @bpmn-io/properties-panel version draws them.
 import '@bpmn-io/properties-panel/dist/assets/properties-panel.css';
@@ -51,6 +53,7 @@ const ui = {
 
 let token = ''; // only in memory: a reload asks again rather than leaving a token in storage
 let fileName = 'vacation.bpmn';
+
 // The page is served by formgen itself: the API is on this origin, under the page's own path.
 const client = createClient({ baseUrl: new URL('.', window.location.href).href, token: () => token });
 
@@ -67,23 +70,26 @@ const modeler = new BpmnModeler({
   propertiesPanel: {
     parent: '#properties',
     tooltip: ZeebeTooltipProvider,
+
     // Where formgen's work shows: the form binding and the mappings are open from the start.
     layout: { groups: { form: { open: true }, inputs: { open: true }, outputs: { open: true } } },
   },
   formgen: {
     client,
+
     // The form editor beside it holds the step's form: the properties panel's "Generate form" drafts there.
     onGenerate: () => assistant.generate(),
     getForm: (formId) => {
       const schema = formEditor.saveSchema();
       return schema.id === formId && schema.components.length ? schema : undefined;
     },
+
     // The editor's form belongs to another step: one of the project's forms for this one.
     project: (target) => {
       const schema = formEditor.saveSchema();
       const other = assistant.editorFor !== null && assistant.editorFor !== targetKey(target)
         && schema.id && schema.components && schema.components.length;
-      return { forms: other ? [schema] : [], decisions: [] }; // this page opens no DMN
+      return { forms: other ? [ schema ] : [], decisions: [] }; // this page opens no DMN
     },
   },
 });
@@ -91,7 +97,7 @@ const formgen = modeler.get('formgen');
 
 const formEditor = new FormEditor({
   container: '#form-editor',
-  additionalModules: [FormgenFormModule],
+  additionalModules: [ FormgenFormModule ],
   formgen: {
     client,
     container: '#formgen-controls',
@@ -117,8 +123,10 @@ async function openProcess(xml, name) {
     fitDiagram();
     ui.processName.textContent = name + (warnings.length ? ` (opened with ${warnings.length} warning(s))` : '');
     ui.processName.title = warnings.map((w) => w.message).join('\n');
+
     // For the browser test: a copy of the fixture whose DI is incomplete would show up here.
     $('canvas').dataset.importWarnings = String(warnings.length);
+
     // Another process, another project: what the page held belongs to the one before.
     formgen.clearHeld();
     assistant.proposalFor = null;
@@ -150,7 +158,7 @@ function fitDiagram() {
 
 ui.openButton.addEventListener('click', () => ui.openFile.click());
 ui.openFile.addEventListener('change', async () => {
-  const files = [...ui.openFile.files];
+  const files = [ ...ui.openFile.files ];
   ui.openFile.value = ''; // so that opening the same file again fires "change" again
   const bpmn = files.filter((f) => !/\.form$/i.test(f.name));
   if (bpmn.length > 1) {
@@ -215,7 +223,7 @@ ui.auth.addEventListener('submit', (event) => {
 
 function renderData() {
   const { picture } = formgen;
-  ui.dataFrame.hidden = !['available', 'unavailable'].includes(ui.root.dataset.capability);
+  ui.dataFrame.hidden = ![ 'available', 'unavailable' ].includes(ui.root.dataset.capability);
   const target = picture.target;
   if (!target || target.problem !== undefined || picture.state === 'idle') {
     ui.dataStep.textContent = '';
@@ -257,6 +265,7 @@ async function useForm() {
 
   const schema = formEditor.saveSchema();
   if (!schema.id) schema.id = formgen.proposedFormId(target);
+
   // A proposal for an unbound step may carry an id another step already uses: binding it silently would
   // share that form and the download would overwrite its .form file. Sharing is allowed, but on purpose.
   const holder = modeler.get('elementRegistry').find((e) =>

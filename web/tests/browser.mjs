@@ -91,15 +91,17 @@ async function test(name, fn) {
   } catch (err) {
     failed += 1;
     log(`FAIL ${name}: ${err.stack || err}`);
+
     // What the page showed when it failed, for the CI artifacts.
     const pages = context ? context.pages() : [];
-    for (const [i, open] of pages.entries()) {
+    for (const [ i, open ] of pages.entries()) {
       await open.screenshot({ path: join(ARTIFACTS, `failed-${failed}-page${i}.png`) }).catch(() => {});
     }
   }
 }
 
 async function openPage(url, name) {
+
   // The persistent context opens with one blank tab: use it for the first page.
   const blank = context.pages().find((p) => p.url() === 'about:blank');
   const page = blank || await context.newPage();
@@ -134,8 +136,6 @@ async function selectShape(page, id) {
   await page.waitForSelector(`#canvas .djs-element.selected[data-element-id="${id}"]`);
 }
 
-/** The form's id as the form editor shows it (its properties panel's header names the form by its id). */
-const editorFormId = (page) => page.textContent('#form-editor .bio-properties-panel-header-label');
 
 /** Waits until the form editor shows this id. */
 async function waitEditorFormId(page, id) {
@@ -158,7 +158,7 @@ async function main() {
   rmSync(ARTIFACTS, { recursive: true, force: true });
   mkdirSync(ARTIFACTS, { recursive: true });
 
-  const [builtinUrl, noWorkerUrl, tokensUrl] = await Promise.all([
+  const [ builtinUrl, noWorkerUrl, tokensUrl ] = await Promise.all([
     startServer('builtin', BUILTIN_CONFIG),
     startServer('no-worker', NO_WORKER_CONFIG),
     startServer('tokens', TOKENS_CONFIG),
@@ -169,8 +169,8 @@ async function main() {
   context = await chromium.launchPersistentContext(join(TMP, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [ '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync' ],
     viewport: { width: 1400, height: 900 }, // the size the issue about the palette was seen at
     acceptDownloads: true,
     timeout: 30_000,
@@ -178,7 +178,7 @@ async function main() {
   context.on('request', (request) => { if (!isLocal(request.url())) externalRequests.push(request.url()); });
 
   await test('the shipped process is the fixture, with a full diagram', async () => {
-    const outline = (file) => execFileSync(BIN, ['outline', '--json', file], { encoding: 'utf8' });
+    const outline = (file) => execFileSync(BIN, [ 'outline', '--json', file ], { encoding: 'utf8' });
     const ours = outline(join(WEB, 'src', 'vacation.bpmn'));
     const fixture = outline(resolve(WEB, '../fixtures/bpmn/vacation.bpmn'));
     assert(ours === fixture, 'formgen reads web/src/vacation.bpmn differently from fixtures/bpmn/vacation.bpmn');
@@ -192,11 +192,12 @@ async function main() {
     for (const id of VACATION_IDS) {
       assert(await page.locator(`#canvas [data-element-id="${id}"]`).count() > 0, `${id} is not drawn`);
     }
+
     // The bpmn-font draws the palette's icons: it must have been found in dist and loaded.
     await page.waitForSelector('.djs-palette .bpmn-icon-task');
     const fontLoaded = await page.evaluate(async () => {
       await document.fonts.ready;
-      return [...document.fonts].some((f) => f.family.replace(/["']/g, '') === 'bpmn' && f.status === 'loaded');
+      return [ ...document.fonts ].some((f) => f.family.replace(/["']/g, '') === 'bpmn' && f.status === 'loaded');
     });
     assert(fontLoaded, 'the bpmn font did not load');
     assert(await page.locator('.bjs-powered-by').isVisible(), 'the bpmn.io watermark of the modeller is not visible');
@@ -212,14 +213,16 @@ async function main() {
         && box.y + box.height <= canvas.y + canvas.height, `${id} lies outside the canvas: ${JSON.stringify(box)}`);
       assert(box.x > palette.x + palette.width, `the palette covers ${id}: ${JSON.stringify(box)} vs ${JSON.stringify(palette)}`);
     }
+
     // The lane labels are drawn at the lanes' left edge: their text must be clear of the palette too.
-    for (const lane of ['Lane_employee', 'Lane_lead']) {
+    for (const lane of [ 'Lane_employee', 'Lane_lead' ]) {
       const label = await page.locator(`#canvas .djs-element[data-element-id="${lane}"] text`).boundingBox();
       assert(label && label.x > palette.x + palette.width, `the palette covers the label of ${lane}`);
     }
   });
 
   await test('d. before any generation the form editor shows the id the form has or will have', async () => {
+
     // Nothing selected: the start form, bound to "vacation-request-form" (never a random Form_0c8hoa4).
     await waitEditorFormId(page, 'vacation-request-form');
     await selectShape(page, 'Task_hr'); // binds nothing: the id a generation will give it
@@ -234,9 +237,9 @@ async function main() {
     const formId = page.locator('#properties [data-group-id="group-form"] input[name="formId"]');
     assert(await formId.inputValue() === 'approve-vacation', `Form ID shown: ${await formId.inputValue()}`);
     const inputs = await page.textContent('#properties [data-group-id="group-inputs"]');
-    for (const name of ['employeeName', 'urlaubstage', 'startDate']) assert(inputs.includes(name), `input mapping ${name} not shown: ${inputs}`);
+    for (const name of [ 'employeeName', 'urlaubstage', 'startDate' ]) assert(inputs.includes(name), `input mapping ${name} not shown: ${inputs}`);
     const outputs = await page.textContent('#properties [data-group-id="group-outputs"]');
-    for (const name of ['approved', 'comment']) assert(outputs.includes(name), `output mapping ${name} not shown: ${outputs}`);
+    for (const name of [ 'approved', 'comment' ]) assert(outputs.includes(name), `output mapping ${name} not shown: ${outputs}`);
   });
 
   await test('e. the Data panel shows formgen\'s outline for the selected step', async () => {
@@ -253,6 +256,7 @@ async function main() {
     const answer = await (await response).json();
     await dataFor(page, 'Task_approve');
     if (answer.step) {
+
       // Only once formgen's outline answers with the step's data picture (issue 11): the approval task of the
       // shipped process reads what the start form collected and decides on `approved`, so the panel lists
       // something. Before that, the branch below holds.
@@ -260,11 +264,13 @@ async function main() {
       const entries = await page.locator('#formgen-data .data-list li').count();
       assert(entries >= 1, 'the Data panel lists nothing for Task_approve');
     } else {
+
       // Without a picture the panel says so and shows the process's variables: this holds on any server.
       assert(await page.getAttribute('#formgen-data', 'data-step') === 'absent', 'a picture is shown that formgen did not send');
       const text = await page.textContent('#formgen-data');
       assert(/no data picture/.test(text) && /urlaubstage/.test(text), `the Data panel shows: ${text}`);
     }
+
     // A gateway has no data of its own: the panel says what to select, and asks nobody.
     await selectShape(page, 'Gateway_approved');
     await page.waitForSelector('#formgen-data[data-state="idle"]:has-text("Select a user task")');
@@ -344,7 +350,7 @@ async function main() {
     assert(downloads.length === 2, `${downloads.length} download(s) instead of 2`);
 
     const files = Object.fromEntries(await Promise.all(downloads.map(async (d) =>
-      [d.suggestedFilename(), readFileSync(await d.path(), 'utf8')])));
+      [ d.suggestedFilename(), readFileSync(await d.path(), 'utf8') ])));
     const formName = Object.keys(files).find((n) => n.endsWith('.form'));
     assert(formName && files['vacation.bpmn'], `downloaded ${Object.keys(files).join(', ')}`);
     const form = JSON.parse(files[formName]);
@@ -355,6 +361,7 @@ async function main() {
     assert(bindings.length === 1 && bindings[0] === `<zeebe:formDefinition formId="${form.id}" />`,
       `${elementId} is not bound to ${form.id}: ${element[0]}`);
     await page.waitForSelector(`#formgen-target:has-text('bound to form "${form.id}"')`);
+
     // The binding is where the author models: the properties panel's Form group names the form.
     const formIdInput = page.locator('#properties [data-group-id="group-form"] input[name="formId"]');
     await page.waitForFunction((id) => {
@@ -365,24 +372,29 @@ async function main() {
   }
 
   await test('a. "Use this form" binds the step and downloads the .form and the .bpmn', async () => {
+
     // Task_approve binds "approve-vacation" already: the binding is updated in place, nobody is asked.
     const approve = await generateAndUse('Task_approve');
     assert(approve.form.id === 'approve-vacation', `form id ${approve.form.id}`);
+
     // The editor's form is this step's own: it is not sent as one of the project's other forms.
     assert(!approve.sent.forms.some((f) => f.id === 'approve-vacation'), 'the target\'s own form was sent as a sibling');
     assert(approve.form.components.some((c) => c.label === 'Urlaubstage'), 'the .form is not the proposal');
     assert(approve.dialogs.length === 0, `asked: ${approve.dialogs.join(' | ')}`);
 
     // Task_inform has extensionElements (an ioMapping) but no form; Task_hr has no extensionElements at all.
-    for (const id of ['Task_inform', 'Task_hr']) {
+    for (const id of [ 'Task_inform', 'Task_hr' ]) {
       const { form, bpmn, dialogs, sent } = await generateAndUse(id);
+
       // The forms the page holds go along: the approval form, used above, is one of the project's now.
       const sibling = sent.forms.find((f) => f.id === 'approve-vacation');
       assert(sibling && sibling.components.some((c) => c.label === 'Urlaubstage'), `forms sent for ${id}: ${sent.forms.map((f) => f.id)}`);
       assert(!sent.forms.some((f) => f.id === form.id), `${id}'s own form was sent as a sibling`);
+
       // Unbound steps get "<process>-<step>", the id the editor showed before any generation.
       assert(form.id === `vacation-request-${id}`, `${id} got form id ${form.id}`);
       assert(bpmn.includes('<zeebe:input source="=comment" target="comment" />'), 'Task_inform lost its ioMapping');
+
       // A fresh id that no other step binds: the page must not ask before binding it.
       assert(dialogs.length === 0, `${id}: form ${form.id}, asked: ${dialogs.join(' | ')}`);
     }
@@ -408,13 +420,14 @@ async function main() {
   await test('a. "Open…" opens the author\'s own .bpmn, and says why when it cannot', async () => {
     const own = join(TMP, 'my-process.bpmn');
     writeFileSync(own, readFileSync(join(WEB, 'src', 'vacation.bpmn'), 'utf8').replaceAll('Task_hr', 'Task_mine'));
+
     // With the .form of one of its steps: the page holds it as one of the project's forms and sends it along.
     const sibling = join(TMP, 'approve-vacation.form');
     writeFileSync(sibling, JSON.stringify({ id: 'approve-vacation', type: 'default', components: [
-      { type: 'checkbox', key: 'approved', label: 'Genehmigt' }] }));
+      { type: 'checkbox', key: 'approved', label: 'Genehmigt' } ] }));
     const outline = page.waitForRequest((r) => r.url().endsWith('/api/formgen/outline')
       && (r.postDataJSON().forms || []).some((f) => f.id === 'approve-vacation'));
-    await page.setInputFiles('#open-bpmn-file', [own, sibling]);
+    await page.setInputFiles('#open-bpmn-file', [ own, sibling ]);
     await page.waitForSelector('#process-name:has-text("my-process.bpmn")');
     await page.waitForSelector('#canvas [data-element-id="Task_mine"]');
     const sent = (await outline).postDataJSON();
@@ -445,6 +458,7 @@ async function main() {
   await test('b. Cancel aborts a generation in flight and shows the elapsed seconds', async () => {
     const slowPage = await openPage(builtinUrl, 'cancel');
     assert(await capability(slowPage) === 'available', 'capability');
+
     // Hold the request so the progress indicator can be seen; the page aborts it before it goes out.
     await slowPage.route('**/api/formgen/generate', async (route) => {
       await new Promise((r) => setTimeout(r, 5_000).unref());
@@ -468,6 +482,7 @@ async function main() {
       const url = await startServer('streaming', `[server]\nlisten = "127.0.0.1:0"\n[[workers]]\nname = "stream"\nprovider = "chat-completions"\nendpoint = "${model.url}/v1"\nmodel = "m"\nstructured_output = false\n`);
       const page = await openPage(url, 'streaming');
       assert(await capability(page) === 'available', 'capability');
+
       // Stop after the first draft: the model sees its connection closed, the editor is as it was
       await page.click('#formgen-controls .formgen-generate');
       await formLabel(page, 'Alpha field').waitFor();
@@ -481,6 +496,7 @@ async function main() {
       }
       assert(await page.locator('#form-editor .fjs-form-field-label', { hasText: 'Alpha field' }).count() === 0,
         'the draft stayed in the editor after Stop');
+
       // A whole run: at least two drafts while the progress line shows, then the proposal
       await page.click('#formgen-controls .formgen-generate');
       await formLabel(page, 'Alpha field').waitFor();
@@ -499,6 +515,7 @@ async function main() {
   });
 
   await test('e. the Data panel draws a step\'s data picture (a canned outline answer)', async () => {
+
     // The page's own rendering of the picture formgen's outline answers with (issue 11's `step`), whatever
     // the server at hand draws: the answer is canned here; the real one is checked above.
     const cannedPage = await openPage(builtinUrl, 'canned');
@@ -515,11 +532,11 @@ async function main() {
           processSource: 'request',
           step: {
             elementId: body.elementId,
-            knownBefore: [{ name: 'amount', from: 'the start form' }],
-            toSupply: [{ name: 'approved', why: 'read by the condition of Flow_yes' }],
-            decidedOn: [{ name: 'amount', conditions: ['amount > 1000'] }],
-            forms: ['vacation-request'],
-            decisions: ['risk'],
+            knownBefore: [ { name: 'amount', from: 'the start form' } ],
+            toSupply: [ { name: 'approved', why: 'read by the condition of Flow_yes' } ],
+            decidedOn: [ { name: 'amount', conditions: [ 'amount > 1000' ] } ],
+            forms: [ 'vacation-request' ],
+            decisions: [ 'risk' ],
           },
         }),
       });
@@ -533,19 +550,20 @@ async function main() {
     assert(asked.at(-1).elementId === 'Task_approve', `last asked about ${asked.at(-1).elementId}`);
     assert(await cannedPage.getAttribute('#formgen-data', 'data-step') === 'present', 'the picture is not shown');
     const entries = async (title) => cannedPage.locator(`#formgen-data [data-section="${title}"] li`).evaluateAll((lis) =>
-      lis.map((li) => [li.querySelector('code').textContent, (li.querySelector('.muted') || {}).textContent || '']));
+      lis.map((li) => [ li.querySelector('code').textContent, (li.querySelector('.muted') || {}).textContent || '' ]));
     const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-    assert(same(await entries('Known before'), [['amount', 'the start form']]), `known before: ${JSON.stringify(await entries('Known before'))}`);
-    assert(same(await entries('The form supplies'), [['approved', 'read by the condition of Flow_yes']]), 'to supply');
-    assert(same(await entries('Decided on'), [['amount', 'amount > 1000']]), 'decided on');
+    assert(same(await entries('Known before'), [ [ 'amount', 'the start form' ] ]), `known before: ${JSON.stringify(await entries('Known before'))}`);
+    assert(same(await entries('The form supplies'), [ [ 'approved', 'read by the condition of Flow_yes' ] ]), 'to supply');
+    assert(same(await entries('Decided on'), [ [ 'amount', 'amount > 1000' ] ]), 'decided on');
     const read = await cannedPage.locator('#formgen-data [data-section="Read"] code').allTextContents();
-    assert(same(read, ['vacation-request', 'risk']), `read: ${read.join(', ')}`);
+    assert(same(read, [ 'vacation-request', 'risk' ]), `read: ${read.join(', ')}`);
     await shot(cannedPage, '5-data-panel.png');
     await cannedPage.unrouteAll({ behavior: 'ignoreErrors' });
     await cannedPage.close();
   });
 
   await test('a. "Use this form" asks before binding a form id another step binds', async () => {
+
     // A proposal carrying another step's form id (an author can also type one into the editor): the answer is
     // canned, the page's question is what is tested.
     const askPage = await openPage(builtinUrl, 'ask');
@@ -553,7 +571,7 @@ async function main() {
       status: 200,
       contentType: 'application/json',
       body: JSON.stringify({
-        schema: { id: 'approve-vacation', type: 'default', components: [{ type: 'textfield', key: 'note', label: 'Note' }] },
+        schema: { id: 'approve-vacation', type: 'default', components: [ { type: 'textfield', key: 'note', label: 'Note' } ] },
         worker: 'builtin', model: 'outline', processId: 'vacation-request', elementId: 'Task_hr',
         processSource: 'request', warnings: [], usage: { inputTokens: 0, outputTokens: 0 }, attempts: 1,
       }),
@@ -622,7 +640,7 @@ try {
   failed += 1;
   log(`FAIL setup: ${err.stack || err}`);
 } finally {
-  log("closing the browser and the servers");
+  log('closing the browser and the servers');
   if (context) await context.close().catch(() => {});
   log('browser closed');
   await stopAll();

@@ -59,6 +59,7 @@ export async function moduleTests(t) {
   const { test, openPage, assert, tmp } = t;
   const harness = await buildHarness();
   let installed = null;
+
   // formgen serving the harness pages (web_dir), with the builtin Worker
   const served = await startFormgen('harness', builtinConfig(), { env: { FORMGEN_WEB_DIR: harness }, logDir: t.artifacts });
   const harnessUrl = served.url;
@@ -73,7 +74,7 @@ export async function moduleTests(t) {
   }
 
   const xml = async (page) => page.evaluate(async () => (await window.modeler.saveXML({ format: true })).xml);
-  const elementXml = (text, id) => (new RegExp(`<bpmn:userTask id="${id}"[\\s\\S]*?</bpmn:userTask>`).exec(text) || [''])[0];
+  const elementXml = (text, id) => (new RegExp(`<bpmn:userTask id="${id}"[\\s\\S]*?</bpmn:userTask>`).exec(text) || [ '' ])[0];
   const select = async (page, id) => {
     await page.locator(`#canvas .djs-element[data-element-id="${id}"]`).click();
     await page.locator('#properties .bio-properties-panel-header-label').first().waitFor();
@@ -94,6 +95,7 @@ export async function moduleTests(t) {
     assert(supplies.includes('approved') && supplies.includes('comment'), `the form supplies: ${supplies}`);
     const known = await form.locator('[data-section="Known before"] code').allTextContents();
     assert(known.includes('urlaubstage'), `known before: ${known}`);
+
     // A gateway has no Form group: nothing of formgen's is drawn for it.
     await select(page, 'Gateway_approved');
     assert(await page.locator('#properties .formgen-entry').count() === 0, 'formgen entries on a gateway');
@@ -152,16 +154,17 @@ export async function moduleTests(t) {
         schema: body.schema, warnings: [], findings: CANNED_PROPOSAL.findings,
       }) });
     });
+
     // The host holds the linked form "approve-vacation" (it opened its .form): the module checks it.
     await page.evaluate(() => window.modeler.get('formgen').hold({ id: 'approve-vacation', type: 'default',
-      components: [{ type: 'number', key: 'amount', label: 'Amount' }] }));
+      components: [ { type: 'number', key: 'amount', label: 'Amount' } ] }));
     await select(page, 'Task_approve');
     const form = page.locator('#properties [data-group-id="group-form"]');
     await form.locator('.formgen-findings li').first().waitFor();
-    const items = await form.locator('.formgen-findings li').evaluateAll((lis) => lis.map((li) => [li.dataset.code, li.textContent]));
+    const items = await form.locator('.formgen-findings li').evaluateAll((lis) => lis.map((li) => [ li.dataset.code, li.textContent ]));
     assert(items.length === 2, `findings: ${JSON.stringify(items)}`);
-    assert(items.some(([code, text]) => code === 'type_conflict' && text.startsWith('Amount: ')), JSON.stringify(items));
-    assert(items.some(([code, text]) => code === 'missing_supply' && text.startsWith('the form: ')), JSON.stringify(items));
+    assert(items.some(([ code, text ]) => code === 'type_conflict' && text.startsWith('Amount: ')), JSON.stringify(items));
+    assert(items.some(([ code, text ]) => code === 'missing_supply' && text.startsWith('the form: ')), JSON.stringify(items));
     const sent = checked.at(-1);
     assert(sent.formId === 'approve-vacation' && sent.schema.components[0].key === 'amount', `validate: ${JSON.stringify(sent).slice(0, 200)}`);
     assert(sent.elementId === 'Task_approve' && sent.processXml.includes('Task_approve'), 'validate did not name the step');
@@ -190,6 +193,7 @@ export async function moduleTests(t) {
     assert(await page.locator('.fjs-form-container [data-id="Field_note"] .formgen-badge').count() === 0, 'a badge on a field without findings');
     const forForm = await panel.locator('.formgen-findings-form li').allTextContents();
     assert(forForm.length === 1 && /No field supplies approved/.test(forForm[0]), `for the form: ${forForm}`);
+
     // Refine sends the form as it stands.
     await panel.locator('.formgen-refine').click();
     await page.waitForFunction((n) => window.formEditor.get('formgenAssistant').busy === false && n, 1);
@@ -233,28 +237,31 @@ export async function moduleTests(t) {
 
   await test('Camunda Modeler plugin: index.js loads as the Modeler\'s plugin loader loads it', async () => {
     installed = installAndLoadPlugin(tmp);
+
     // The Modeler stand-in loads the installed copy, served beside it.
     cpSync(installed.folder, join(harness, 'plugins', 'formgen'), { recursive: true });
     assert(installed.loaded.length === 1, `plugins found: ${installed.loaded.length}`);
-    const [plugin] = installed.loaded;
+    const [ plugin ] = installed.loaded;
     assert(plugin.name === 'formgen', `name: ${plugin.name}`);
     assert(plugin.script && existsSync(plugin.script), `no client script at ${plugin.script}`);
     assert(plugin.style && existsSync(plugin.style), `no style at ${plugin.style}`);
     assert(!plugin.menu, 'the plugin has no menu');
     const script = readFileSync(plugin.script, 'utf8');
     assert(!/from\s*["']|^import /m.test(script), 'the client script is not a classic script');
+
     // The properties panel and its preact come from the Modeler, not from the bundle.
     assert(script.includes('window.vendor') && !script.includes('preact/hooks/dist'), 'the bundle carries its own properties panel');
   });
 
   await test('Camunda Modeler plugin: the client script registers its settings and the bpmn-js module; the Form group follows the URL and token settings', async () => {
     assert(installed, 'the plugin is not installed (the test before failed)');
+
     // settings.json's values, as the Modeler would have read them
     const modeler = await openHarness(harnessUrl, 'modeler-plugin', 'modeler.html', { 'formgen.url': harnessUrl });
     const types = await modeler.evaluate(() => window.plugins.map((p) => p.type));
     assert(types.includes('client') && types.includes('bpmn.cloud.modeler.additionalModules'), `registered: ${types}`);
     const keys = await modeler.evaluate(() => Object.keys(window.settings._schema));
-    assert(['formgen.url', 'formgen.token', 'formgen.binding'].every((k) => keys.includes(k)), `settings: ${keys}`);
+    assert([ 'formgen.url', 'formgen.token', 'formgen.binding' ].every((k) => keys.includes(k)), `settings: ${keys}`);
     await select(modeler, 'Task_hr');
     const form = modeler.locator('#properties [data-group-id="group-form"]');
     await form.locator('.formgen-generate').click();

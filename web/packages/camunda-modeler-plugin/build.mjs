@@ -35,14 +35,14 @@ await rm(dist, { recursive: true, force: true });
 await mkdir(dist, { recursive: true });
 await build({
   absWorkingDir: root,
-  entryPoints: ['client/index.js'],
+  entryPoints: [ 'client/index.js' ],
   outfile: join(dist, 'client.js'),
   bundle: true,
   format: 'iife',
   target: 'es2022',
   minify: !process.env.DEV,
   legalComments: 'linked',
-  plugins: [modelerVendor],
+  plugins: [ modelerVendor ],
   define: { 'process.env.NODE_ENV': '"production"' },
   logLevel: 'warning',
 });

@@ -19,7 +19,7 @@ const binding = new URLSearchParams(window.location.search).get('binding') || 'l
 const modeler = new BpmnModeler({
   container: '#canvas',
   moddleExtensions: { zeebe: zeebeModdle },
-  additionalModules: [BpmnPropertiesPanelModule, BpmnPropertiesProviderModule, ZeebePropertiesProviderModule, FormgenBpmnModule],
+  additionalModules: [ BpmnPropertiesPanelModule, BpmnPropertiesProviderModule, ZeebePropertiesProviderModule, FormgenBpmnModule ],
   propertiesPanel: { parent: '#properties', layout: { groups: { form: { open: true } } } },
   formgen: { url: window.location.origin, binding },
 });

@@ -29,7 +29,7 @@ export async function buildHarness() {
   await mkdir(HARNESS, { recursive: true });
   await build({
     absWorkingDir: here,
-    entryPoints: ['bpmn.js', 'form.js', 'modeler.js'],
+    entryPoints: [ 'bpmn.js', 'form.js', 'modeler.js' ],
     outdir: HARNESS,
     bundle: true,
     format: 'esm',
@@ -44,6 +44,7 @@ export async function buildHarness() {
     '<script type="module" src="bpmn.js"></script>'));
   await writeFile(join(HARNESS, 'form.html'), page('form', '<div id="form-editor"></div>',
     '<script type="module" src="form.js"></script>'));
+
   // As the Modeler does: its own client first, then each plugin's style and classic script, then the app.
   await writeFile(join(HARNESS, 'modeler.html'), page('modeler',
     '<div id="canvas"></div><div id="properties"></div><div id="plugin-root" hidden></div>',
@@ -56,6 +57,7 @@ export async function buildHarness() {
   script.onload = () => window.startModeler(window.__settings || {});
   document.body.append(script);
 </script>`));
+
   // formgen serves a web_dir only when it has an index.html
   await writeFile(join(HARNESS, 'index.html'), page('index', '<ul><li><a href="bpmn.html">bpmn-js</a></li>'
     + '<li><a href="form.html">form-js</a></li><li><a href="modeler.html">Camunda Modeler stand-in</a></li></ul>', ''));

@@ -11,13 +11,14 @@ import '@formgen/form-js/style.css';
 
 const formEditor = new FormEditor({
   container: '#form-editor',
-  additionalModules: [FormgenFormModule],
+  additionalModules: [ FormgenFormModule ],
   formgen: { url: window.location.origin },
 });
 window.formEditor = formEditor;
+
 // The author's own form: Cancel must put it back.
 await formEditor.importSchema({
   id: 'my-form', type: 'default',
-  components: [{ type: 'textfield', key: 'mine', label: 'My own field', id: 'Field_mine' }],
+  components: [ { type: 'textfield', key: 'mine', label: 'My own field', id: 'Field_mine' } ],
 });
 document.body.dataset.ready = 'true';

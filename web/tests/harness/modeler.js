@@ -45,7 +45,7 @@ class Settings {
       this._schema[key] = properties[key];
       this._defaults[key] = properties[key].default;
     }
-    return Object.fromEntries(Object.keys(properties).map((key) => [key, this.get(key)]));
+    return Object.fromEntries(Object.keys(properties).map((key) => [ key, this.get(key) ]));
   }
 
   get(key) {
@@ -54,14 +54,14 @@ class Settings {
   }
 
   set(values) {
-    for (const [key, value] of Object.entries(values)) {
+    for (const [ key, value ] of Object.entries(values)) {
       this._values[key] = value;
       for (const listener of this._listeners[key] || []) listener({ value: this.get(key) });
     }
   }
 
   subscribe(key, callback) {
-    this._listeners[key] = [...(this._listeners[key] || []), callback];
+    this._listeners[key] = [ ...(this._listeners[key] || []), callback ];
   }
 }
 
@@ -77,7 +77,7 @@ window.startModeler = async (settingsValues = {}) => {
   }
   const modeler = new BpmnModeler({
     container: '#canvas',
-    moddleExtensions: { zeebe: zeebeModdle, ...Object.fromEntries(plugins('bpmn.modeler.moddleExtension').map((d) => [d.prefix, d])) },
+    moddleExtensions: { zeebe: zeebeModdle, ...Object.fromEntries(plugins('bpmn.modeler.moddleExtension').map((d) => [ d.prefix, d ])) },
     additionalModules: [
       BpmnPropertiesPanel.BpmnPropertiesPanelModule,
       BpmnPropertiesPanel.BpmnPropertiesProviderModule,

@@ -34,9 +34,9 @@ export const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 export async function startFormgen(name, config, { env = {}, logDir = TMP } = {}) {
   const configPath = join(TMP, `${name}.toml`);
   writeFileSync(configPath, config);
-  const child = spawn(BIN, ['serve', '--config', configPath], {
+  const child = spawn(BIN, [ 'serve', '--config', configPath ], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [ 'ignore', 'pipe', 'pipe' ],
   });
   children.add(child);
   child.stderr.pipe(createWriteStream(join(logDir, `server-${name}.log`)));
@@ -70,7 +70,7 @@ function stopChild(child) {
 
 /** Stops every server this module started. */
 export function stopAll() {
-  return Promise.all([...children].map(stopChild));
+  return Promise.all([ ...children ].map(stopChild));
 }
 
 export const builtinConfig = (extra = '') => `[server]
@@ -98,7 +98,7 @@ structured_output = false
  * characters every `delayMs`. `closed` counts connections the client (formgen) closed before the answer was
  * complete; `requests` the bodies it was sent.
  */
-export async function startStreamingModel({ labels = ['Alpha', 'Beta', 'Gamma', 'Delta'], chunk = 6, delayMs = 60 } = {}) {
+export async function startStreamingModel({ labels = [ 'Alpha', 'Beta', 'Gamma', 'Delta' ], chunk = 6, delayMs = 60 } = {}) {
   const form = JSON.stringify({
     components: labels.map((w) => ({ type: 'textfield', key: w.toLowerCase(), label: `${w} field` })),
   });
@@ -113,10 +113,10 @@ export async function startStreamingModel({ labels = ['Alpha', 'Beta', 'Gamma', 
       res.on('close', () => { if (!finished) model.closed += 1; });
       for (let i = 0; i < form.length; i += chunk) {
         if (res.destroyed) return;
-        res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: form.slice(i, i + chunk) } }] })}\n\n`);
+        res.write(`data: ${JSON.stringify({ choices: [ { delta: { content: form.slice(i, i + chunk) } } ] })}\n\n`);
         await new Promise((r) => setTimeout(r, delayMs));
       }
-      res.write(`data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })}\n\n`);
+      res.write(`data: ${JSON.stringify({ choices: [ { delta: {}, finish_reason: 'stop' } ] })}\n\n`);
       res.write('data: [DONE]\n\n');
       finished = true;
       res.end();

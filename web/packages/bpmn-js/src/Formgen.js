@@ -64,6 +64,7 @@ import { currentTarget, proposedFormId, targetKey, targetOf } from './target.js'
 const DEBOUNCE_MS = 250; // a click on a shape, then another: only the last one is asked about
 
 export default class Formgen {
+
   /**
    * @param {FormgenBpmnConfig | undefined} config
    * @param {any} eventBus
@@ -71,31 +72,40 @@ export default class Formgen {
    */
   constructor(config, eventBus, bpmnjs) {
     const options = config || {};
+
     /** @type {FormgenClient} */
     this.client = options.client || createClient({ baseUrl: options.url, token: options.token });
+
     /** @type {'linked' | 'embedded'} */
     this.binding = options.binding === 'embedded' ? 'embedded' : 'linked';
+
     /** @type {CapabilityState} */
     this.capability = { state: 'pending' };
+
     /** @type {Picture} */
     this.picture = { state: 'idle', target: null };
+
     /** @type {Generation | null} */
     this.generation = null;
+
     /** @type {LastResult | null} */
     this.last = null;
     this._options = options;
     this._eventBus = eventBus;
     this._bpmnjs = bpmnjs;
+
     /** @type {Map<string, FormSchema>} */
     this._held = new Map();
+
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this._timer = undefined;
+
     /** @type {AbortController | null} */
     this._inFlight = null;
     this._shown = '';
     this._validateTakesElementId = true;
 
-    eventBus.on(['selection.changed', 'commandStack.changed', 'import.done'], () => this.refresh());
+    eventBus.on([ 'selection.changed', 'commandStack.changed', 'import.done' ], () => this.refresh());
     if (options.probe !== false) this.probe();
   }
 
@@ -198,11 +208,11 @@ export default class Formgen {
     const hosted = this._options.project ? this._options.project(target) : {};
     const forms = new Map(this._held);
     for (const form of hosted.forms || []) if (form && form.id) forms.set(form.id, form);
-    for (const id of [target.formId, this.proposedFormId(target)]) if (id) forms.delete(id);
+    for (const id of [ target.formId, this.proposedFormId(target) ]) if (id) forms.delete(id);
     const ownKind = target.element && boundForm(target.element);
     const embedded = ownKind && ownKind.type === 'embedded' ? this.boundSchema(target) : null;
     if (embedded && embedded.id) forms.delete(embedded.id);
-    return { processXml: xml, elementId: target.elementId, forms: [...forms.values()], decisions: hosted.decisions || [] };
+    return { processXml: xml, elementId: target.elementId, forms: [ ...forms.values() ], decisions: hosted.decisions || [] };
   }
 
   /** Asks again about the selected step, after a short pause (the last of several changes wins). */
@@ -221,7 +231,7 @@ export default class Formgen {
   }
 
   async _update() {
-    if (!['available', 'unavailable'].includes(this.capability.state)) {
+    if (![ 'available', 'unavailable' ].includes(this.capability.state)) {
       this._shown = '';
       return; // before the probe, or without a sign-in, there is nobody to ask
     }
@@ -234,14 +244,14 @@ export default class Formgen {
     }
     const context = await this.context(target);
     const schema = this.boundSchema(target);
-    const question = JSON.stringify([context, schema]);
+    const question = JSON.stringify([ context, schema ]);
     if (question === this._shown) return;
     if (this._inFlight) this._inFlight.abort();
     const controller = new AbortController();
     this._inFlight = controller;
     this._setPicture({ state: 'loading', target });
     const { signal } = controller;
-    const [outline, check] = await Promise.all([
+    const [ outline, check ] = await Promise.all([
       this.client.outline(context, { signal }),
       schema ? this._check(schema, target, context, signal) : Promise.resolve(null),
     ]);
@@ -253,6 +263,7 @@ export default class Formgen {
       return;
     }
     this._shown = question;
+
     /** @type {Picture} */
     const picture = { state: 'ready', target, outline: outline.value };
     if (schema && check) {
@@ -301,6 +312,7 @@ export default class Formgen {
     if (this.generation) this.generation.controller.abort();
     const controller = new AbortController();
     const key = targetKey(target);
+
     /** @type {Generation} */
     const generation = { key, started: Date.now(), progress: null, drafted: 0, controller };
     this.generation = generation;
@@ -346,4 +358,4 @@ export default class Formgen {
   }
 }
 
-Formgen.$inject = ['config.formgen', 'eventBus', 'bpmnjs'];
+Formgen.$inject = [ 'config.formgen', 'eventBus', 'bpmnjs' ];

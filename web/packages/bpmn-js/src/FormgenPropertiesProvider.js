@@ -19,16 +19,18 @@ function Mounted({ element, id, mount }) {
   useEffect(() => {
     if (!ref.current) return undefined;
     return mount(ref.current, formgen, eventBus, element);
-  }, [element, formgen, eventBus, mount]);
+  }, [ element, formgen, eventBus, mount ]);
   return h('div', { ref, class: 'bio-properties-panel-entry formgen-entry', 'data-entry-id': id });
 }
 
 /** @param {{ element: any, id: string }} props */
 const GenerateEntry = (props) => h(Mounted, { ...props, mount: mountGenerate });
+
 /** @param {{ element: any, id: string }} props */
 const DataEntry = (props) => h(Mounted, { ...props, mount: mountData });
 
 export default class FormgenPropertiesProvider {
+
   /** @param {any} propertiesPanel */
   constructor(propertiesPanel) {
     propertiesPanel.registerProvider(LOW_PRIORITY, this);
@@ -52,4 +54,4 @@ export default class FormgenPropertiesProvider {
   }
 }
 
-FormgenPropertiesProvider.$inject = ['propertiesPanel'];
+FormgenPropertiesProvider.$inject = [ 'propertiesPanel' ];

@@ -57,6 +57,7 @@ export function bindForm(modeler, element, formId) {
   const ext = bo.get('extensionElements');
   const existing = formDefinition(element);
   if (existing) {
+
     // A form id replaces any other way of naming the form: Zeebe takes exactly one of them.
     modeling.updateModdleProperties(element, existing, { formId, formKey: undefined, externalReference: undefined });
     return;
@@ -64,9 +65,9 @@ export function bindForm(modeler, element, formId) {
   const definition = bpmnFactory.create('zeebe:FormDefinition', { formId });
   if (ext) {
     definition.$parent = ext;
-    modeling.updateModdleProperties(element, ext, { values: [...ext.get('values'), definition] });
+    modeling.updateModdleProperties(element, ext, { values: [ ...ext.get('values'), definition ] });
   } else {
-    const created = bpmnFactory.create('bpmn:ExtensionElements', { values: [definition] });
+    const created = bpmnFactory.create('bpmn:ExtensionElements', { values: [ definition ] });
     definition.$parent = created;
     created.$parent = bo;
     modeling.updateProperties(element, { extensionElements: created });
@@ -91,7 +92,10 @@ export function embedForm(modeler, element, schema) {
   const bpmnFactory = modeler.get('bpmnFactory');
   const commandStack = modeler.get('commandStack');
   const body = JSON.stringify(schema, null, 2);
+
+  /** @type {Array<{ cmd: string, context: Record<string, any> }>} */
   const commands = [];
+
   /** @type {(target: any, moddleElement: any, properties: Record<string, any>) => void} */
   const update = (target, moddleElement, properties) => commands.push({
     cmd: 'element.updateModdleProperties', context: { element: target, moddleElement, properties },
@@ -107,9 +111,9 @@ export function embedForm(modeler, element, schema) {
     form = bpmnFactory.create('zeebe:UserTaskForm', { id, body });
     if (rootExt) {
       form.$parent = rootExt;
-      update(element, rootExt, { values: [...rootExt.get('values'), form] });
+      update(element, rootExt, { values: [ ...rootExt.get('values'), form ] });
     } else {
-      rootExt = bpmnFactory.create('bpmn:ExtensionElements', { values: [form] });
+      rootExt = bpmnFactory.create('bpmn:ExtensionElements', { values: [ form ] });
       form.$parent = rootExt;
       rootExt.$parent = root;
       update(element, root, { extensionElements: rootExt });
@@ -124,9 +128,9 @@ export function embedForm(modeler, element, schema) {
       const ext = bo.get('extensionElements');
       if (ext) {
         definition.$parent = ext;
-        update(element, ext, { values: [...ext.get('values'), definition] });
+        update(element, ext, { values: [ ...ext.get('values'), definition ] });
       } else {
-        const created = bpmnFactory.create('bpmn:ExtensionElements', { values: [definition] });
+        const created = bpmnFactory.create('bpmn:ExtensionElements', { values: [ definition ] });
         definition.$parent = created;
         created.$parent = bo;
         update(element, bo, { extensionElements: created });
@@ -144,7 +148,7 @@ export function embedForm(modeler, element, schema) {
  * @param {string} type
  */
 export function download(name, text, type) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+  const url = URL.createObjectURL(new Blob([ text ], { type }));
   const a = Object.assign(document.createElement('a'), { href: url, download: name });
   document.body.append(a);
   a.click();

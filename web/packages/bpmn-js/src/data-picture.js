@@ -20,6 +20,7 @@
 export function renderDataPicture(container, answer) {
   const { step } = answer;
   if (!step) {
+
     // formgen drew no picture for this step: say so, and show what it does know, the process's variables.
     const variables = (answer.process && answer.process.variables) || [];
     container.replaceChildren(
@@ -42,7 +43,7 @@ export function renderDataPicture(container, answer) {
  */
 export function findingList(findings) {
   const order = { error: 0, warning: 1, info: 2 };
-  const sorted = [...findings].sort((a, b) => (order[a.severity] ?? 3) - (order[b.severity] ?? 3));
+  const sorted = [ ...findings ].sort((a, b) => (order[a.severity] ?? 3) - (order[b.severity] ?? 3));
   const list = el('ul', 'formgen-findings');
   for (const finding of sorted) {
     const li = el('li', `formgen-finding formgen-finding-${finding.severity}`);
@@ -93,10 +94,11 @@ function read(forms, decisions) {
     return line;
   }
   line.append('Read: ');
+
   /** @type {(label: string, ids: string[]) => void} */
   const list = (label, ids) => {
     line.append(el('span', 'muted', `${label} `));
-    ids.forEach((id, i) => line.append(...(i ? [', '] : []), el('code', '', id)));
+    ids.forEach((id, i) => line.append(...(i ? [ ', ' ] : []), el('code', '', id)));
   };
   if (forms.length) list(forms.length === 1 ? 'form' : 'forms', forms);
   if (forms.length && decisions.length) line.append(' · ');
@@ -118,5 +120,6 @@ export function el(tag, className = '', text = '') {
 
 /** @param {string} text */
 export const muted = (text) => el('p', 'muted', text);
+
 /** @param {string} text */
 export const errorLine = (text) => el('p', 'error', text);

@@ -12,15 +12,15 @@ import FormgenPropertiesProvider from './FormgenPropertiesProvider.js';
 
 /** The bpmn-js module: `formgen` and its properties-panel entries. */
 export const FormgenBpmnModule = {
-  __init__: ['formgen', 'formgenPropertiesProvider'],
-  formgen: ['type', Formgen],
-  formgenPropertiesProvider: ['type', FormgenPropertiesProvider],
+  __init__: [ 'formgen', 'formgenPropertiesProvider' ],
+  formgen: [ 'type', Formgen ],
+  formgenPropertiesProvider: [ 'type', FormgenPropertiesProvider ],
 };
 
 /** The `formgen` service alone, for a modeller without the properties panel. */
 export const FormgenServiceModule = {
-  __init__: ['formgen'],
-  formgen: ['type', Formgen],
+  __init__: [ 'formgen' ],
+  formgen: [ 'type', Formgen ],
 };
 
 export default FormgenBpmnModule;

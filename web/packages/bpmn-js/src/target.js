@@ -87,7 +87,7 @@ export function proposedFormId(modeler, target) {
  * @returns {Target}
  */
 export function currentTarget(modeler) {
-  const selection = [...new Set(modeler.get('selection').get().map(modelerElement))];
+  const selection = [ ...new Set(modeler.get('selection').get().map(modelerElement)) ];
   if (selection.length > 1) return { problem: 'Several elements are selected: select the one step the form is for.' };
   return targetOf(modeler, selection[0] || null);
 }
@@ -99,7 +99,7 @@ export function currentTarget(modeler) {
  * @returns {Target}
  */
 export function targetOf(modeler, element) {
-  const container = !element || ['bpmn:Lane', 'bpmn:Participant', 'bpmn:Process', 'bpmn:Collaboration']
+  const container = !element || [ 'bpmn:Lane', 'bpmn:Participant', 'bpmn:Process', 'bpmn:Collaboration' ]
     .some((t) => is(element, t));
   if (container) {
     const start = startEvent(modeler);

@@ -43,8 +43,9 @@ export function mountGenerate(container, formgen, eventBus, element) {
     const { capability, generation, last } = formgen;
     const hosted = formgen.hosted;
     if (capability.state !== 'available') {
+
       // No Worker in reach (or nobody signed in): no button that could only fail.
-      container.replaceChildren(...(capability.state === 'pending' ? [] : [muted(capabilityLine(capability))]));
+      container.replaceChildren(...(capability.state === 'pending' ? [] : [ muted(capabilityLine(capability)) ]));
       container.dataset.state = capability.state;
       return;
     }
@@ -74,13 +75,13 @@ export function mountGenerate(container, formgen, eventBus, element) {
       status.replaceChildren();
       container.dataset.state = 'ready';
     }
-    const parts = hosted ? [row, status] : [brief, ...(workers.length > 1 ? [worker] : []), row, status];
-    if (container.childElementCount !== parts.length || [...container.children].some((c, i) => c !== parts[i])) {
+    const parts = hosted ? [ row, status ] : [ brief, ...(workers.length > 1 ? [ worker ] : []), row, status ];
+    if (container.childElementCount !== parts.length || [ ...container.children ].some((c, i) => c !== parts[i])) {
       container.replaceChildren(...parts);
     }
   }
 
-  const events = ['formgen.capability.changed', 'formgen.generation.changed'];
+  const events = [ 'formgen.capability.changed', 'formgen.generation.changed' ];
   eventBus.on(events, render);
   render();
   return () => {
@@ -98,8 +99,8 @@ function capabilityLine(capability) {
 
 /** @param {import('./Formgen.js').LastResult} last */
 function resultLines(last) {
-  if (last.cancelled) return [muted('Cancelled; nothing was bound.')];
-  if (last.error) return [errorLine(last.error.message)];
+  if (last.cancelled) return [ muted('Cancelled; nothing was bound.') ];
+  if (last.error) return [ errorLine(last.error.message) ];
   const proposal = last.proposal;
   if (!proposal) return [];
   const { schema } = proposal;
@@ -113,10 +114,10 @@ function resultLines(last) {
     line.append(save);
   }
   const warnings = (proposal.warnings || []).map((w) => el('li', '', w));
-  if (!warnings.length) return [line];
+  if (!warnings.length) return [ line ];
   const list = el('ul', 'formgen-warnings');
   list.append(...warnings);
-  return [line, list];
+  return [ line, list ];
 }
 
 /**
@@ -160,8 +161,8 @@ export function mountData(container, formgen, eventBus, element) {
 export function findingLines(picture) {
   if (picture.state !== 'ready' || !picture.checked) return [];
   const title = el('h4', 'formgen-data-title', `Findings for form "${picture.checked}"`);
-  if (picture.checkError) return [title, errorLine(picture.checkError.message)];
+  if (picture.checkError) return [ title, errorLine(picture.checkError.message) ];
   if (!Array.isArray(picture.findings)) return []; // a service without the contract check says nothing
-  if (!picture.findings.length) return [title, muted('The form supplies what the process needs from this step.')];
-  return [title, findingList(picture.findings)];
+  if (!picture.findings.length) return [ title, muted('The form supplies what the process needs from this step.') ];
+  return [ title, findingList(picture.findings) ];
 }

@@ -9,6 +9,7 @@ import { FormgenSettings, connection } from './settings.js';
 
 // One client for every diagram, following the settings.
 const client = createClient({ baseUrl: connection.url, token: () => connection.token });
+
 /** @type {Set<Formgen>} */
 const services = new Set();
 connection.listeners.add(() => {
@@ -30,11 +31,11 @@ function createFormgen(eventBus, bpmnjs) {
   eventBus.on('diagram.destroy', () => services.delete(service));
   return service;
 }
-createFormgen.$inject = ['eventBus', 'bpmnjs'];
+createFormgen.$inject = [ 'eventBus', 'bpmnjs' ];
 
 export const FormgenPluginModule = {
   ...FormgenBpmnModule,
-  formgen: ['factory', createFormgen],
+  formgen: [ 'factory', createFormgen ],
 };
 
 registerClientExtension(FormgenSettings);

@@ -62,6 +62,7 @@ function apply(values) {
 
 /** A client extension that draws nothing: it only registers and follows the settings. */
 export class FormgenSettings extends React.PureComponent {
+
   /** @param {any} props */
   constructor(props) {
     super(props);

@@ -27,19 +27,22 @@ const API_PATH = 'api/formgen/';
 
 // The fields each endpoint accepts: formgen refuses unknown fields (400 bad_request), so a caller's object is
 // copied field by field, and empty strings are left out (an empty elementId is the start form anyway).
-const CONTEXT_FIELDS = ['processId', 'processXml', 'elementId', 'forms', 'decisions'];
-const GENERATE_FIELDS = ['description', 'worker', 'model', 'formId', 'schema', ...CONTEXT_FIELDS];
-const VALIDATE_FIELDS = ['schema', 'text', 'formId', ...CONTEXT_FIELDS];
+const CONTEXT_FIELDS = [ 'processId', 'processXml', 'elementId', 'forms', 'decisions' ];
+const GENERATE_FIELDS = [ 'description', 'worker', 'model', 'formId', 'schema', ...CONTEXT_FIELDS ];
+const VALIDATE_FIELDS = [ 'schema', 'text', 'formId', ...CONTEXT_FIELDS ];
 const OUTLINE_FIELDS = CONTEXT_FIELDS;
 
 export class FormgenClient {
+
   /** @type {string | (() => string)} */
   #token;
+
   /** @type {typeof fetch} */
   #fetch;
 
   /** @param {ClientOptions} [options] */
   constructor(options = {}) {
+
     /** @type {string} */
     this.apiUrl = apiUrlOf(options.baseUrl);
     this.#token = options.token ?? '';
@@ -130,10 +133,12 @@ export class FormgenClient {
    * @returns {Promise<{ ok: true, response: Response } | { ok: false, error: FormgenError }>}
    */
   async _send(path, body, accept, signal) {
+
     /** @type {Record<string, string>} */
     const headers = { Accept: accept };
     const token = typeof this.#token === 'function' ? this.#token() : this.#token;
     if (token) headers.Authorization = `Bearer ${token}`;
+
     /** @type {RequestInit} */
     const init = { method: body ? 'POST' : 'GET', headers, signal };
     if (body) {
@@ -176,6 +181,7 @@ export class FormgenClient {
     if (!response.ok || !type.startsWith('text/event-stream') || !response.body) {
       return readJson(response, signal); // an error before the stream, or a service that answers in one piece
     }
+
     /** @type {Result<Proposal> | null} */
     let result = null;
     try {
@@ -201,7 +207,7 @@ export class FormgenClient {
   }
 }
 
-const KNOWN_EVENTS = new Set(['progress', 'draft', 'warning', 'repair', 'proposal', 'error']);
+const KNOWN_EVENTS = new Set([ 'progress', 'draft', 'warning', 'repair', 'proposal', 'error' ]);
 
 /**
  * A client for the formgen at `baseUrl` (default: the page's own origin).
@@ -217,8 +223,10 @@ export function createClient(options) {
  * @returns {{ form: Finding[], byKey: Map<string, Finding[]> }}
  */
 export function groupFindings(findings) {
+
   /** @type {Map<string, Finding[]>} */
   const byKey = new Map();
+
   /** @type {Finding[]} */
   const form = [];
   for (const finding of findings || []) {
@@ -226,7 +234,7 @@ export function groupFindings(findings) {
       form.push(finding);
       continue;
     }
-    byKey.set(finding.key, [...(byKey.get(finding.key) || []), finding]);
+    byKey.set(finding.key, [ ...(byKey.get(finding.key) || []), finding ]);
   }
   return { form, byKey };
 }
@@ -250,6 +258,7 @@ function apiUrlOf(baseUrl) {
  * @returns {Record<string, unknown>}
  */
 function pick(source, fields) {
+
   /** @type {Record<string, unknown>} */
   const body = {};
   for (const field of fields) {
@@ -290,6 +299,7 @@ async function readJson(response, signal) {
  * @returns {FormgenError}
  */
 function errorFrom(body, status) {
+
   /** @type {FormgenError} */
   const error = {
     code: (body && typeof body.code === 'string' && body.code) || `http_${status}`,

@@ -23,7 +23,7 @@ let limited;
 
 before(async () => {
   model = await startStreamingModel({ delayMs: 40 });
-  [builtin, tokens, streaming, limited] = await Promise.all([
+  [ builtin, tokens, streaming, limited ] = await Promise.all([
     startFormgen('client-builtin', builtinConfig()),
     startFormgen('client-tokens', builtinConfig(`[auth]
 mode = "tokens"
@@ -45,7 +45,7 @@ describe('capability', () => {
     const result = await createClient({ baseUrl: builtin.url }).capability();
     assert.ok(result.ok, JSON.stringify(result));
     assert.equal(result.value.available, true);
-    assert.deepEqual(result.value.workers, [{ name: 'builtin', model: 'outline', provider: 'builtin' }]);
+    assert.deepEqual(result.value.workers, [ { name: 'builtin', model: 'outline', provider: 'builtin' } ]);
     assert.equal(typeof result.value.limits.descriptionChars, 'number');
   });
 
@@ -82,7 +82,7 @@ describe('generate', () => {
       { onEvent: (e) => events.push(e.type), onDraft: (d) => drafts.push(d) },
     );
     assert.ok(result.ok, JSON.stringify(result));
-    assert.deepEqual(events, ['draft', 'proposal']);
+    assert.deepEqual(events, [ 'draft', 'proposal' ]);
     assert.equal(drafts.length, 1);
     assert.ok(Array.isArray(drafts[0].components));
   });
@@ -100,11 +100,11 @@ describe('generate', () => {
     assert.equal(events.filter((e) => e.type === 'proposal').length, 1);
     const drafts = events.filter((e) => e.type === 'draft').map((e) => e.data.components.length);
     assert.ok(drafts.length >= 2, `drafts: ${drafts}`);
-    assert.deepEqual(drafts, [...drafts].sort((a, b) => a - b), `drafts shrank: ${drafts}`);
+    assert.deepEqual(drafts, [ ...drafts ].sort((a, b) => a - b), `drafts shrank: ${drafts}`);
     assert.ok(progress.length >= 1, 'no progress event');
     assert.ok(progress.every((p) => p.attempt === 1 && typeof p.tokens === 'number'), JSON.stringify(progress));
     assert.deepEqual(result.value.schema.components.map((c) => c.label),
-      ['Alpha field', 'Beta field', 'Gamma field', 'Delta field']);
+      [ 'Alpha field', 'Beta field', 'Gamma field', 'Delta field' ]);
   });
 
   test('aborting mid-stream ends the call as the error "aborted" and closes the model\'s connection', async () => {
@@ -147,7 +147,7 @@ describe('generate', () => {
     assert.equal(result.error.code, 'not_a_form_step');
     assert.equal(result.error.status, 422);
     assert.match(result.error.message, /has no form/);
-    assert.deepEqual(events, ['error']);
+    assert.deepEqual(events, [ 'error' ]);
   });
 
   test('over the concurrency limit: 429 too_many_generations with Retry-After', async () => {
@@ -168,7 +168,7 @@ describe('generate', () => {
 
   test('refine sends the form as it stands; the answer keeps its id', async () => {
     const client = createClient({ baseUrl: builtin.url });
-    const schema = { id: 'approve-vacation', type: 'default', components: [{ type: 'textfield', key: 'note', label: 'Note' }] };
+    const schema = { id: 'approve-vacation', type: 'default', components: [ { type: 'textfield', key: 'note', label: 'Note' } ] };
     const result = await client.refine({ processXml: VACATION, elementId: 'Task_approve', schema, formId: schema.id });
     assert.ok(result.ok, JSON.stringify(result));
     assert.equal(result.value.schema.id, 'approve-vacation');
@@ -184,7 +184,7 @@ describe('generate', () => {
 describe('validate and outline', () => {
   test('validate accepts a hand-written form; findings are optional in the answer', async () => {
     const result = await createClient({ baseUrl: builtin.url }).validate({
-      schema: { id: 'x', components: [{ type: 'textfield', key: 'a', label: 'A' }] },
+      schema: { id: 'x', components: [ { type: 'textfield', key: 'a', label: 'A' } ] },
       processXml: VACATION,
     });
     assert.ok(result.ok, JSON.stringify(result));
@@ -269,8 +269,8 @@ describe('errors and the token', () => {
         const elsewhere = JSON.stringify({ url, body, headers: { ...headers, authorization: undefined } });
         assert.ok(!elsewhere.includes('canary-token-4711'), `the token leaked: ${elsewhere}`);
       }
-      assert.deepEqual(seen.map((s) => s.url), ['/api/formgen/capability', '/api/formgen/outline',
-        '/api/formgen/validate', '/api/formgen/generate']);
+      assert.deepEqual(seen.map((s) => s.url), [ '/api/formgen/capability', '/api/formgen/outline',
+        '/api/formgen/validate', '/api/formgen/generate' ]);
     } finally {
       spy.close();
     }
@@ -292,8 +292,8 @@ describe('findings', () => {
       { code: 'unused_key', severity: 'warning', key: 'days', message: 'x' },
     ];
     const { form, byKey } = groupFindings(/** @type {any} */ (findings));
-    assert.deepEqual(form.map((f) => f.code), ['missing_supply']);
-    assert.deepEqual(byKey.get('days').map((f) => f.code), ['type_conflict', 'unused_key']);
+    assert.deepEqual(form.map((f) => f.code), [ 'missing_supply' ]);
+    assert.deepEqual(byKey.get('days').map((f) => f.code), [ 'type_conflict', 'unused_key' ]);
     assert.deepEqual(groupFindings(undefined), { form: [], byKey: new Map() });
   });
 });

@@ -41,9 +41,11 @@ import { createClient, groupFindings } from '@formgen/client';
 
 /** @typedef {{ state: 'pending' | 'available' | 'unavailable' | 'unauthorized' | 'error', value?: Capability, error?: FormgenError }} CapabilityState */
 
+/** @type {() => FormTarget} */
 const NO_TARGET = () => ({ key: '(form)', label: 'This form' });
 
 export default class FormgenAssistant {
+
   /**
    * @param {FormgenFormConfig | undefined} config
    * @param {any} eventBus
@@ -53,16 +55,22 @@ export default class FormgenAssistant {
    */
   constructor(config, eventBus, formEditor, formFieldRegistry, slotFillManager) {
     const options = config || {};
+
     /** @type {FormgenClient} */
     this.client = options.client || createClient({ baseUrl: options.url, token: options.token });
+
     /** @type {CapabilityState} */
     this.capability = { state: 'pending' };
+
     /** @type {string | null} the target key whose proposal the editor holds */
     this.proposalFor = null;
+
     /** @type {string | null} the target key the editor's form belongs to */
     this.editorFor = null;
+
     /** @type {Finding[] | undefined} the findings drawn, for the form in the editor */
     this.findings = undefined;
+
     /** @type {AbortController | null} */
     this._inFlight = null;
     this._options = options;
@@ -71,6 +79,7 @@ export default class FormgenAssistant {
     this._registry = formFieldRegistry;
     this._target = options.target || NO_TARGET;
     this._request = options.request || (async () => ({}));
+
     /** @type {Promise<unknown>} */
     this._imports = Promise.resolve();
     this._ui = createPanel();
@@ -87,8 +96,9 @@ export default class FormgenAssistant {
         },
       });
     }
+
     // The findings live in the canvas's DOM, which form-js redraws: draw them again after every render.
-    eventBus.on(['formEditor.rendered', 'changed'], () => this._drawBadges());
+    eventBus.on([ 'formEditor.rendered', 'changed' ], () => this._drawBadges());
     eventBus.on('form.destroy', () => this.cancel());
     if (options.probe !== false) this.probe();
   }
@@ -186,6 +196,7 @@ export default class FormgenAssistant {
     let drafted = false; // the editor shows a draft: the author's form comes back unless a proposal replaces it
     try {
       const context = await this._request(target);
+
       // The id the editor shows for this target (the author may have changed it there), else the bound or the
       // proposed one: the form keeps its id over refinements, before and after it is bound.
       // Without a host's target the editor's form is the one being drafted.
@@ -216,7 +227,7 @@ export default class FormgenAssistant {
       if (!result.ok) {
         this._showError(result.error.code === 'aborted'
           ? 'Cancelled; the form editor is as it was.'
-          : [result.error.message, ...(result.error.problems || [])].join(' '));
+          : [ result.error.message, ...(result.error.problems || []) ].join(' '));
         return null;
       }
       const proposal = result.value;
@@ -262,7 +273,7 @@ export default class FormgenAssistant {
     const context = await this._request(target);
     const result = await this.client.validate({ ...context, schema, formId: schema.id || target.formId || '' });
     if (!result.ok) {
-      this._showError([result.error.message, ...(result.error.problems || [])].join(' '));
+      this._showError([ result.error.message, ...(result.error.problems || []) ].join(' '));
       return undefined;
     }
     this._ui.warnings.replaceChildren(...result.value.warnings.map((w) => el('li', '', w)));
@@ -288,8 +299,8 @@ export default class FormgenAssistant {
     const { form, byKey } = groupFindings(findings);
     const keys = new Set(this._registry.getAll().map((/** @type {any} */ f) => f.key).filter(Boolean));
     // a finding whose key no field has is about the form as it stands (a field it lacks)
-    const unplaced = [...byKey.entries()].filter(([key]) => !keys.has(key)).flatMap(([, list]) => list);
-    const forForm = [...form, ...unplaced];
+    const unplaced = [ ...byKey.entries() ].filter(([ key ]) => !keys.has(key)).flatMap(([ , list ]) => list);
+    const forForm = [ ...form, ...unplaced ];
     box.append(el('h3', 'formgen-findings-title', findings.length
       ? `${findings.length} finding${findings.length === 1 ? '' : 's'} against the process`
       : 'No findings: the form supplies what the process needs from this step.'));
@@ -322,6 +333,7 @@ export default class FormgenAssistant {
     ui.check.addEventListener('click', () => { this.check(); });
     ui.cancel.addEventListener('click', () => this.cancel());
     ui.brief.addEventListener('input', () => this._showCount());
+
     // Leaving the page drops the request, and formgen then drops the model call: nobody pays for a lost answer.
     window.addEventListener('pagehide', () => this.cancel());
   }
@@ -330,10 +342,11 @@ export default class FormgenAssistant {
     const ui = this._ui;
     const { state, value, error } = this.capability;
     ui.root.dataset.capability = state;
+
     // absent, not disabled: no button that could only fail
     if (state !== 'available') ui.controls.remove();
     else if (ui.controls.parentNode !== ui.root) ui.target.after(ui.controls);
-    ui.status.className = `formgen-status ${['unauthorized', 'error'].includes(state) ? 'error' : 'muted'}`;
+    ui.status.className = `formgen-status ${[ 'unauthorized', 'error' ].includes(state) ? 'error' : 'muted'}`;
     ui.status.textContent = state === 'pending' ? 'Asking formgen which Workers are in reach…'
       : state === 'unavailable' ? 'No Worker is in reach, so formgen cannot draft forms here; the form editor still works by hand.'
         : error ? error.message : '';
@@ -349,6 +362,7 @@ export default class FormgenAssistant {
   _showCount() {
     const limit = this.capability.value ? this.capability.value.limits.descriptionChars : 0;
     const length = this._ui.brief.value.length;
+
     // The limit is only shown, never enforced here: formgen's own answer says what is wrong, in one place.
     this._ui.count.textContent = limit ? `${length} / ${limit}` : '';
     this._ui.count.classList.toggle('over', Boolean(limit) && length > limit);
@@ -376,6 +390,7 @@ export default class FormgenAssistant {
   _startProgress() {
     const started = performance.now();
     const limit = this.capability.value ? ` (at most ${this.capability.value.limits.modelTimeoutS} s)` : '';
+
     /** @type {{ attempt: number, tokens: number, components: number } | null} */
     this._progress = null;
     this._progressNote = '';
@@ -434,7 +449,7 @@ export default class FormgenAssistant {
   }
 }
 
-FormgenAssistant.$inject = ['config.formgen', 'eventBus', 'formEditor', 'formFieldRegistry', 'slotFillManager'];
+FormgenAssistant.$inject = [ 'config.formgen', 'eventBus', 'formEditor', 'formFieldRegistry', 'slotFillManager' ];
 
 // The panel ///////////
 
@@ -500,7 +515,7 @@ function button(text, className, title) {
 function findingList(findings, className) {
   const order = { error: 0, warning: 1, info: 2 };
   const list = el('ul', `formgen-findings ${className}`.trim());
-  for (const finding of [...findings].sort((a, b) => (order[a.severity] ?? 3) - (order[b.severity] ?? 3))) {
+  for (const finding of [ ...findings ].sort((a, b) => (order[a.severity] ?? 3) - (order[b.severity] ?? 3))) {
     const li = el('li', `formgen-finding formgen-finding-${finding.severity}`);
     li.dataset.code = finding.code;
     li.dataset.severity = finding.severity;

@@ -10,8 +10,8 @@ import FormgenAssistant from './FormgenAssistant.js';
 
 /** The form-js editor module: the `formgenAssistant` service and its panel. */
 export const FormgenFormModule = {
-  __init__: ['formgenAssistant'],
-  formgenAssistant: ['type', FormgenAssistant],
+  __init__: [ 'formgenAssistant' ],
+  formgenAssistant: [ 'type', FormgenAssistant ],
 };
 
 export default FormgenFormModule;
