@@ -22,6 +22,7 @@ await build({
   sourcemap: false,
   legalComments: 'linked',
   outdir: join(dist, 'assets'),
+
   // The CSS imported from main.js becomes assets/app.css; fonts and images it points at are copied
   // next to it under hashed names (the bpmn-font's url()s carry ?query suffixes, which esbuild strips).
   loader: {
@@ -34,6 +35,7 @@ await build({
     '.png': 'file',
   },
   assetNames: '[name]-[hash]',
+
   // form-js and preact look at NODE_ENV; without this they would ship their development checks.
   define: { 'process.env.NODE_ENV': '"production"' },
   logLevel: 'warning',
@@ -41,9 +43,12 @@ await build({
 
 await copyFile(join(root, 'src', 'index.html'), join(dist, 'index.html'));
 
+// The Camunda Modeler plugin's bundle (packages/camunda-modeler-plugin/dist), from the same packages.
+await import('./packages/camunda-modeler-plugin/build.mjs');
+
 // A short size report, so a bundle that suddenly doubles is noticed.
 let total = 0;
-for (const dir of [dist, join(dist, 'assets')]) {
+for (const dir of [ dist, join(dist, 'assets') ]) {
   for (const name of await readdir(dir)) {
     const s = await stat(join(dir, name));
     if (s.isFile()) {

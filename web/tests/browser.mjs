@@ -6,17 +6,14 @@
 // Screenshots and server logs go to web/tests/artifacts/; the successful generation is also copied to
 // web/screenshot.png for the README.
 import { chromium } from 'playwright-core';
-import { execFileSync, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { createServer } from 'node:http';
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 
-const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const BIN = process.env.FORMGEN_BIN ? resolve(process.env.FORMGEN_BIN) : resolve(WEB, '../target/debug/formgen');
+import { moduleTests } from './modules.mjs';
+import { BIN, WEB, sha256, startFormgen, startStreamingModel, stopAll } from './support/formgen.mjs';
+
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const DIST = join(WEB, 'dist');
 const ARTIFACTS = join(WEB, 'tests', 'artifacts');
@@ -39,7 +36,7 @@ listen = "127.0.0.1:0"
 mode = "tokens"
 [[auth.principals]]
 name = "ana"
-token_sha256 = "${createHash('sha256').update(TOKEN).digest('hex')}"
+token_sha256 = "${sha256(TOKEN)}"
 [[workers]]
 name = "builtin"
 provider = "builtin"
@@ -56,7 +53,6 @@ const VACATION_IDS = [
   'Flow_no', 'Flow_long', 'Flow_short', 'Flow_hr_done', 'Flow_booked', 'Flow_rejected',
 ];
 
-const servers = [];
 let context = null;
 let passed = 0;
 let failed = 0;
@@ -70,69 +66,11 @@ function assert(condition, message) {
   if (!condition) throw new Error(message);
 }
 
-/** Starts `formgen serve` with this config; resolves with its URL from the first stdout line. */
+/** Starts `formgen serve` with this config and the built page; resolves with its URL. */
 async function startServer(name, config) {
-  const configPath = join(TMP, `${name}.toml`);
-  writeFileSync(configPath, config);
-  const child = spawn(BIN, ['serve', '--config', configPath], {
-    env: { ...process.env, FORMGEN_WEB_DIR: DIST },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  servers.push(child);
-  child.stderr.pipe(createWriteStream(join(ARTIFACTS, `server-${name}.log`)));
-  const firstLine = new Promise((resolveLine, reject) => {
-    const lines = createInterface({ input: child.stdout });
-    lines.once('line', resolveLine);
-    child.once('exit', (code) => reject(new Error(`formgen serve (${name}) exited with ${code}; see tests/artifacts/server-${name}.log`)));
-    setTimeout(() => reject(new Error(`formgen serve (${name}) printed no address within ${TIMEOUT} ms`)), TIMEOUT)
-      .unref(); // must not keep the script alive once the server has answered
-  });
-  const line = await firstLine;
-  const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
-  assert(match, `formgen serve (${name}) printed "${line}" instead of its address`);
-  return match[1];
+  const server = await startFormgen(name, config, { env: { FORMGEN_WEB_DIR: DIST }, logDir: ARTIFACTS });
+  return server.url;
 }
-
-/** A chat-completions model double that streams four fields slowly; `closed` counts connections the
- *  client (formgen) closed before the answer was complete. */
-async function startStreamingModel() {
-  const form = JSON.stringify({ components: ['Alpha', 'Beta', 'Gamma', 'Delta'].map((w) => (
-    { type: 'textfield', key: w.toLowerCase(), label: `${w} field` })) });
-  const model = { closed: 0, url: '' };
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', async () => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      let finished = false;
-      res.on('close', () => { if (!finished) model.closed += 1; });
-      for (let i = 0; i < form.length; i += 6) {
-        if (res.destroyed) return;
-        res.write(`data: ${JSON.stringify({ choices: [{ delta: { content: form.slice(i, i + 6) } }] })}\n\n`);
-        await new Promise((r) => setTimeout(r, 60));
-      }
-      res.write(`data: ${JSON.stringify({ choices: [{ delta: {}, finish_reason: 'stop' }] })}\n\n`);
-      res.write('data: [DONE]\n\n');
-      finished = true;
-      res.end();
-    });
-  });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  model.url = `http://127.0.0.1:${server.address().port}`;
-  model.server = server;
-  return model;
-}
-
-async function stopServers() {
-  await Promise.all(servers.map((child) => new Promise((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done();
-    const force = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => { clearTimeout(force); done(); });
-    child.kill('SIGTERM');
-  })));
-}
-
-// A crash of this script must not leave servers behind either.
-process.on('exit', () => { for (const child of servers) if (child.exitCode === null) child.kill('SIGKILL'); });
 
 function isLocal(url) {
   if (/^(data|about):/.test(url)) return true;
@@ -153,15 +91,17 @@ async function test(name, fn) {
   } catch (err) {
     failed += 1;
     log(`FAIL ${name}: ${err.stack || err}`);
+
     // What the page showed when it failed, for the CI artifacts.
     const pages = context ? context.pages() : [];
-    for (const [i, open] of pages.entries()) {
+    for (const [ i, open ] of pages.entries()) {
       await open.screenshot({ path: join(ARTIFACTS, `failed-${failed}-page${i}.png`) }).catch(() => {});
     }
   }
 }
 
 async function openPage(url, name) {
+
   // The persistent context opens with one blank tab: use it for the first page.
   const blank = context.pages().find((p) => p.url() === 'about:blank');
   const page = blank || await context.newPage();
@@ -178,10 +118,15 @@ async function capability(page) {
   return page.getAttribute('#formgen', 'data-capability');
 }
 
-async function shot(page, name) {
+async function shot(page, name, options = {}) {
   const path = join(ARTIFACTS, name);
-  await page.screenshot({ path });
+  await page.screenshot({ path, ...options });
   return path;
+}
+
+/** Keeps a screenshot for the README (committed beside it in web/). */
+function keep(path, name) {
+  copyFileSync(path, join(WEB, name));
 }
 
 /** Selects a shape by clicking it, as an author would; a click on a selected shape would deselect it. */
@@ -191,8 +136,6 @@ async function selectShape(page, id) {
   await page.waitForSelector(`#canvas .djs-element.selected[data-element-id="${id}"]`);
 }
 
-/** The form's id as the form editor shows it (its properties panel's header names the form by its id). */
-const editorFormId = (page) => page.textContent('#form-editor .bio-properties-panel-header-label');
 
 /** Waits until the form editor shows this id. */
 async function waitEditorFormId(page, id) {
@@ -215,7 +158,7 @@ async function main() {
   rmSync(ARTIFACTS, { recursive: true, force: true });
   mkdirSync(ARTIFACTS, { recursive: true });
 
-  const [builtinUrl, noWorkerUrl, tokensUrl] = await Promise.all([
+  const [ builtinUrl, noWorkerUrl, tokensUrl ] = await Promise.all([
     startServer('builtin', BUILTIN_CONFIG),
     startServer('no-worker', NO_WORKER_CONFIG),
     startServer('tokens', TOKENS_CONFIG),
@@ -226,8 +169,8 @@ async function main() {
   context = await chromium.launchPersistentContext(join(TMP, 'profile'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [ '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync' ],
     viewport: { width: 1400, height: 900 }, // the size the issue about the palette was seen at
     acceptDownloads: true,
     timeout: 30_000,
@@ -235,7 +178,7 @@ async function main() {
   context.on('request', (request) => { if (!isLocal(request.url())) externalRequests.push(request.url()); });
 
   await test('the shipped process is the fixture, with a full diagram', async () => {
-    const outline = (file) => execFileSync(BIN, ['outline', '--json', file], { encoding: 'utf8' });
+    const outline = (file) => execFileSync(BIN, [ 'outline', '--json', file ], { encoding: 'utf8' });
     const ours = outline(join(WEB, 'src', 'vacation.bpmn'));
     const fixture = outline(resolve(WEB, '../fixtures/bpmn/vacation.bpmn'));
     assert(ours === fixture, 'formgen reads web/src/vacation.bpmn differently from fixtures/bpmn/vacation.bpmn');
@@ -249,11 +192,12 @@ async function main() {
     for (const id of VACATION_IDS) {
       assert(await page.locator(`#canvas [data-element-id="${id}"]`).count() > 0, `${id} is not drawn`);
     }
+
     // The bpmn-font draws the palette's icons: it must have been found in dist and loaded.
     await page.waitForSelector('.djs-palette .bpmn-icon-task');
     const fontLoaded = await page.evaluate(async () => {
       await document.fonts.ready;
-      return [...document.fonts].some((f) => f.family.replace(/["']/g, '') === 'bpmn' && f.status === 'loaded');
+      return [ ...document.fonts ].some((f) => f.family.replace(/["']/g, '') === 'bpmn' && f.status === 'loaded');
     });
     assert(fontLoaded, 'the bpmn font did not load');
     assert(await page.locator('.bjs-powered-by').isVisible(), 'the bpmn.io watermark of the modeller is not visible');
@@ -269,14 +213,16 @@ async function main() {
         && box.y + box.height <= canvas.y + canvas.height, `${id} lies outside the canvas: ${JSON.stringify(box)}`);
       assert(box.x > palette.x + palette.width, `the palette covers ${id}: ${JSON.stringify(box)} vs ${JSON.stringify(palette)}`);
     }
+
     // The lane labels are drawn at the lanes' left edge: their text must be clear of the palette too.
-    for (const lane of ['Lane_employee', 'Lane_lead']) {
+    for (const lane of [ 'Lane_employee', 'Lane_lead' ]) {
       const label = await page.locator(`#canvas .djs-element[data-element-id="${lane}"] text`).boundingBox();
       assert(label && label.x > palette.x + palette.width, `the palette covers the label of ${lane}`);
     }
   });
 
   await test('d. before any generation the form editor shows the id the form has or will have', async () => {
+
     // Nothing selected: the start form, bound to "vacation-request-form" (never a random Form_0c8hoa4).
     await waitEditorFormId(page, 'vacation-request-form');
     await selectShape(page, 'Task_hr'); // binds nothing: the id a generation will give it
@@ -291,9 +237,9 @@ async function main() {
     const formId = page.locator('#properties [data-group-id="group-form"] input[name="formId"]');
     assert(await formId.inputValue() === 'approve-vacation', `Form ID shown: ${await formId.inputValue()}`);
     const inputs = await page.textContent('#properties [data-group-id="group-inputs"]');
-    for (const name of ['employeeName', 'urlaubstage', 'startDate']) assert(inputs.includes(name), `input mapping ${name} not shown: ${inputs}`);
+    for (const name of [ 'employeeName', 'urlaubstage', 'startDate' ]) assert(inputs.includes(name), `input mapping ${name} not shown: ${inputs}`);
     const outputs = await page.textContent('#properties [data-group-id="group-outputs"]');
-    for (const name of ['approved', 'comment']) assert(outputs.includes(name), `output mapping ${name} not shown: ${outputs}`);
+    for (const name of [ 'approved', 'comment' ]) assert(outputs.includes(name), `output mapping ${name} not shown: ${outputs}`);
   });
 
   await test('e. the Data panel shows formgen\'s outline for the selected step', async () => {
@@ -310,6 +256,7 @@ async function main() {
     const answer = await (await response).json();
     await dataFor(page, 'Task_approve');
     if (answer.step) {
+
       // Only once formgen's outline answers with the step's data picture (issue 11): the approval task of the
       // shipped process reads what the start form collected and decides on `approved`, so the panel lists
       // something. Before that, the branch below holds.
@@ -317,11 +264,13 @@ async function main() {
       const entries = await page.locator('#formgen-data .data-list li').count();
       assert(entries >= 1, 'the Data panel lists nothing for Task_approve');
     } else {
+
       // Without a picture the panel says so and shows the process's variables: this holds on any server.
       assert(await page.getAttribute('#formgen-data', 'data-step') === 'absent', 'a picture is shown that formgen did not send');
       const text = await page.textContent('#formgen-data');
       assert(/no data picture/.test(text) && /urlaubstage/.test(text), `the Data panel shows: ${text}`);
     }
+
     // A gateway has no data of its own: the panel says what to select, and asks nobody.
     await selectShape(page, 'Gateway_approved');
     await page.waitForSelector('#formgen-data[data-state="idle"]:has-text("Select a user task")');
@@ -331,15 +280,15 @@ async function main() {
 
   await test('a. generate a form for Task_approve with the builtin Worker', async () => {
     assert(await capability(page) === 'available', 'the capability probe did not find the builtin Worker');
-    assert(await page.locator('#formgen-generate').isVisible(), 'no "Generate form" button');
-    assert(await page.locator('#formgen-worker-row').isHidden(), 'a Worker picker is shown for a single Worker');
+    assert(await page.locator('#formgen-controls .formgen-generate').isVisible(), 'no "Generate form" button');
+    assert(await page.locator('#formgen-controls .formgen-worker-row').isHidden(), 'a Worker picker is shown for a single Worker');
 
     await selectShape(page, 'Task_approve');
     await page.waitForSelector('#formgen-target:has-text("Task_approve")');
-    await page.locator('#formgen-brief').pressSequentially('Let the team lead approve or reject the request.');
+    await page.locator('#formgen-controls .formgen-brief').pressSequentially('Let the team lead approve or reject the request.');
 
     const request = page.waitForRequest('**/api/formgen/generate');
-    await page.click('#formgen-generate');
+    await page.click('#formgen-controls .formgen-generate');
     const sent = (await request).postDataJSON();
     assert(sent.elementId === 'Task_approve', `elementId sent: ${sent.elementId}`);
     assert(sent.formId === 'approve-vacation', `formId sent: ${sent.formId}`);
@@ -353,36 +302,36 @@ async function main() {
     await formLabel(page, 'Urlaubstage').waitFor();
     await formLabel(page, 'Approved').waitFor();
     await waitEditorFormId(page, 'approve-vacation');
-    await page.waitForSelector('#formgen-info:has-text("builtin")');
+    await page.waitForSelector('#formgen-controls .formgen-info:has-text("builtin")');
     await dataFor(page, 'Task_approve');
-    const info = await page.textContent('#formgen-info');
+    const info = await page.textContent('#formgen-controls .formgen-info');
     assert(/outline/.test(info) && /1 attempt/.test(info) && /tokens/.test(info), `info line: ${info}`);
-    assert(await page.textContent('#formgen-error') === '', 'an error is shown after a good generation');
+    assert(await page.textContent('#formgen-controls .formgen-error') === '', 'an error is shown after a good generation');
     assert(await page.locator('.fjs-powered-by').isVisible(), 'the bpmn.io watermark of the form editor is not visible');
     copyFileSync(await shot(page, '1-generated.png'), join(WEB, 'screenshot.png'));
   });
 
   await test('a. refine sends the form as it stands', async () => {
-    await page.fill('#formgen-brief', 'Also ask for a substitute.');
+    await page.fill('#formgen-controls .formgen-brief', 'Also ask for a substitute.');
     const request = page.waitForRequest('**/api/formgen/generate');
     const response = page.waitForResponse('**/api/formgen/generate');
-    await page.click('#formgen-refine');
+    await page.click('#formgen-controls .formgen-refine');
     const sent = (await request).postDataJSON();
     assert(sent.schema && Array.isArray(sent.schema.components), 'Refine sent no schema');
     assert(sent.schema.components.some((c) => c.label === 'Urlaubstage'), 'Refine sent a different form');
     assert((await response).status() === 200, `refine answered ${(await response).status()}`);
     await formLabel(page, 'Approved').waitFor();
-    await page.waitForSelector('#formgen-progress', { state: 'hidden' });
+    await page.waitForSelector('#formgen-controls .formgen-progress', { state: 'hidden' });
   });
 
   /** Generates for a step, presses "Use this form"; returns the two downloads and any question asked. */
   async function generateAndUse(elementId) {
     await selectShape(page, elementId);
     await page.waitForSelector(`#formgen-target:has-text("${elementId}")`);
-    await page.fill('#formgen-brief', 'A first draft, please.');
+    await page.fill('#formgen-controls .formgen-brief', 'A first draft, please.');
     const request = page.waitForRequest('**/api/formgen/generate');
     const response = page.waitForResponse('**/api/formgen/generate');
-    await page.click('#formgen-generate');
+    await page.click('#formgen-controls .formgen-generate');
     const sent = (await request).postDataJSON();
     assert((await response).status() === 200, `generate for ${elementId} answered ${(await response).status()}`);
     await page.waitForSelector('#formgen-use:enabled');
@@ -401,7 +350,7 @@ async function main() {
     assert(downloads.length === 2, `${downloads.length} download(s) instead of 2`);
 
     const files = Object.fromEntries(await Promise.all(downloads.map(async (d) =>
-      [d.suggestedFilename(), readFileSync(await d.path(), 'utf8')])));
+      [ d.suggestedFilename(), readFileSync(await d.path(), 'utf8') ])));
     const formName = Object.keys(files).find((n) => n.endsWith('.form'));
     assert(formName && files['vacation.bpmn'], `downloaded ${Object.keys(files).join(', ')}`);
     const form = JSON.parse(files[formName]);
@@ -412,6 +361,7 @@ async function main() {
     assert(bindings.length === 1 && bindings[0] === `<zeebe:formDefinition formId="${form.id}" />`,
       `${elementId} is not bound to ${form.id}: ${element[0]}`);
     await page.waitForSelector(`#formgen-target:has-text('bound to form "${form.id}"')`);
+
     // The binding is where the author models: the properties panel's Form group names the form.
     const formIdInput = page.locator('#properties [data-group-id="group-form"] input[name="formId"]');
     await page.waitForFunction((id) => {
@@ -422,24 +372,29 @@ async function main() {
   }
 
   await test('a. "Use this form" binds the step and downloads the .form and the .bpmn', async () => {
+
     // Task_approve binds "approve-vacation" already: the binding is updated in place, nobody is asked.
     const approve = await generateAndUse('Task_approve');
     assert(approve.form.id === 'approve-vacation', `form id ${approve.form.id}`);
+
     // The editor's form is this step's own: it is not sent as one of the project's other forms.
     assert(!approve.sent.forms.some((f) => f.id === 'approve-vacation'), 'the target\'s own form was sent as a sibling');
     assert(approve.form.components.some((c) => c.label === 'Urlaubstage'), 'the .form is not the proposal');
     assert(approve.dialogs.length === 0, `asked: ${approve.dialogs.join(' | ')}`);
 
     // Task_inform has extensionElements (an ioMapping) but no form; Task_hr has no extensionElements at all.
-    for (const id of ['Task_inform', 'Task_hr']) {
+    for (const id of [ 'Task_inform', 'Task_hr' ]) {
       const { form, bpmn, dialogs, sent } = await generateAndUse(id);
+
       // The forms the page holds go along: the approval form, used above, is one of the project's now.
       const sibling = sent.forms.find((f) => f.id === 'approve-vacation');
       assert(sibling && sibling.components.some((c) => c.label === 'Urlaubstage'), `forms sent for ${id}: ${sent.forms.map((f) => f.id)}`);
       assert(!sent.forms.some((f) => f.id === form.id), `${id}'s own form was sent as a sibling`);
+
       // Unbound steps get "<process>-<step>", the id the editor showed before any generation.
       assert(form.id === `vacation-request-${id}`, `${id} got form id ${form.id}`);
       assert(bpmn.includes('<zeebe:input source="=comment" target="comment" />'), 'Task_inform lost its ioMapping');
+
       // A fresh id that no other step binds: the page must not ask before binding it.
       assert(dialogs.length === 0, `${id}: form ${form.id}, asked: ${dialogs.join(' | ')}`);
     }
@@ -457,21 +412,22 @@ async function main() {
   await test('a. a gateway has no form: Generate waits for a step that has one', async () => {
     await selectShape(page, 'Gateway_approved');
     await page.waitForSelector('#formgen-target:has-text("has no form")');
-    assert(await page.locator('#formgen-generate').isDisabled(), 'Generate is enabled for a gateway');
+    assert(await page.locator('#formgen-controls .formgen-generate').isDisabled(), 'Generate is enabled for a gateway');
     await selectShape(page, 'StartEvent_request');
-    await page.waitForSelector('#formgen-generate:enabled');
+    await page.waitForSelector('#formgen-controls .formgen-generate:enabled');
   });
 
   await test('a. "Open…" opens the author\'s own .bpmn, and says why when it cannot', async () => {
     const own = join(TMP, 'my-process.bpmn');
     writeFileSync(own, readFileSync(join(WEB, 'src', 'vacation.bpmn'), 'utf8').replaceAll('Task_hr', 'Task_mine'));
+
     // With the .form of one of its steps: the page holds it as one of the project's forms and sends it along.
     const sibling = join(TMP, 'approve-vacation.form');
     writeFileSync(sibling, JSON.stringify({ id: 'approve-vacation', type: 'default', components: [
-      { type: 'checkbox', key: 'approved', label: 'Genehmigt' }] }));
+      { type: 'checkbox', key: 'approved', label: 'Genehmigt' } ] }));
     const outline = page.waitForRequest((r) => r.url().endsWith('/api/formgen/outline')
       && (r.postDataJSON().forms || []).some((f) => f.id === 'approve-vacation'));
-    await page.setInputFiles('#open-bpmn-file', [own, sibling]);
+    await page.setInputFiles('#open-bpmn-file', [ own, sibling ]);
     await page.waitForSelector('#process-name:has-text("my-process.bpmn")');
     await page.waitForSelector('#canvas [data-element-id="Task_mine"]');
     const sent = (await outline).postDataJSON();
@@ -489,11 +445,11 @@ async function main() {
     const errorPage = await openPage(builtinUrl, 'error');
     assert(await capability(errorPage) === 'available', 'capability');
     await selectShape(errorPage, 'Task_approve');
-    await errorPage.fill('#formgen-brief', 'Bitte ein Formular für die Genehmigung. '.repeat(8)); // 320 characters
-    await errorPage.waitForSelector('#formgen-count.over');
-    await errorPage.click('#formgen-generate');
-    await errorPage.waitForSelector('#formgen-error:not(:empty)');
-    const sentence = await errorPage.textContent('#formgen-error');
+    await errorPage.fill('#formgen-controls .formgen-brief', 'Bitte ein Formular für die Genehmigung. '.repeat(8)); // 320 characters
+    await errorPage.waitForSelector('#formgen-controls .formgen-count.over');
+    await errorPage.click('#formgen-controls .formgen-generate');
+    await errorPage.waitForSelector('#formgen-controls .formgen-error:not(:empty)');
+    const sentence = await errorPage.textContent('#formgen-controls .formgen-error');
     assert(/description/.test(sentence) && /limit/.test(sentence), `error shown: ${sentence}`);
     await shot(errorPage, '2-error.png');
     await errorPage.close();
@@ -502,19 +458,20 @@ async function main() {
   await test('b. Cancel aborts a generation in flight and shows the elapsed seconds', async () => {
     const slowPage = await openPage(builtinUrl, 'cancel');
     assert(await capability(slowPage) === 'available', 'capability');
+
     // Hold the request so the progress indicator can be seen; the page aborts it before it goes out.
     await slowPage.route('**/api/formgen/generate', async (route) => {
       await new Promise((r) => setTimeout(r, 5_000).unref());
       await route.continue().catch(() => {});
     });
-    await slowPage.click('#formgen-generate');
-    await slowPage.waitForSelector('#formgen-progress:visible');
-    await slowPage.locator('#formgen-elapsed', { hasText: /working… [1-9]\d* s/ }).waitFor();
-    assert(await slowPage.locator('#formgen-generate').isDisabled(), 'Generate is enabled while a generation runs');
-    await slowPage.click('#formgen-cancel');
-    await slowPage.waitForSelector('#formgen-error:has-text("Cancelled")');
-    await slowPage.waitForSelector('#formgen-progress', { state: 'hidden' });
-    assert(await slowPage.locator('#formgen-generate').isEnabled(), 'Generate stays disabled after Cancel');
+    await slowPage.click('#formgen-controls .formgen-generate');
+    await slowPage.waitForSelector('#formgen-controls .formgen-progress:visible');
+    await slowPage.locator('#formgen-controls .formgen-elapsed', { hasText: /working… [1-9]\d* s/ }).waitFor();
+    assert(await slowPage.locator('#formgen-controls .formgen-generate').isDisabled(), 'Generate is enabled while a generation runs');
+    await slowPage.click('#formgen-controls .formgen-cancel');
+    await slowPage.waitForSelector('#formgen-controls .formgen-error:has-text("Cancelled")');
+    await slowPage.waitForSelector('#formgen-controls .formgen-progress', { state: 'hidden' });
+    assert(await slowPage.locator('#formgen-controls .formgen-generate').isEnabled(), 'Generate stays disabled after Cancel');
     await slowPage.unrouteAll({ behavior: 'ignoreErrors' });
     await slowPage.close();
   });
@@ -525,12 +482,13 @@ async function main() {
       const url = await startServer('streaming', `[server]\nlisten = "127.0.0.1:0"\n[[workers]]\nname = "stream"\nprovider = "chat-completions"\nendpoint = "${model.url}/v1"\nmodel = "m"\nstructured_output = false\n`);
       const page = await openPage(url, 'streaming');
       assert(await capability(page) === 'available', 'capability');
+
       // Stop after the first draft: the model sees its connection closed, the editor is as it was
-      await page.click('#formgen-generate');
+      await page.click('#formgen-controls .formgen-generate');
       await formLabel(page, 'Alpha field').waitFor();
-      assert(await page.locator('#formgen-progress').isVisible(), 'a draft arrived only with the proposal');
-      await page.click('#formgen-cancel');
-      await page.waitForSelector('#formgen-error:has-text("Cancelled")');
+      assert(await page.locator('#formgen-controls .formgen-progress').isVisible(), 'a draft arrived only with the proposal');
+      await page.click('#formgen-controls .formgen-cancel');
+      await page.waitForSelector('#formgen-controls .formgen-error:has-text("Cancelled")');
       const stopped = Date.now();
       while (model.closed === 0) {
         assert(Date.now() - stopped < 2_000, 'the model call stayed open after Stop');
@@ -538,24 +496,26 @@ async function main() {
       }
       assert(await page.locator('#form-editor .fjs-form-field-label', { hasText: 'Alpha field' }).count() === 0,
         'the draft stayed in the editor after Stop');
+
       // A whole run: at least two drafts while the progress line shows, then the proposal
-      await page.click('#formgen-generate');
+      await page.click('#formgen-controls .formgen-generate');
       await formLabel(page, 'Alpha field').waitFor();
-      assert(await page.locator('#formgen-progress').isVisible(), 'the first draft came with the proposal');
+      assert(await page.locator('#formgen-controls .formgen-progress').isVisible(), 'the first draft came with the proposal');
       await formLabel(page, 'Beta field').waitFor();
-      assert(await page.locator('#formgen-progress').isVisible(), 'the second draft came with the proposal');
-      assert(await page.evaluate(() => document.getElementById('form-editor').inert), 'a draft could be edited');
-      await page.waitForSelector('#formgen-progress', { state: 'hidden' });
+      assert(await page.locator('#formgen-controls .formgen-progress').isVisible(), 'the second draft came with the proposal');
+      assert(await page.evaluate(() => document.querySelector('#form-editor .fjs-form-container').inert), 'a draft could be edited');
+      await page.waitForSelector('#formgen-controls .formgen-progress', { state: 'hidden' });
       await formLabel(page, 'Delta field').waitFor();
-      assert(!(await page.evaluate(() => document.getElementById('form-editor').inert)), 'the proposal is not editable');
-      assert(/Proposal by stream/.test(await page.textContent('#formgen-info')), 'no proposal shown');
+      assert(!(await page.evaluate(() => document.querySelector('#form-editor .fjs-form-container').inert)), 'the proposal is not editable');
+      assert(/Proposal by stream/.test(await page.textContent('#formgen-controls .formgen-info')), 'no proposal shown');
       await page.close();
     } finally {
-      model.server.close();
+      await model.stop();
     }
   });
 
   await test('e. the Data panel draws a step\'s data picture (a canned outline answer)', async () => {
+
     // The page's own rendering of the picture formgen's outline answers with (issue 11's `step`), whatever
     // the server at hand draws: the answer is canned here; the real one is checked above.
     const cannedPage = await openPage(builtinUrl, 'canned');
@@ -572,11 +532,11 @@ async function main() {
           processSource: 'request',
           step: {
             elementId: body.elementId,
-            knownBefore: [{ name: 'amount', from: 'the start form' }],
-            toSupply: [{ name: 'approved', why: 'read by the condition of Flow_yes' }],
-            decidedOn: [{ name: 'amount', conditions: ['amount > 1000'] }],
-            forms: ['vacation-request'],
-            decisions: ['risk'],
+            knownBefore: [ { name: 'amount', from: 'the start form' } ],
+            toSupply: [ { name: 'approved', why: 'read by the condition of Flow_yes' } ],
+            decidedOn: [ { name: 'amount', conditions: [ 'amount > 1000' ] } ],
+            forms: [ 'vacation-request' ],
+            decisions: [ 'risk' ],
           },
         }),
       });
@@ -590,19 +550,20 @@ async function main() {
     assert(asked.at(-1).elementId === 'Task_approve', `last asked about ${asked.at(-1).elementId}`);
     assert(await cannedPage.getAttribute('#formgen-data', 'data-step') === 'present', 'the picture is not shown');
     const entries = async (title) => cannedPage.locator(`#formgen-data [data-section="${title}"] li`).evaluateAll((lis) =>
-      lis.map((li) => [li.querySelector('code').textContent, (li.querySelector('.muted') || {}).textContent || '']));
+      lis.map((li) => [ li.querySelector('code').textContent, (li.querySelector('.muted') || {}).textContent || '' ]));
     const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-    assert(same(await entries('Known before'), [['amount', 'the start form']]), `known before: ${JSON.stringify(await entries('Known before'))}`);
-    assert(same(await entries('The form supplies'), [['approved', 'read by the condition of Flow_yes']]), 'to supply');
-    assert(same(await entries('Decided on'), [['amount', 'amount > 1000']]), 'decided on');
+    assert(same(await entries('Known before'), [ [ 'amount', 'the start form' ] ]), `known before: ${JSON.stringify(await entries('Known before'))}`);
+    assert(same(await entries('The form supplies'), [ [ 'approved', 'read by the condition of Flow_yes' ] ]), 'to supply');
+    assert(same(await entries('Decided on'), [ [ 'amount', 'amount > 1000' ] ]), 'decided on');
     const read = await cannedPage.locator('#formgen-data [data-section="Read"] code').allTextContents();
-    assert(same(read, ['vacation-request', 'risk']), `read: ${read.join(', ')}`);
+    assert(same(read, [ 'vacation-request', 'risk' ]), `read: ${read.join(', ')}`);
     await shot(cannedPage, '5-data-panel.png');
     await cannedPage.unrouteAll({ behavior: 'ignoreErrors' });
     await cannedPage.close();
   });
 
   await test('a. "Use this form" asks before binding a form id another step binds', async () => {
+
     // A proposal carrying another step's form id (an author can also type one into the editor): the answer is
     // canned, the page's question is what is tested.
     const askPage = await openPage(builtinUrl, 'ask');
@@ -610,14 +571,14 @@ async function main() {
       status: 200,
       contentType: 'application/json',
       body: JSON.stringify({
-        schema: { id: 'approve-vacation', type: 'default', components: [{ type: 'textfield', key: 'note', label: 'Note' }] },
+        schema: { id: 'approve-vacation', type: 'default', components: [ { type: 'textfield', key: 'note', label: 'Note' } ] },
         worker: 'builtin', model: 'outline', processId: 'vacation-request', elementId: 'Task_hr',
         processSource: 'request', warnings: [], usage: { inputTokens: 0, outputTokens: 0 }, attempts: 1,
       }),
     }));
     assert(await capability(askPage) === 'available', 'capability');
     await selectShape(askPage, 'Task_hr');
-    await askPage.click('#formgen-generate');
+    await askPage.click('#formgen-controls .formgen-generate');
     await askPage.waitForSelector('#formgen-use:enabled');
     const dialogs = [];
     const downloads = [];
@@ -635,8 +596,8 @@ async function main() {
   await test('c. without a Worker there is no "Generate form" button', async () => {
     const noWorker = await openPage(noWorkerUrl, 'no-worker');
     assert(await capability(noWorker) === 'unavailable', 'capability did not say unavailable');
-    assert(await noWorker.locator('#formgen-generate').count() === 0, '"Generate form" is in the DOM');
-    assert(await noWorker.locator('#formgen-brief').count() === 0, 'the brief is in the DOM');
+    assert(await noWorker.locator('.formgen-generate').count() === 0, '"Generate form" is in the DOM');
+    assert(await noWorker.locator('.formgen-brief').count() === 0, 'the brief is in the DOM');
     await noWorker.waitForSelector('#canvas [data-element-id="Task_approve"]'); // the modeller works regardless
     await shot(noWorker, '3-no-worker.png');
     await noWorker.close();
@@ -645,22 +606,26 @@ async function main() {
   await test('e. a 401 asks for a token; several Workers get a picker', async () => {
     const tokens = await openPage(tokensUrl, 'tokens');
     assert(await capability(tokens) === 'unauthorized', 'capability did not say unauthorized');
-    assert(await tokens.locator('#formgen-generate').count() === 0, '"Generate form" is shown before sign-in');
+    assert(await tokens.locator('.formgen-generate').count() === 0, '"Generate form" is shown before sign-in');
     await tokens.fill('#formgen-token', TOKEN);
     await tokens.click('#formgen-auth button[type="submit"]');
     const outline = tokens.waitForRequest('**/api/formgen/outline');
     await tokens.waitForSelector('#formgen[data-capability="available"]');
     assert((await outline).headers().authorization === `Bearer ${TOKEN}`, 'outline went without the token');
     assert(await tokens.locator('#formgen-auth').isHidden(), 'the token input stays after sign-in');
-    const options = await tokens.locator('#formgen-worker option').allTextContents();
+    const options = await tokens.locator('#formgen-controls .formgen-worker option').allTextContents();
     assert(options.join('|') === 'builtin (outline)|drafts (outline-2)', `picker: ${options.join('|')}`);
-    await tokens.selectOption('#formgen-worker', 'drafts');
+    await tokens.selectOption('#formgen-controls .formgen-worker', 'drafts');
     const request = tokens.waitForRequest('**/api/formgen/generate');
-    await tokens.click('#formgen-generate');
+    await tokens.click('#formgen-controls .formgen-generate');
     assert((await request).headers().authorization === `Bearer ${TOKEN}`, 'generate went without the token');
-    await tokens.waitForSelector('#formgen-info:has-text("drafts (outline-2)")');
+    await tokens.waitForSelector('#formgen-controls .formgen-info:has-text("drafts (outline-2)")');
     await shot(tokens, '4-tokens-picker.png');
     await tokens.close();
+  });
+
+  await moduleTests({
+    test, openPage, assert, log, builtinUrl, tmp: TMP, shot, keep, sha256, artifacts: ARTIFACTS,
   });
 
   await test('no request left 127.0.0.1 and no page threw', async () => {
@@ -675,10 +640,10 @@ try {
   failed += 1;
   log(`FAIL setup: ${err.stack || err}`);
 } finally {
-  log("closing the browser and the servers");
+  log('closing the browser and the servers');
   if (context) await context.close().catch(() => {});
   log('browser closed');
-  await stopServers();
+  await stopAll();
   log('servers stopped');
   rmSync(TMP, { recursive: true, force: true });
 }
