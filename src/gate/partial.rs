@@ -13,6 +13,8 @@
 
 use serde_json::Value;
 
+use crate::limits::nesting;
+
 /// The wrappers around a form that [`super::schema_from`] unwraps, one level deep.
 const WRAPPERS: &[&str] = &["schema", "form", "formSchema", "document"];
 
@@ -103,6 +105,8 @@ impl Partial {
                 }
                 self.in_string = true;
             }
+            // serde_json reads no deeper than this, so neither does the scan: its stack stays small
+            b'{' | b'[' if self.stack.len() >= nesting::JSON => self.restart(root),
             b'{' | b'[' => {
                 self.value_starts(at);
                 self.open(byte);
@@ -305,6 +309,16 @@ mod tests {
             }
             let whole = components_so_far(answer);
             prop_assert_eq!(partial.components(), whole.as_slice());
+        }
+
+        #[test]
+        fn json_nested_past_serde_jsons_limit_is_no_draft(depth in nesting::JSON..4 * nesting::JSON) {
+            let nested = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+            let text = format!(r#"{{"components": [{{"type": "text", "text": "a", "x": {nested}}}]}}"#);
+            let mut partial = Partial::new();
+            partial.push(&text);
+            prop_assert!(partial.components().is_empty());
+            prop_assert!(partial.stack.len() <= nesting::JSON);
         }
 
         #[test]
