@@ -53,6 +53,8 @@ pub struct Partial {
     done: bool,
     restarts: usize,
     components: Vec<Value>,
+    /// The bytes of the answer each component was written in.
+    sizes: Vec<usize>,
 }
 
 impl Partial {
@@ -76,6 +78,12 @@ impl Partial {
     /// The components complete so far, in order.
     pub fn components(&self) -> &[Value] {
         &self.components
+    }
+
+    /// How many bytes of the answer each of [`Partial::components`] was written in: what judging it
+    /// costs, about.
+    pub fn sizes(&self) -> &[usize] {
+        &self.sizes
     }
 
     /// The text read so far.
@@ -203,7 +211,10 @@ impl Partial {
             Some(t) if t + 1 == depth && byte == b'}' => {
                 if let Some(start) = self.element.take() {
                     match serde_json::from_str::<Value>(&self.text[start..=at]) {
-                        Ok(v) if v.is_object() => self.components.push(v),
+                        Ok(v) if v.is_object() => {
+                            self.components.push(v);
+                            self.sizes.push(at + 1 - start);
+                        }
                         _ => self.done = true,
                     }
                 }
