@@ -113,8 +113,9 @@ impl Partial {
                 }
                 self.in_string = true;
             }
-            // serde_json reads no deeper than this, so neither does the scan: its stack stays small
-            b'{' | b'[' if self.stack.len() >= nesting::JSON => self.restart(root),
+            // serde_json reads no deeper than this, so nothing of the form can be read from here on
+            // (the final gate refuses it too): the scan ends, and its stack stays small
+            b'{' | b'[' if self.stack.len() >= nesting::JSON => self.done = true,
             b'{' | b'[' => {
                 self.value_starts(at);
                 self.open(byte);
