@@ -470,4 +470,36 @@ mod tests {
         s.push(r#" xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/""#);
         assert_eq!(s.element("decision"), (Ns::Dmn, "decision"));
     }
+
+    #[test]
+    fn namespace_bindings_past_the_cap_are_ignored() {
+        let declarations: String =
+            (0..MAX_BINDINGS + 10).map(|i| format!(" xmlns:p{i}=\"urn:x{i}\"")).collect();
+        let mut s = Scopes::default();
+        s.push(&format!(r#"{declarations} xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL""#));
+        assert_eq!(s.bindings.len(), MAX_BINDINGS);
+        assert_eq!(s.element("p0:x").0, Ns::Other, "a declared prefix resolves to what it binds");
+        assert!(
+            s.bindings.iter().all(|(p, _)| &**p != format!("p{}", MAX_BINDINGS).as_str()),
+            "past the cap"
+        );
+        assert_eq!(
+            s.element("bpmn:task").0,
+            Ns::Bpmn,
+            "an undeclared well-known prefix still means its package"
+        );
+        s.pop();
+        assert!(s.bindings.is_empty());
+    }
+
+    #[test]
+    fn a_text_of_many_ampersands_unescapes_as_written() {
+        let text = format!("{}&amp;{}", "&".repeat(100_000), "& x;".repeat(1000));
+        let out = unescape(&text);
+        assert_eq!(out, format!("{}&{}", "&".repeat(100_000), "& x;".repeat(1000)));
+        assert_eq!(
+            unescape("a &#x41; &lt; &toolongtobeanentitynameatallreally; b"),
+            "a A < &toolongtobeanentitynameatallreally; b"
+        );
+    }
 }

@@ -544,3 +544,37 @@ fn linked_form(process: &Process, e: &crate::bpmn::Element, project: &Project) -
     }
     project.form(&e.form_id).cloned()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_condition_of_many_names_is_quoted_once_per_variable_and_cut() {
+        let condition =
+            format!("= {}", (0..50_000).map(|i| format!("v{i} > 1")).collect::<Vec<_>>().join(" or "));
+        let xml = format!(
+            r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"><process id="P">
+            <startEvent id="s"/><exclusiveGateway id="g"/><endEvent id="e"/>
+            <sequenceFlow id="f0" sourceRef="s" targetRef="g"/>
+            <sequenceFlow id="f1" sourceRef="g" targetRef="e"><conditionExpression>{}</conditionExpression></sequenceFlow>
+            <sequenceFlow id="f2" sourceRef="g" targetRef="e"><conditionExpression>{}</conditionExpression></sequenceFlow>
+            </process></definitions>"#,
+            condition.replace('>', "&gt;"),
+            condition.replace('>', "&gt;")
+        );
+        let defs = crate::bpmn::read_str(&xml);
+        let picture = picture(&defs.processes[0], None, &Project::default());
+        assert_eq!(picture.decided_on.len(), MOST);
+        assert_eq!(picture.decided_on[0].name, "v0");
+        for d in &picture.decided_on {
+            assert_eq!(d.conditions.len(), 1, "the same text on two flows is one condition");
+            assert!(d.conditions[0].len() <= MOST_CONDITION_BYTES + '…'.len_utf8());
+            assert!(
+                d.conditions[0].ends_with('…')
+                    && condition.starts_with(d.conditions[0].trim_end_matches('…'))
+            );
+        }
+        assert_eq!(quoted_condition("= a > 1"), "= a > 1");
+    }
+}
