@@ -312,6 +312,13 @@ fn the_deepest_input_each_reader_accepts_fits_a_quarter_of_the_stack() {
         let value: Value =
             serde_json::from_str(&format!("{}{}", "[".repeat(depth), "]".repeat(depth))).unwrap();
         drop(value);
+        // a pattern nested half as deep as the regex parser's limit (the gate's own, 64, with the
+        // anchors it adds), and ten times past that limit
+        for (depth, accepted) in [(nesting::EXPRESSION / 2, true), (10 * nesting::EXPRESSION, false)] {
+            let pattern = format!("{}a{}", "(".repeat(depth), ")".repeat(depth));
+            let form = json!({"components": [{"type": "textfield", "key": "x", "label": "X", "validate": {"pattern": pattern}}]});
+            assert_eq!(formgen::gate::check(&form.to_string(), None, None).is_ok(), accepted, "{depth}");
+        }
         // DMN at the XML bound
         let dmn = decision("amount", "1, 2", nesting::XML - 4);
         assert_eq!(formgen::dmn::read_str(&dmn).decisions[0].id, "deep");
