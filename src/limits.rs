@@ -197,6 +197,30 @@ impl Limits {
     }
 }
 
+/// How deep the readers follow nesting. These are not settings: each is a depth the reader's recursion
+/// (or its explicit stack) reaches with room to spare on a 2 MiB thread stack in a debug build (tokio's
+/// worker and blocking threads and Rust's test threads have 2 MiB; `tests/it/nesting.rs` runs the
+/// deepest input each reader accepts on a quarter of that), and far deeper than anything real: the
+/// corpora's conditions nest brackets 4 deep, their forms nest groups 3 deep, their XML 14 elements
+/// deep. Past its bound a reader answers leniently (the part unread, with a warning where there is a
+/// place for one) or, for the gate, with a refusal sentence; it never overflows its stack.
+pub mod nesting {
+    /// Brackets and `not`s nested in one expression: the condition reader (`bpmn::read_condition`)
+    /// leaves a condition nested deeper unread; the FEEL reader reads brackets deeper than this as if
+    /// they were not there.
+    pub const EXPRESSION: usize = 64;
+    /// Groups and dynamic lists nested in one form: the gate refuses a form nested deeper; the other
+    /// walks over a form's components (a project's forms, a refinement's diff, the forms embedded in a
+    /// process) do not descend further.
+    pub const FORM: usize = 32;
+    /// Elements nested in one BPMN or DMN document: deeper subtrees are skipped whole.
+    pub const XML: usize = 512;
+    /// JSON arrays and objects nested in one document: serde_json's own recursion limit, which every
+    /// JSON text formgen parses (request bodies, model answers, forms, vault answers) is read with;
+    /// deeper JSON does not parse. Walks over a parsed value may rely on it.
+    pub const JSON: usize = 128;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

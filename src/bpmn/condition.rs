@@ -7,8 +7,16 @@
 //! each comparison of a variable with a literal. It is not an evaluator: any part it cannot read (a
 //! function call, a comparison of two variables, arithmetic) yields nothing, and a condition it cannot
 //! read at all yields an empty [`Reading`], never an error.
+//!
+//! The parser recurses once per bracket and per `not`; a condition nested deeper than
+//! [`nesting::EXPRESSION`] is left unread ([`Reading::unread`]) rather than followed down, and each
+//! variable is noted once through a set beside the list, so any text reads in time and memory linear
+//! in its length.
 
+use std::collections::HashSet;
 use std::fmt;
+
+use crate::limits::nesting;
 
 /// A comparison operator, as the variable sees it (`5 < x` reads as `x > 5`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -126,9 +134,13 @@ pub struct Reading {
     pub variables: Vec<String>,
     /// Every comparison of a variable with a literal that could be read.
     pub comparisons: Vec<Comparison>,
+    /// The condition nests brackets or `not`s deeper than [`nesting::EXPRESSION`], so none of it was
+    /// read: no variables, no comparisons.
+    pub unread: bool,
 }
 
-/// Reads a FEEL or JUEL condition. Unreadable parts yield nothing.
+/// Reads a FEEL or JUEL condition. Unreadable parts yield nothing; a condition nested too deeply is
+/// left unread whole ([`Reading::unread`]).
 pub fn read_condition(condition: &str) -> Reading {
     let trimmed = condition.trim();
     let body = strip_markers(trimmed);
@@ -138,10 +150,21 @@ pub fn read_condition(condition: &str) -> Reading {
     if !trimmed.starts_with("${") && !trimmed.starts_with("#{") {
         tokens = join_names(tokens);
     }
-    let mut parser = Parser { tokens, pos: 0, reading: Reading::default() };
+    let mut parser = Parser { tokens, pos: 0, depth: 0, seen: HashSet::new(), reading: Reading::default() };
     // Trailing tokens the grammar does not cover are left unread: what came before them stands.
     parser.reading.comparisons = parser.or();
+    if parser.reading.unread {
+        return Reading { unread: true, ..Reading::default() };
+    }
     parser.reading
+}
+
+/// Whether [`read_condition`] leaves this condition unread for its nesting, told without reading it
+/// when it cannot be so: a text with fewer brackets and `not`s than the bound cannot nest past it.
+pub fn nests_too_deeply(condition: &str) -> bool {
+    let marks =
+        condition.bytes().filter(|b| matches!(b, b'(' | b'!')).count() + condition.matches("not").count();
+    marks > nesting::EXPRESSION && read_condition(condition).unread
 }
 
 /// `= expr` (FEEL), `${expr}` / `#{expr}` (JUEL), else the text itself.
@@ -303,6 +326,10 @@ enum Operand {
 struct Parser {
     tokens: Vec<Token>,
     pos: usize,
+    /// Brackets and `not`s open around the current position.
+    depth: usize,
+    /// The variables noted so far, for a linear de-duplication of `reading.variables`.
+    seen: HashSet<String>,
     reading: Reading,
 }
 
@@ -320,9 +347,26 @@ impl Parser {
         }
     }
 
+    /// Notes a variable, once.
+    fn note(&mut self, name: String) {
+        if !self.seen.contains(&name) {
+            self.seen.insert(name.clone());
+            self.reading.variables.push(name);
+        }
+    }
+
+    /// Goes one bracket or `not` deeper; false (and the condition unread) past the bound.
+    fn descend(&mut self) -> bool {
+        self.depth += 1;
+        if self.depth > nesting::EXPRESSION {
+            self.reading.unread = true;
+        }
+        !self.reading.unread
+    }
+
     fn or(&mut self) -> Vec<Comparison> {
         let mut out = self.and();
-        while self.eat(&Token::Or) {
+        while !self.reading.unread && self.eat(&Token::Or) {
             out.extend(self.and());
         }
         out
@@ -330,7 +374,7 @@ impl Parser {
 
     fn and(&mut self) -> Vec<Comparison> {
         let mut out = self.unary();
-        while self.eat(&Token::And) {
+        while !self.reading.unread && self.eat(&Token::And) {
             out.extend(self.unary());
         }
         out
@@ -338,7 +382,11 @@ impl Parser {
 
     fn unary(&mut self) -> Vec<Comparison> {
         if self.eat(&Token::Not) {
+            if !self.descend() {
+                return Vec::new();
+            }
             let inner = self.unary();
+            self.depth -= 1;
             return inner.into_iter().map(negate).collect();
         }
         self.comparison()
@@ -347,7 +395,11 @@ impl Parser {
     fn comparison(&mut self) -> Vec<Comparison> {
         if self.eat(&Token::Open) {
             // `( expr )`: its comparisons count, as in `not(x > 5)` or `(a and b) or c`
+            if !self.descend() {
+                return Vec::new();
+            }
             let inner = self.or();
+            self.depth -= 1;
             self.eat(&Token::Close);
             return inner;
         }
@@ -449,9 +501,7 @@ impl Parser {
                     self.skip_group(); // a function call: its arguments may reference variables
                     Operand::Opaque
                 } else {
-                    if !self.reading.variables.contains(&name) {
-                        self.reading.variables.push(name.clone());
-                    }
+                    self.note(name.clone());
                     Operand::Path(name)
                 }
             }
@@ -472,11 +522,7 @@ impl Parser {
                         return;
                     }
                 }
-                Token::Ident(name)
-                    if self.peek() != Some(&Token::Open) && !self.reading.variables.contains(&name) =>
-                {
-                    self.reading.variables.push(name);
-                }
+                Token::Ident(name) if self.peek() != Some(&Token::Open) => self.note(name),
                 _ => {}
             }
         }
@@ -544,5 +590,50 @@ mod tests {
         assert_eq!(read("= \"unclosed"), Vec::<String>::new());
         assert_eq!(read(""), Vec::<String>::new());
         assert_eq!(read("))((]]"), Vec::<String>::new());
+    }
+
+    fn nested(open: &str, inner: &str, close: &str, depth: usize) -> String {
+        format!("{}{inner}{}", open.repeat(depth), close.repeat(depth))
+    }
+
+    #[test]
+    fn nesting_up_to_the_bound_is_read() {
+        let at = nesting::EXPRESSION;
+        assert_eq!(read(&format!("= {}", nested("(", "amount > 5", ")", at))), ["amount > 5"]);
+        // a `not` and its bracket are two levels
+        assert_eq!(read(&format!("= {}", nested("not(", "approved", ")", at / 2))), ["approved = true"]);
+        assert_eq!(read(&format!("${{{}approved}}", "!".repeat(at - 1))), ["approved = false"]);
+    }
+
+    #[test]
+    fn nesting_past_the_bound_is_left_unread() {
+        for depth in [nesting::EXPRESSION + 1, 10 * nesting::EXPRESSION, 30_000] {
+            for text in [
+                format!("= {}", nested("(", "amount > 5", ")", depth)),
+                format!("= {}", nested("not(", "approved", ")", depth)),
+                format!("${{{}}}", nested("(", "amount > 5", ")", depth)),
+                format!("${{{}approved}}", "!".repeat(depth)),
+                format!("= {}", nested("not ", "approved", "", depth)),
+                // after a readable part, the whole condition is still unread
+                format!("= x > 1 and {}", nested("(", "y", ")", depth)),
+            ] {
+                let reading = read_condition(&text);
+                assert!(reading.unread, "{}", &text[..40]);
+                assert_eq!(reading, Reading { unread: true, ..Reading::default() });
+                assert!(nests_too_deeply(&text));
+            }
+        }
+        assert!(!nests_too_deeply("= (a > 1) and not(b)"));
+        let wide = (0..1000).map(|i| format!("(v{i} > 1)")).collect::<Vec<_>>().join(" or ");
+        assert!(!read_condition(&wide).unread && !nests_too_deeply(&wide), "many brackets side by side");
+    }
+
+    #[test]
+    fn variables_keep_their_first_order_without_repeats() {
+        let text = "= b > 1 or a > 2 or b < 0 or count(c, a, d) > 1 or c";
+        assert_eq!(read_condition(text).variables, ["b", "a", "c", "d"]);
+        let many: Vec<String> = (0..5000).map(|i| format!("v{i}")).collect();
+        let text = format!("= {} or {}", many.join(" or "), many.join(" or "));
+        assert_eq!(read_condition(&text).variables, many);
     }
 }

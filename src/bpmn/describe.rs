@@ -10,8 +10,10 @@
 //! This module renders; it does not fence the text or tell the model how to treat it — that is the
 //! prompt's job.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
+
+use indexmap::IndexSet;
 
 use super::condition::{Comparison, read_condition};
 use super::model::{Element, Process};
@@ -97,21 +99,19 @@ struct Optional {
 impl<'p> Describer<'p> {
     fn new(process: &'p Process, target: Option<usize>, budget: usize) -> Self {
         let mut compared: HashMap<String, Vec<Comparison>> = HashMap::new();
-        let mut condition_variables = Vec::new();
+        // comparisons told apart by their text, which says variable, operator and literal
+        let mut seen_comparisons: HashSet<String> = HashSet::new();
+        let mut condition_variables = IndexSet::new();
         for flow in process.elements.iter().filter(|e| !e.condition.is_empty()) {
             let reading = read_condition(&flow.condition);
-            for v in reading.variables {
-                if !condition_variables.contains(&v) {
-                    condition_variables.push(v);
-                }
-            }
+            condition_variables.extend(reading.variables);
             for c in reading.comparisons {
-                let list = compared.entry(c.variable.clone()).or_default();
-                if !list.contains(&c) {
-                    list.push(c);
+                if seen_comparisons.insert(c.to_string()) {
+                    compared.entry(c.variable.clone()).or_default().push(c);
                 }
             }
         }
+        let condition_variables = condition_variables.into_iter().collect();
         let mut by_id = HashMap::new();
         for (i, e) in process.elements.iter().enumerate() {
             by_id.entry(e.id.as_str()).or_insert(i);
@@ -377,13 +377,9 @@ impl<'p> Describer<'p> {
 
     /// Every variable name: the process's own, then those only its conditions mention.
     fn variable_names(&self) -> Vec<String> {
-        let mut names: Vec<String> = self.process.variables().into_iter().map(str::to_string).collect();
-        for v in &self.condition_variables {
-            if !names.contains(v) {
-                names.push(v.clone());
-            }
-        }
-        names
+        let mut names: IndexSet<String> = self.process.variables().into_iter().map(str::to_string).collect();
+        names.extend(self.condition_variables.iter().cloned());
+        names.into_iter().collect()
     }
 
     fn variable_detail(&self, name: &str) -> String {
@@ -484,18 +480,22 @@ fn clip(s: &str, max: usize) -> String {
 }
 
 /// The keys of a form-js JSON body (for an embedded form), in document order.
+/// Containers nested deeper than [`nesting::FORM`](crate::limits::nesting::FORM) are not walked.
 fn form_keys(body: &str) -> Vec<String> {
-    fn walk(v: &serde_json::Value, out: &mut Vec<String>) {
+    fn walk(v: &serde_json::Value, depth: usize, out: &mut Vec<String>) {
         if let Some(key) = v.get("key").and_then(|k| k.as_str()) {
             out.push(key.to_string());
         }
+        if depth > crate::limits::nesting::FORM {
+            return;
+        }
         if let Some(children) = v.get("components").and_then(|c| c.as_array()) {
-            children.iter().for_each(|c| walk(c, out));
+            children.iter().for_each(|c| walk(c, depth + 1, out));
         }
     }
     let mut keys = Vec::new();
     if let Ok(v) = serde_json::from_str::<serde_json::Value>(body) {
-        walk(&v, &mut keys);
+        walk(&v, 0, &mut keys);
     }
     keys
 }

@@ -21,7 +21,7 @@ use super::xml::{Ns, Scopes, Tag, push_reference, unescape};
 
 /// Elements deeper than this are skipped as one subtree: no BPMN construct nests this deep, and it keeps
 /// a 100,000-level document from costing 100,000 frames.
-const MAX_DEPTH: usize = 512;
+const MAX_DEPTH: usize = crate::limits::nesting::XML;
 
 /// BPMN flow element kinds are the subtypes of `FlowElement`: what may appear in a process's `elements`.
 /// The flow element kind named `local`, as a static string (kinds are a closed vocabulary, so elements

@@ -99,15 +99,19 @@ impl Builder {
                 named.entry(e.id.as_str()).or_insert(!e.name.is_empty());
             }
         }
-        let mut drop: Vec<(usize, usize)> = self
+        let drop: std::collections::HashSet<(usize, usize)> = self
             .data_refs
             .iter()
             .filter(|(_, _, target)| named.get(target.as_str()).copied().unwrap_or(false))
             .map(|(p, u, _)| (*p, *u))
             .collect();
-        drop.sort_unstable();
-        for (p, u) in drop.into_iter().rev() {
-            self.defs.processes[p].variable_uses.remove(u);
+        // one pass per process, not one shift of the list per use dropped
+        for (p, process) in self.defs.processes.iter_mut().enumerate() {
+            let mut u = 0;
+            process.variable_uses.retain(|_| {
+                u += 1;
+                !drop.contains(&(p, u - 1))
+            });
         }
     }
 }

@@ -241,8 +241,11 @@ pub fn unescape(raw: &str) -> Cow<'_, str> {
     while let Some(amp) = rest.find('&') {
         out.push_str(&rest[..amp]);
         let after = &rest[amp + 1..];
-        let resolved = after
-            .find(';')
+        // a reference name is short: only a `;` within reach ends one (looking further for each `&`
+        // would make a text of many `&`s quadratic)
+        let resolved = after.as_bytes()[..after.len().min(33)]
+            .iter()
+            .position(|&b| b == b';')
             .filter(|&semi| semi > 0 && semi <= 32)
             .and_then(|semi| resolve_reference(&after[..semi]).map(|c| (c, semi)));
         match resolved {
@@ -312,16 +315,22 @@ pub fn resolve_reference(name: &str) -> Option<char> {
 }
 
 /// Namespace bindings in scope, one frame per open element. Bindings map a prefix (`""` for the default
-/// namespace) straight to the [`Ns`] it means, so resolving a name never compares URIs.
+/// namespace) straight to the [`Ns`] it means, so resolving a name never compares URIs. At most
+/// [`MAX_BINDINGS`] are in scope at once, so each lookup is a short scan.
 #[derive(Debug, Default)]
 pub struct Scopes {
     bindings: Vec<(Box<str>, Ns)>,
     marks: Vec<usize>,
 }
 
+/// The most namespace bindings in scope at once; declarations past them are ignored (their prefixes
+/// resolve as if undeclared). Real documents declare a dozen; a document declaring thousands would
+/// otherwise make every name's lookup, and every declaration's check for a repeat, scan them all.
+pub const MAX_BINDINGS: usize = 256;
+
 impl Scopes {
     /// Opens an element's scope, adding the `xmlns` / `xmlns:p` declarations among its attributes (the
-    /// first declaration of a prefix in one tag wins).
+    /// first declaration of a prefix in one tag wins), up to [`MAX_BINDINGS`] in scope.
     pub fn push(&mut self, attrs_raw: &str) {
         let mark = self.bindings.len();
         self.marks.push(mark);
@@ -339,6 +348,9 @@ impl Scopes {
                 },
                 None => continue,
             };
+            if self.bindings.len() >= MAX_BINDINGS {
+                break;
+            }
             if self.bindings[mark..].iter().any(|(p, _)| &**p == prefix) {
                 continue;
             }
@@ -457,5 +469,37 @@ mod tests {
         let mut s = Scopes::default();
         s.push(r#" xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/""#);
         assert_eq!(s.element("decision"), (Ns::Dmn, "decision"));
+    }
+
+    #[test]
+    fn namespace_bindings_past_the_cap_are_ignored() {
+        let declarations: String =
+            (0..MAX_BINDINGS + 10).map(|i| format!(" xmlns:p{i}=\"urn:x{i}\"")).collect();
+        let mut s = Scopes::default();
+        s.push(&format!(r#"{declarations} xmlns:bpmn="http://www.omg.org/spec/BPMN/20100524/MODEL""#));
+        assert_eq!(s.bindings.len(), MAX_BINDINGS);
+        assert_eq!(s.element("p0:x").0, Ns::Other, "a declared prefix resolves to what it binds");
+        assert!(
+            s.bindings.iter().all(|(p, _)| &**p != format!("p{}", MAX_BINDINGS).as_str()),
+            "past the cap"
+        );
+        assert_eq!(
+            s.element("bpmn:task").0,
+            Ns::Bpmn,
+            "an undeclared well-known prefix still means its package"
+        );
+        s.pop();
+        assert!(s.bindings.is_empty());
+    }
+
+    #[test]
+    fn a_text_of_many_ampersands_unescapes_as_written() {
+        let text = format!("{}&amp;{}", "&".repeat(100_000), "& x;".repeat(1000));
+        let out = unescape(&text);
+        assert_eq!(out, format!("{}&{}", "&".repeat(100_000), "& x;".repeat(1000)));
+        assert_eq!(
+            unescape("a &#x41; &lt; &toolongtobeanentitynameatallreally; b"),
+            "a A < &toolongtobeanentitynameatallreally; b"
+        );
     }
 }

@@ -95,6 +95,9 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
                 path.display()
             )));
         }
+        for w in processes.iter().flat_map(|p| sources::reading_warnings(p)) {
+            eprintln!("formgen: warning: {}: {w}", path.display());
+        }
         if args.json {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let step = match args.element.as_deref() {

@@ -8,6 +8,8 @@
 //! what came before it stands. DTDs are ignored, so no entity is ever defined or expanded: a reference
 //! to one stays in the text as written.
 
+use std::collections::HashSet;
+
 use quick_xml::Reader;
 use quick_xml::events::Event;
 
@@ -17,7 +19,7 @@ use crate::bpmn::trim;
 use crate::bpmn::xml::{Ns, Scopes, attr, push_reference, skipping, unescape};
 
 /// Elements deeper than this are skipped as one subtree: no DMN construct nests this deep.
-const MAX_DEPTH: usize = 512;
+const MAX_DEPTH: usize = crate::limits::nesting::XML;
 
 /// Where the text of a `<text>` element goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,6 +109,9 @@ struct Builder {
     body: String,
     /// The open decision's `variable`, until its logic (table or literal expression) is known.
     pending: Option<DecisionOutput>,
+    /// The rule values recorded so far, by decision and output: a table of many rules de-duplicates
+    /// its values by lookup, not by scanning those before.
+    rule_values: HashSet<(usize, usize, String)>,
 }
 
 impl Builder {
@@ -127,10 +132,15 @@ impl Builder {
     }
 
     fn decision(&mut self) -> &mut Decision {
-        if self.out.decisions.is_empty() {
-            self.out.decisions.push(Decision::default());
+        Self::last_decision(&mut self.out)
+    }
+
+    /// The decision being read (a first one made up when the document has none yet).
+    fn last_decision(out: &mut Decisions) -> &mut Decision {
+        if out.decisions.is_empty() {
+            out.decisions.push(Decision::default());
         }
-        self.out.decisions.last_mut().expect("a decision exists")
+        out.decisions.last_mut().expect("a decision exists")
     }
 
     fn open(&mut self, qname: &str, attrs: &str, has_children: bool) {
@@ -265,7 +275,9 @@ impl Builder {
         };
         let body = std::mem::take(&mut self.body);
         let text = trim(&body);
-        let decision = self.decision();
+        // the decision's number once there is one (the next line makes one when there is none)
+        let at = self.out.decisions.len().max(1);
+        let decision = Self::last_decision(&mut self.out);
         match target {
             Target::InputExpression(i) => {
                 let input = &mut decision.inputs[i];
@@ -287,7 +299,7 @@ impl Builder {
             }
             Target::OutputEntry(o) => {
                 if let (Some(output), Some(value)) = (decision.outputs.get_mut(o), string_literal(text))
-                    && !output.rule_values.contains(&value)
+                    && self.rule_values.insert((at, o, value.clone()))
                 {
                     output.rule_values.push(value);
                 }

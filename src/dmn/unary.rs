@@ -7,22 +7,20 @@
 /// The values of a unary-tests text that is a list of string or number literals, in order, without
 /// repeats: strings unquoted and unescaped, numbers as written. Empty for any other text.
 pub fn allowed_values(text: &str) -> Vec<String> {
-    let mut values: Vec<String> = Vec::new();
+    let mut values: indexmap::IndexSet<String> = indexmap::IndexSet::new();
     let mut rest = text.trim();
     if rest.is_empty() {
-        return values;
+        return Vec::new();
     }
     loop {
         let (value, after) = match literal(rest) {
             Some(found) => found,
             None => return Vec::new(),
         };
-        if !values.contains(&value) {
-            values.push(value);
-        }
+        values.insert(value);
         rest = after.trim_start();
         if rest.is_empty() {
-            return values;
+            return values.into_iter().collect();
         }
         match rest.strip_prefix(',') {
             Some(after_comma) => rest = after_comma.trim_start(),

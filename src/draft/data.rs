@@ -3,11 +3,14 @@
 //! Flowable step's declared fields converted faithfully, and types, labels and options taken from
 //! where the project already defines a variable.
 
+use std::collections::HashSet;
+
+use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
-use super::{Use, overlaps, valid_key};
+use super::{Use, valid_key, without_objects};
 use crate::bpmn::{DeclaredField, Element, FieldKind};
-use crate::flow::{Definition, Known, Picture};
+use crate::flow::{Definition, Known, PathRoots, Picture};
 use crate::words;
 
 /// How many values known before a step its draft shows read-only, nearest first in the process's
@@ -21,8 +24,9 @@ pub const COMPUTED_SHOWN: usize = 2;
 /// Adds the picture's variables to the fields chosen from the process: what the step supplies and
 /// what is decided on (captured), then what is known before (shown, for a step; not for the start form).
 pub(super) fn add_picture_fields(chosen: &mut Vec<(String, Use)>, picture: &Picture, is_step: bool) {
-    let push = |name: &str, use_: Use, chosen: &mut Vec<(String, Use)>| {
-        if valid_key(name) && !chosen.iter().any(|(n, _)| n == name) {
+    let mut seen: HashSet<String> = chosen.iter().map(|(n, _)| n.clone()).collect();
+    let mut push = |name: &str, use_: Use, chosen: &mut Vec<(String, Use)>| {
+        if valid_key(name) && seen.insert(name.to_string()) {
             chosen.push((name.to_string(), use_));
         }
     };
@@ -38,8 +42,7 @@ pub(super) fn add_picture_fields(chosen: &mut Vec<(String, Use)>, picture: &Pict
         }
     }
     // a variable read by path is an object: its paths are the fields, not the whole object
-    let all: Vec<String> = chosen.iter().map(|(n, _)| n.clone()).collect();
-    chosen.retain(|(n, _)| !all.iter().any(|other| overlaps(n, other) && other.len() > n.len()));
+    *chosen = without_objects(std::mem::take(chosen));
 }
 
 /// The values known before a step that its draft shows, at most [`KNOWN_SHOWN`]: first those the
@@ -72,12 +75,13 @@ pub(super) fn expand_objects(
     process: &crate::bpmn::Process,
     project: &crate::project::Project,
 ) {
-    let mut out: Vec<(String, Use)> = Vec::new();
+    let mut out: IndexMap<String, Use> = IndexMap::new();
+    let roots = PathRoots::new(process, project);
     for (name, use_) in chosen.drain(..) {
         // the values one level down: of 500 keys in 130 real forms one binds a deeper path; deeper
         // ones name an object's internals (an AI agent's `agent.context.metrics.*`), not what a
         // person reads, and a path with paths below it is an object again
-        let paths = if name.contains('.') {
+        let paths = if name.contains('.') || !roots.may_have_paths_below(&name) {
             Vec::new()
         } else {
             let mut paths = crate::flow::paths_below(&name, process, project, 8 * MOST_PATHS);
@@ -87,18 +91,14 @@ pub(super) fn expand_objects(
             paths
         };
         if paths.is_empty() {
-            if !out.iter().any(|(n, _)| *n == name) {
-                out.push((name, use_));
-            }
+            out.entry(name).or_insert(use_);
             continue;
         }
-        for p in paths {
-            if valid_key(&p) && !out.iter().any(|(n, _)| *n == p) {
-                out.push((p, use_));
-            }
+        for p in paths.into_iter().filter(|p| valid_key(p)) {
+            out.entry(p).or_insert(use_);
         }
     }
-    *chosen = out;
+    *chosen = out.into_iter().collect();
 }
 
 /// A field for a variable the project already defines: its type, label and options from there.

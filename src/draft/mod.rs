@@ -20,6 +20,9 @@ mod brief;
 mod data;
 mod field;
 
+use std::collections::HashSet;
+
+use indexmap::{IndexMap, IndexSet};
 use serde_json::{Map, Value, json};
 
 use crate::bpmn::{Process, read_condition};
@@ -97,9 +100,8 @@ pub fn draft_in(
         Some(existing) => existing.clone(),
         None => vec![heading(process, target, brief.heading.as_deref())],
     };
-    let bound: Vec<String> =
-        components.iter().filter_map(|c| c.get("key")?.as_str().map(str::to_string)).collect();
-    let mut bound = bound;
+    let mut bound = Paths::default();
+    components.iter().filter_map(|c| c.get("key")?.as_str()).for_each(|k| bound.insert(k));
     if current.is_none()
         && let Some(i) = target
     {
@@ -111,22 +113,23 @@ pub fn draft_in(
                 warnings.push(secret_skipped(&key, &asked));
                 continue;
             }
-            bound.push(key);
+            bound.insert(&key);
             components.push(c);
         }
     }
     let mut chosen = fields(process, target, around.is_none());
     if let Some(around) = around {
         // an output mapping that sets a value from something else is the engine's to write
-        let engine_written = &around.picture.set_by_step;
-        chosen.retain(|(n, _)| !engine_written.contains(n));
+        let engine_written: HashSet<&str> = around.picture.set_by_step.iter().map(String::as_str).collect();
+        chosen.retain(|(n, _)| !engine_written.contains(n.as_str()));
     }
     if let Some(around) = around {
         data::add_picture_fields(&mut chosen, around.picture, target.is_some());
         data::expand_objects(&mut chosen, process, around.project);
     }
+    let definitions = around.map(|a| crate::flow::Definitions::new(process, a.project));
     for (name, use_) in chosen {
-        if bound.iter().any(|b| *b == name || overlaps(b, &name)) {
+        if bound.clashes(&name) {
             continue;
         }
         if let Some(asked) = crate::gate::secret_in(&name) {
@@ -134,13 +137,12 @@ pub fn draft_in(
             continue;
         }
         let cs = comparisons.get(&name).map(Vec::as_slice).unwrap_or_default();
-        let definition: Option<Definition> =
-            around.and_then(|a| crate::flow::definition(&name, process, a.project));
+        let definition: Option<Definition> = definitions.as_ref().and_then(|d| d.get(&name));
         let component = match &definition {
             Some(d) if cs.is_empty() || d.kind != "textfield" => data::defined_field(&name, use_, d),
             _ => field(&name, use_, cs),
         };
-        bound.push(name);
+        bound.insert(&name);
         components.push(component);
     }
     let drafted = components.len();
@@ -191,16 +193,11 @@ fn without_process(brief: &Brief, current: Option<&Value>) -> (Value, Vec<String
 
 /// Every variable the process names: those its elements read or write, and those its conditions read.
 fn variables(process: &Process) -> Vec<String> {
-    let mut names: Vec<String> = process.variables().into_iter().map(str::to_string).collect();
+    let mut names: IndexSet<String> = process.variables().into_iter().map(str::to_string).collect();
     for e in process.elements.iter().filter(|e| !e.condition.is_empty()) {
-        for v in read_condition(&e.condition).variables {
-            if !names.contains(&v) {
-                names.push(v);
-            }
-        }
+        names.extend(read_condition(&e.condition).variables);
     }
-    names.retain(|n| valid_key(n));
-    names
+    names.into_iter().filter(|n| valid_key(n)).collect()
 }
 
 /// Why a form has only its heading.
@@ -236,10 +233,10 @@ fn unused_warning(unused: &[String]) -> Option<String> {
 /// The variables a form for `target` has fields for, in order: the step's own, then the decisions
 /// downstream that nothing else answers.
 fn fields(process: &Process, target: Option<usize>, with_decisions: bool) -> Vec<(String, Use)> {
-    let mut out: Vec<(String, Use)> = Vec::new();
+    let mut out: IndexMap<String, Use> = IndexMap::new();
     let mut push = |name: &str, use_: Use| {
-        if valid_key(name) && !out.iter().any(|(n, _)| n == name) {
-            out.push((name.to_string(), use_));
+        if valid_key(name) && !out.contains_key(name) {
+            out.insert(name.to_string(), use_);
         }
     };
     let own = own_elements(process, target);
@@ -250,16 +247,17 @@ fn fields(process: &Process, target: Option<usize>, with_decisions: bool) -> Vec
         }
     }
     // Variables some other element writes are not this form's to capture.
-    let written_elsewhere = |name: &str| {
-        process
-            .variable_uses
-            .iter()
-            .any(|u| u.name == name && u.role.is_written() && u.element.is_some_and(|e| !own.contains(&e)))
-    };
+    let own: HashSet<usize> = own.into_iter().collect();
+    let written_elsewhere: HashSet<&str> = process
+        .variable_uses
+        .iter()
+        .filter(|u| u.role.is_written() && u.element.is_some_and(|e| !own.contains(&e)))
+        .map(|u| u.name.as_str())
+        .collect();
     for decision in process.decisions_after(target).into_iter().filter(|_| with_decisions) {
         for flow in &decision.flows {
             for v in read_condition(&flow.condition).variables {
-                if !written_elsewhere(&v) {
+                if !written_elsewhere.contains(v.as_str()) {
                     push(&v, Use::Write);
                 }
             }
@@ -267,9 +265,50 @@ fn fields(process: &Process, target: Option<usize>, with_decisions: bool) -> Vec
     }
     // A variable the process reads by path (`order.total`) is an object: its fields are the paths, and a
     // field for the whole object would both clash with them and ask for something no one can type.
-    let all: Vec<String> = out.iter().map(|(n, _)| n.clone()).collect();
-    out.retain(|(n, _)| !all.iter().any(|other| overlaps(n, other) && other.len() > n.len()));
-    out
+    without_objects(out.into_iter().collect())
+}
+
+/// `fields` without the names another of them extends (`order` when `order.total` is there).
+fn without_objects(mut fields: Vec<(String, Use)>) -> Vec<(String, Use)> {
+    let mut all = Paths::default();
+    fields.iter().for_each(|(n, _)| all.insert(n));
+    fields.retain(|(n, _)| !all.is_extended(n));
+    fields
+}
+
+/// Binding paths held as sets, so that whether a path equals, extends or is extended by one held is
+/// looked up rather than compared with each: the drafter's fields for a process with many variables
+/// stay linear. Of a path past the gate's bounds only the prefixes within them are held; every path
+/// asked about is within them (the drafter's keys pass [`valid_key`]), so no answer changes.
+#[derive(Default)]
+struct Paths {
+    held: HashSet<String>,
+    /// The proper prefixes of the held paths.
+    below: HashSet<String>,
+}
+
+impl Paths {
+    fn insert(&mut self, path: &str) {
+        let dots = path.match_indices('.').take(crate::gate::MAX_PATH_SEGMENTS);
+        for (i, _) in dots.take_while(|(i, _)| *i <= crate::gate::MAX_PATH_BYTES) {
+            self.below.insert(path[..i].to_string());
+        }
+        if crate::gate::within_path_bounds(path) {
+            self.held.insert(path.to_string());
+        }
+    }
+
+    /// Whether a held path equals `path`, extends it or is a proper prefix of it.
+    fn clashes(&self, path: &str) -> bool {
+        self.held.contains(path)
+            || self.below.contains(path)
+            || path.match_indices('.').any(|(i, _)| self.held.contains(&path[..i]))
+    }
+
+    /// Whether a held path extends `path`.
+    fn is_extended(&self, path: &str) -> bool {
+        self.below.contains(path)
+    }
 }
 
 /// The elements whose data a form for `target` is: the step, or the process's top-level start events.
@@ -326,8 +365,11 @@ fn escape_markdown(s: &str) -> String {
     out
 }
 
+/// Whether the gate lets a field bind `name`: form-js's key pattern without its reserved segments,
+/// within the gate's path bounds.
 fn valid_key(name: &str) -> bool {
     !name.is_empty()
+        && crate::gate::within_path_bounds(name)
         && name.split('.').all(|seg| {
             !seg.is_empty()
                 && seg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')

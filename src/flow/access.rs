@@ -21,6 +21,7 @@
 //!
 //! It knows nothing of XML: only [`crate::bpmn::Process`] and its elements' [`Access`]es.
 
+use indexmap::IndexSet;
 use serde::{Deserialize, Serialize};
 
 use super::expr;
@@ -109,18 +110,11 @@ pub fn of_process(process: &Process) -> Vec<ElementAccess> {
 /// What the element at `index` reads and writes.
 pub fn of_element(process: &Process, index: usize) -> ElementAccess {
     let element = &process.elements[index];
-    let mut out = ElementAccess::default();
-    for access in &element.accesses {
-        for name in reads_of(access) {
-            if !out.reads.contains(&name) {
-                out.reads.push(name);
-            }
-        }
-    }
+    let reads: IndexSet<String> = element.accesses.iter().flat_map(reads_of).collect();
+    let mut writes: IndexSet<Write> = IndexSet::new();
     let mut push = |name: &str, scope: String| {
-        let write = Write { name: name.to_string(), scope };
-        if !write.name.is_empty() && !out.writes.contains(&write) {
-            out.writes.push(write);
+        if !name.is_empty() {
+            writes.insert(Write { name: name.to_string(), scope });
         }
     };
     let own = || element.id.to_string();
@@ -154,7 +148,7 @@ pub fn of_element(process: &Process, index: usize) -> ElementAccess {
         let name = root(&field.variable);
         push(name, outer_scope(process, index, name));
     }
-    out
+    ElementAccess { reads: reads.into_iter().collect(), writes: writes.into_iter().collect() }
 }
 
 /// Whether an element maps `name` (or a dotted path below it) as an input.
@@ -204,13 +198,8 @@ pub fn context_keys(value: &str) -> Vec<String> {
     let Some(body) = value.trim().strip_prefix('=') else {
         return Vec::new();
     };
-    let mut keys: Vec<String> = Vec::new();
-    for (key, _) in context_entries(body) {
-        if !keys.contains(&key) {
-            keys.push(key);
-        }
-    }
-    keys
+    let keys: IndexSet<String> = context_entries(body).into_iter().map(|(key, _)| key).collect();
+    keys.into_iter().collect()
 }
 
 /// The dotted paths of a FEEL context literal's keys, nested contexts included
@@ -220,23 +209,21 @@ pub fn context_paths(value: &str) -> Vec<String> {
     let Some(body) = value.trim().strip_prefix('=') else {
         return Vec::new();
     };
-    let mut out = Vec::new();
+    let mut out = IndexSet::new();
     nested_paths(body, "", 0, &mut out);
-    out
+    out.into_iter().collect()
 }
 
 /// Contexts nested deeper than this are not followed.
 const MOST_CONTEXT_DEPTH: usize = 8;
 
-fn nested_paths(body: &str, prefix: &str, depth: usize, out: &mut Vec<String>) {
+fn nested_paths(body: &str, prefix: &str, depth: usize, out: &mut IndexSet<String>) {
     if depth >= MOST_CONTEXT_DEPTH {
         return;
     }
     for (key, value) in context_entries(body) {
         let path = if prefix.is_empty() { key } else { format!("{prefix}.{key}") };
-        if !out.contains(&path) {
-            out.push(path.clone());
-        }
+        out.insert(path.clone());
         nested_paths(value, &path, depth + 1, out);
     }
 }

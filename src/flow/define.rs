@@ -5,11 +5,14 @@
 //!
 //! It knows the process and its project; nothing of the form being drafted.
 
+use std::collections::{HashMap, HashSet};
+
 use serde::Serialize;
 
 use super::expr;
-use crate::bpmn::{Place, Process};
-use crate::project::Project;
+use crate::bpmn::{DeclaredField, Element, Place, Process};
+use crate::dmn::{Decision, DecisionInput};
+use crate::project::{FormField, Project, ProjectForm};
 
 /// What the project already says about one variable.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -31,31 +34,90 @@ pub struct Definition {
 }
 
 /// The first definition of `name`: a sibling form's field, else a C7/Flowable declared field, else a
-/// decision's output (for the result variable of a step that calls it) or input.
+/// decision's output (for the result variable of a step that calls it) or input. For many names, make
+/// a [`Definitions`] once and ask it.
 pub fn definition(name: &str, process: &Process, project: &Project) -> Option<Definition> {
-    if let Some((form, field)) = project.fields(name).next() {
-        let source = if form.id.is_empty() {
-            format!("the form {}", form.file)
-        } else {
-            format!("the form \"{}\"", form.id)
-        };
-        return Some(Definition {
-            name: name.to_string(),
-            source,
-            label: field.label.clone(),
-            kind: field.kind.clone(),
-            options: field
-                .options
-                .iter()
-                .map(|o| {
-                    (o.value.as_str().map_or_else(|| o.value.to_string(), str::to_string), o.label.clone())
-                })
-                .collect(),
-            required: field.required,
-        });
+    Definitions::new(process, project).get(name)
+}
+
+/// Where each variable of a process and its project is defined, indexed once: [`Definitions::get`]
+/// answers what [`definition`] does, by lookups, so a draft of many fields does not search the whole
+/// process and project again for each.
+pub struct Definitions<'a> {
+    /// The first project form field binding each key.
+    fields: HashMap<&'a str, (&'a ProjectForm, &'a FormField)>,
+    /// The first declared field with each id or variable: the element and the field.
+    declared: HashMap<&'a str, (&'a Element, &'a DeclaredField)>,
+    /// The elements whose (first) result variable has each name, in document order.
+    results: HashMap<&'a str, Vec<&'a Element>>,
+    /// The first decision of each id.
+    decisions: HashMap<&'a str, &'a Decision>,
+    /// The first decision input whose expression is exactly each name.
+    inputs: HashMap<&'a str, (&'a Decision, &'a DecisionInput)>,
+}
+
+impl<'a> Definitions<'a> {
+    /// The index of `process` and `project`.
+    pub fn new(process: &'a Process, project: &'a Project) -> Definitions<'a> {
+        let mut fields = HashMap::new();
+        for form in &project.forms {
+            for field in &form.input_fields {
+                fields.entry(field.key.as_str()).or_insert((form, field));
+            }
+        }
+        let mut declared = HashMap::new();
+        let mut results: HashMap<&str, Vec<&Element>> = HashMap::new();
+        for e in &process.elements {
+            for f in &e.declared().fields {
+                declared.entry(f.id.as_str()).or_insert((e, f));
+                declared.entry(f.variable.as_str()).or_insert((e, f));
+            }
+            if let Some(result) = e.accesses.iter().find(|a| a.place == Place::ResultVariable) {
+                results.entry(result.expression.trim()).or_default().push(e);
+            }
+        }
+        let mut decisions = HashMap::new();
+        let mut inputs = HashMap::new();
+        for d in &project.decisions {
+            decisions.entry(d.id.trim()).or_insert(d);
+            for input in &d.inputs {
+                let name = input.expression.trim();
+                let reads = expr::feel_reads(&input.expression);
+                if reads.len() == 1 && reads[0].path == name {
+                    inputs.entry(name).or_insert((d, input));
+                }
+            }
+        }
+        Definitions { fields, declared, results, decisions, inputs }
     }
-    for e in &process.elements {
-        if let Some(f) = e.declared().fields.iter().find(|f| f.id == name || f.variable == name) {
+
+    /// The first definition of `name`, as [`definition`] finds it.
+    pub fn get(&self, name: &str) -> Option<Definition> {
+        if let Some((form, field)) = self.fields.get(name) {
+            let source = if form.id.is_empty() {
+                format!("the form {}", form.file)
+            } else {
+                format!("the form \"{}\"", form.id)
+            };
+            return Some(Definition {
+                name: name.to_string(),
+                source,
+                label: field.label.clone(),
+                kind: field.kind.clone(),
+                options: field
+                    .options
+                    .iter()
+                    .map(|o| {
+                        (
+                            o.value.as_str().map_or_else(|| o.value.to_string(), str::to_string),
+                            o.label.clone(),
+                        )
+                    })
+                    .collect(),
+                required: field.required,
+            });
+        }
+        if let Some((e, f)) = self.declared.get(name) {
             return Some(Definition {
                 name: name.to_string(),
                 source: format!("the form fields of \"{}\"", e.label()),
@@ -65,49 +127,46 @@ pub fn definition(name: &str, process: &Process, project: &Project) -> Option<De
                 required: f.required,
             });
         }
+        self.decision_output(name).or_else(|| self.decision_input(name))
     }
-    decision_definition(name, process, project)
-}
 
-fn decision_definition(name: &str, process: &Process, project: &Project) -> Option<Definition> {
-    // the result variable of a step that calls a decision: the decision's (single) output
-    for e in &process.elements {
-        let result =
-            e.accesses.iter().find(|a| a.place == Place::ResultVariable).map(|a| a.expression.trim());
-        if result != Some(name) {
-            continue;
-        }
-        for a in e.accesses.iter().filter(|a| a.place == Place::DecisionId) {
-            let Some(d) = project.decision(a.expression.trim_start_matches('=')) else { continue };
-            if let [output] = d.outputs.as_slice() {
-                return Some(Definition {
-                    name: name.to_string(),
-                    source: format!("the decision \"{}\"", d.id),
-                    label: if output.label.is_empty() { output.name.clone() } else { output.label.clone() },
-                    kind: kind_of(&output.type_ref, !output.allowed_values.is_empty()).to_string(),
-                    options: output.allowed_values.iter().map(|v| (v.clone(), v.clone())).collect(),
-                    required: true,
-                });
+    /// The result variable of a step that calls a decision: the decision's (single) output.
+    fn decision_output(&self, name: &str) -> Option<Definition> {
+        for e in self.results.get(name).into_iter().flatten() {
+            for a in e.accesses.iter().filter(|a| a.place == Place::DecisionId) {
+                let id = a.expression.trim_start_matches('=').trim();
+                let Some(d) = self.decisions.get(id).filter(|_| !id.is_empty()) else { continue };
+                if let [output] = d.outputs.as_slice() {
+                    return Some(Definition {
+                        name: name.to_string(),
+                        source: format!("the decision \"{}\"", d.id),
+                        label: if output.label.is_empty() {
+                            output.name.clone()
+                        } else {
+                            output.label.clone()
+                        },
+                        kind: kind_of(&output.type_ref, !output.allowed_values.is_empty()).to_string(),
+                        options: output.allowed_values.iter().map(|v| (v.clone(), v.clone())).collect(),
+                        required: true,
+                    });
+                }
             }
         }
+        None
     }
-    // an input a decision reads by this very name
-    for d in &project.decisions {
-        for input in &d.inputs {
-            let reads = expr::feel_reads(&input.expression);
-            if reads.len() == 1 && reads[0].path == name && input.expression.trim() == name {
-                return Some(Definition {
-                    name: name.to_string(),
-                    source: format!("the decision \"{}\"", d.id),
-                    label: input.label.clone(),
-                    kind: kind_of(&input.type_ref, !input.allowed_values.is_empty()).to_string(),
-                    options: input.allowed_values.iter().map(|v| (v.clone(), v.clone())).collect(),
-                    required: true,
-                });
-            }
-        }
+
+    /// An input a decision reads by this very name.
+    fn decision_input(&self, name: &str) -> Option<Definition> {
+        let (d, input) = self.inputs.get(name)?;
+        Some(Definition {
+            name: name.to_string(),
+            source: format!("the decision \"{}\"", d.id),
+            label: input.label.clone(),
+            kind: kind_of(&input.type_ref, !input.allowed_values.is_empty()).to_string(),
+            options: input.allowed_values.iter().map(|v| (v.clone(), v.clone())).collect(),
+            required: true,
+        })
     }
-    None
 }
 
 /// The dotted paths the process and its project use below `root` (`order.total` for `order`): read
@@ -116,10 +175,10 @@ fn decision_definition(name: &str, process: &Process, project: &Project) -> Opti
 /// of first appearance, at most `most`.
 pub fn paths_below(root: &str, process: &Process, project: &Project, most: usize) -> Vec<String> {
     let prefix = format!("{root}.");
-    let mut out: Vec<String> = Vec::new();
+    let mut out: indexmap::IndexSet<String> = indexmap::IndexSet::new();
     let mut add = |path: &str| {
-        if path.starts_with(&prefix) && path.len() > prefix.len() && !out.iter().any(|p| p == path) {
-            out.push(path.to_string());
+        if out.len() < most && path.starts_with(&prefix) && path.len() > prefix.len() {
+            out.insert(path.to_string());
         }
     };
     for form in &project.forms {
@@ -152,8 +211,54 @@ pub fn paths_below(root: &str, process: &Process, project: &Project, most: usize
             }
         }
     }
-    out.truncate(most);
-    out
+    out.into_iter().collect()
+}
+
+/// The first segments of every dotted path [`paths_below`] could list, gathered in one pass: a name
+/// that is none of them has no paths below it, so the many names of a large process are not each
+/// looked for in the whole process again (only those that may have paths are).
+pub struct PathRoots(HashSet<String>);
+
+impl PathRoots {
+    /// The roots of the paths the process and its project use.
+    pub fn new(process: &Process, project: &Project) -> PathRoots {
+        let mut roots = HashSet::new();
+        let mut add = |path: &str| {
+            if let Some((root, _)) = path.split_once('.') {
+                roots.insert(root.to_string());
+            }
+        };
+        for form in &project.forms {
+            form.input_fields.iter().filter(|f| !f.in_list).for_each(|f| add(&f.key));
+        }
+        for e in &process.elements {
+            for (k, a) in e.accesses.iter().enumerate() {
+                // as `paths_below` takes them
+                let stored = match &a.place {
+                    Place::Header(key) if key == "resultExpression" => {
+                        Some((a.expression.as_str(), String::new()))
+                    }
+                    _ => e.output_mapping_at(k).map(|(source, target)| (source, format!("{target}."))),
+                };
+                if let Some((value, stored_as)) = stored {
+                    for path in super::access::context_paths(value) {
+                        add(&format!("{stored_as}{path}"));
+                    }
+                }
+                if a.expression.contains('.') {
+                    let reads = expr::zeebe_value_reads(&a.expression).into_iter();
+                    reads.chain(expr::juel_reads(&a.expression)).for_each(|r| add(&r.path));
+                }
+            }
+        }
+        PathRoots(roots)
+    }
+
+    /// Whether [`paths_below`] may list something for `name` (a path whose first segment is the
+    /// first segment of `name`); false only when it lists nothing.
+    pub fn may_have_paths_below(&self, name: &str) -> bool {
+        self.0.contains(name.split('.').next().unwrap_or(name))
+    }
 }
 
 /// The form-js type for a DMN `typeRef`.

@@ -16,6 +16,6 @@ pub mod expr;
 pub mod picture;
 mod render;
 
-pub use define::{Definition, definition, paths_below};
+pub use define::{Definition, Definitions, PathRoots, definition, paths_below};
 pub use picture::{Decided, Known, Picture, Supply, picture};
 pub use render::describe_picture;

@@ -21,6 +21,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
+use indexmap::IndexSet;
 use serde::Serialize;
 
 use super::access::{self, ElementAccess};
@@ -92,6 +93,23 @@ pub struct Picture {
 /// Most variables in one list of the picture: a bound for any process size.
 const MOST: usize = 200;
 
+/// The longest condition quoted in [`Decided::conditions`] (the corpus's longest has 115 bytes); a
+/// longer one is cut there with an ellipsis, so that the picture of a process whose one condition
+/// names many variables does not hold that condition once per variable.
+const MOST_CONDITION_BYTES: usize = 1024;
+
+/// `condition`, cut to [`MOST_CONDITION_BYTES`] at a character boundary.
+fn quoted_condition(condition: &str) -> String {
+    if condition.len() <= MOST_CONDITION_BYTES {
+        return condition.to_string();
+    }
+    let mut end = MOST_CONDITION_BYTES;
+    while !condition.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &condition[..end])
+}
+
 /// The data picture of the element at `target` (none: the start form).
 pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> Picture {
     let flow = Flow::new(process, project);
@@ -101,9 +119,10 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
             process.elements.iter().enumerate().filter(|(_, e)| is_top_start(e)).map(|(i, _)| i).collect()
         }
     };
+    let is_own: HashSet<usize> = own.iter().copied().collect();
     let (before, after) = match target {
         Some(i) => (flow.reach(i, Direction::Back), flow.reach(i, Direction::Forward)),
-        None => (HashSet::new(), (0..process.elements.len()).filter(|i| !own.contains(i)).collect()),
+        None => (HashSet::new(), (0..process.elements.len()).filter(|i| !is_own.contains(i)).collect()),
     };
     let mut picture = Picture {
         element_id: target.map(|i| process.elements[i].id.clone()).unwrap_or_default().to_string(),
@@ -116,11 +135,13 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
         own.iter().chain(after.iter()).flat_map(|&i| flow.business_reads_of(i)).collect();
     let mut seen = HashSet::new();
     for &i in sorted(&before).iter() {
+        let form_keys: HashSet<&str> =
+            flow.form_keys[i].iter().flat_map(|(_, keys)| keys.iter().map(String::as_str)).collect();
         for name in flow.writes_of(i) {
             if seen.insert(name.clone()) && picture.known_before.len() < MOST {
                 let root = name.split('.').next().unwrap_or(&name);
                 let used = used.contains(&name) || used.contains(root);
-                let entered = flow.form_keys[i].as_ref().is_some_and(|(_, keys)| keys.contains(&name));
+                let entered = form_keys.contains(name.as_str());
                 let in_forms = flow.forms_with(&name);
                 picture.known_before.push(Known { name, from: flow.origin_of(i), used, entered, in_forms });
             }
@@ -154,7 +175,7 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
         .flat_map(access::reads_of)
         .collect();
     let written_elsewhere: HashSet<String> = (0..process.elements.len())
-        .filter(|i| !own.contains(i))
+        .filter(|i| !is_own.contains(i))
         .flat_map(|i| flow.writes_of(i))
         .chain(picture.set_by_step.iter().cloned())
         .collect();
@@ -165,10 +186,11 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
         }
     };
     for &i in &own {
+        let locals = flow.locals(i);
         for a in &process.elements[i].accesses {
             if a.place == Place::OutputSource {
                 for read in expr::zeebe_value_reads(&a.expression) {
-                    if !flow.locals(i).contains(&read.name) {
+                    if !locals.contains(&read.name) {
                         supply(read.name, "the step's output mapping reads it".into(), &mut picture);
                     }
                 }
@@ -184,31 +206,42 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
             supply(name, format!("read by {}", flow.phrase(i)), &mut picture);
         }
     }
-    // decided on
+    picture.decided_on = decided_on(process, target, &written_elsewhere);
+    picture
+}
+
+/// The variables the conditions of the gateways after `target` test that nothing else writes, each
+/// with the conditions (told apart by their text, each text looked at once) that test it.
+fn decided_on(process: &Process, target: Option<usize>, written_elsewhere: &HashSet<String>) -> Vec<Decided> {
+    let mut out: Vec<Decided> = Vec::new();
+    let mut at: HashMap<String, usize> = HashMap::new();
+    let mut condition_ids: HashMap<&str, usize> = HashMap::new();
+    let mut tested: Vec<HashSet<usize>> = Vec::new();
     for decision in process.decisions_after(target) {
         for f in &decision.flows {
+            let next_id = condition_ids.len();
+            let condition = *condition_ids.entry(f.condition.as_str()).or_insert(next_id);
             for v in read_condition(&f.condition).variables {
                 let root = v.split('.').next().unwrap_or(&v);
                 if written_elsewhere.contains(&v) || written_elsewhere.contains(root) {
                     continue;
                 }
-                let room = picture.decided_on.len() < MOST;
-                match picture.decided_on.iter_mut().find(|d| d.name == v) {
-                    Some(d) if !d.conditions.iter().any(|c| *c == f.condition) => {
-                        d.conditions.push(f.condition.to_string());
+                match at.get(&v) {
+                    Some(&d) if tested[d].insert(condition) => {
+                        out[d].conditions.push(quoted_condition(&f.condition));
                     }
                     Some(_) => {}
-                    None if room => {
-                        picture
-                            .decided_on
-                            .push(Decided { name: v, conditions: vec![f.condition.to_string()] });
+                    None if out.len() < MOST => {
+                        at.insert(v.clone(), out.len());
+                        tested.push(HashSet::from([condition]));
+                        out.push(Decided { name: v, conditions: vec![quoted_condition(&f.condition)] });
                     }
                     None => {}
                 }
             }
         }
     }
-    picture
+    out
 }
 
 /// Places where the engine routes or schedules work rather than working on the process's data.
@@ -231,16 +264,16 @@ fn is_routing(place: &Place) -> bool {
 /// (`=null`, `="done"`, `=a + b`): the engine sets them, whatever a form there holds. An output that
 /// passes a value on (`source="=hint" target="hint"`) keeps what the form gave.
 fn set_by_mapping(e: &crate::bpmn::Element) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
+    let mut out: IndexSet<String> = IndexSet::new();
     for (source, name) in e.output_mappings() {
         let root = name.split('.').next().unwrap_or(name);
         let passes_on = expr::zeebe_value_reads(source).iter().any(|r| r.name == root)
             || expr::juel_reads(source).iter().any(|r| r.name == root);
-        if !passes_on && !name.is_empty() && !out.iter().any(|n| n == name) {
-            out.push(name.to_string());
+        if !passes_on && !name.is_empty() {
+            out.insert(name.to_string());
         }
     }
-    out
+    out.into_iter().collect()
 }
 
 fn is_top_start(e: &crate::bpmn::Element) -> bool {
@@ -283,8 +316,9 @@ impl<'p> Flow<'p> {
             by_id.entry(e.id.as_str()).or_insert(i);
         }
         let mut next = vec![Vec::new(); n];
-        let edge = |a: usize, b: usize, next: &mut Vec<Vec<usize>>| {
-            if a != b && !next[a].contains(&b) {
+        let mut edges: HashSet<(usize, usize)> = HashSet::new();
+        let mut edge = |a: usize, b: usize, next: &mut Vec<Vec<usize>>| {
+            if a != b && edges.insert((a, b)) {
                 next[a].push(b);
             }
         };
@@ -319,38 +353,32 @@ impl<'p> Flow<'p> {
                 prev[b].push(a);
             }
         }
-        let mut forms_read = Vec::new();
+        let mut forms_read = IndexSet::new();
         let form_keys: Vec<Option<(String, Vec<String>)>> = process
             .elements
             .iter()
             .map(|e| {
                 let form = linked_form(process, e, project)?;
-                if !form.id.is_empty() && !forms_read.contains(&form.id) {
-                    forms_read.push(form.id.clone());
+                if !form.id.is_empty() {
+                    forms_read.insert(form.id.clone());
                 }
                 Some((form.id.clone(), form.input_fields.iter().map(|f| f.key.clone()).collect()))
             })
             .collect();
-        let mut decisions_read = Vec::new();
+        let mut decisions_read = IndexSet::new();
         let decision_reads = process
             .elements
             .iter()
             .map(|e| {
-                let mut reads = Vec::new();
+                let mut reads = IndexSet::new();
                 for a in e.accesses.iter().filter(|a| a.place == Place::DecisionId) {
                     let Some(d) = project.decision(a.expression.trim_start_matches('=')) else { continue };
-                    if !decisions_read.contains(&d.id) {
-                        decisions_read.push(d.id.clone());
-                    }
+                    decisions_read.insert(d.id.clone());
                     for text in d.expressions() {
-                        for r in expr::feel_reads(text) {
-                            if !reads.contains(&r.name) {
-                                reads.push(r.name);
-                            }
-                        }
+                        reads.extend(expr::feel_reads(text).into_iter().map(|r| r.name));
                     }
                 }
-                reads
+                reads.into_iter().collect()
             })
             .collect();
         let mut key_forms: HashMap<String, usize> = HashMap::new();
@@ -378,8 +406,8 @@ impl<'p> Flow<'p> {
             decision_reads,
             next,
             prev,
-            forms_read,
-            decisions_read,
+            forms_read: forms_read.into_iter().collect(),
+            decisions_read: decisions_read.into_iter().collect(),
         }
     }
 
@@ -423,7 +451,7 @@ impl<'p> Flow<'p> {
     /// and follow-up dates, priority, job type and retries, timers), which a person reviewing the
     /// step does not need to see.
     fn business_reads_of(&self, i: usize) -> Vec<String> {
-        self.reads_where(i, |a| !is_routing(&a.place), false, &[])
+        self.reads_where(i, |a| !is_routing(&a.place), false, &HashSet::new())
     }
 
     /// The variables the element at `i` reads that must exist before it runs, where a person may
@@ -459,27 +487,27 @@ impl<'p> Flow<'p> {
         i: usize,
         keep: impl Fn(&crate::bpmn::Access) -> bool,
         checked_first: bool,
-        locals: &[String],
+        locals: &HashSet<String>,
     ) -> Vec<String> {
-        let mut out: Vec<String> = Vec::new();
+        let mut out: IndexSet<String> = IndexSet::new();
         for a in self.process.elements[i].accesses.iter().filter(|a| keep(a)) {
-            let optional = if checked_first { expr::optional_names(&a.expression) } else { Vec::new() };
+            let optional: HashSet<String> = if checked_first {
+                expr::optional_names(&a.expression).into_iter().collect()
+            } else {
+                HashSet::new()
+            };
             for name in access::reads_of(a) {
-                if !out.contains(&name) && !optional.contains(&name) && !locals.contains(&name) {
-                    out.push(name);
+                if !optional.contains(&name) && !locals.contains(&name) {
+                    out.insert(name);
                 }
             }
         }
-        for r in &self.decision_reads[i] {
-            if !out.contains(r) {
-                out.push(r.clone());
-            }
-        }
-        out
+        out.extend(self.decision_reads[i].iter().cloned());
+        out.into_iter().collect()
     }
 
     /// The names local to the element at `i` (its input targets, its loop element).
-    fn locals(&self, i: usize) -> Vec<String> {
+    fn locals(&self, i: usize) -> HashSet<String> {
         let own = &self.process.elements[i].id;
         self.access[i].writes.iter().filter(|w| &w.scope == own).map(|w| w.name.clone()).collect()
     }
@@ -515,4 +543,38 @@ fn linked_form(process: &Process, e: &crate::bpmn::Element, project: &Project) -
         return ProjectForm::read(schema, format!("the embedded form {}", linked.id)).ok();
     }
     project.form(&e.form_id).cloned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_condition_of_many_names_is_quoted_once_per_variable_and_cut() {
+        let condition =
+            format!("= {}", (0..50_000).map(|i| format!("v{i} > 1")).collect::<Vec<_>>().join(" or "));
+        let xml = format!(
+            r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"><process id="P">
+            <startEvent id="s"/><exclusiveGateway id="g"/><endEvent id="e"/>
+            <sequenceFlow id="f0" sourceRef="s" targetRef="g"/>
+            <sequenceFlow id="f1" sourceRef="g" targetRef="e"><conditionExpression>{}</conditionExpression></sequenceFlow>
+            <sequenceFlow id="f2" sourceRef="g" targetRef="e"><conditionExpression>{}</conditionExpression></sequenceFlow>
+            </process></definitions>"#,
+            condition.replace('>', "&gt;"),
+            condition.replace('>', "&gt;")
+        );
+        let defs = crate::bpmn::read_str(&xml);
+        let picture = picture(&defs.processes[0], None, &Project::default());
+        assert_eq!(picture.decided_on.len(), MOST);
+        assert_eq!(picture.decided_on[0].name, "v0");
+        for d in &picture.decided_on {
+            assert_eq!(d.conditions.len(), 1, "the same text on two flows is one condition");
+            assert!(d.conditions[0].len() <= MOST_CONDITION_BYTES + '…'.len_utf8());
+            assert!(
+                d.conditions[0].ends_with('…')
+                    && condition.starts_with(d.conditions[0].trim_end_matches('…'))
+            );
+        }
+        assert_eq!(quoted_condition("= a > 1"), "= a > 1");
+    }
 }

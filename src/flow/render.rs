@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Picture, definition, paths_below};
+use super::{Definitions, PathRoots, Picture, paths_below};
 use crate::bpmn::Process;
 use crate::project::{Project, ProjectForm};
 
@@ -17,9 +17,39 @@ const MAX_PATHS: usize = 8;
 
 /// `"; its fields: order.total, order.currency"` for a variable the process or project uses paths
 /// below (an object a form shows or asks for field by field); `""` otherwise.
-fn fields_of(name: &str, process: &Process, project: &Project) -> String {
+fn fields_of(name: &str, process: &Process, project: &Project, roots: &PathRoots) -> String {
+    if !roots.may_have_paths_below(name) {
+        return String::new();
+    }
     let paths = paths_below(name, process, project, MAX_PATHS);
     if paths.is_empty() { String::new() } else { format!("; its fields: {}", paths.join(", ")) }
+}
+
+/// Which words the lines say between spaces (` key `), looked up in a set rather than by searching
+/// every line for every key.
+struct Mentioned<'l> {
+    lines: &'l [String],
+    words: std::collections::HashSet<&'l str>,
+}
+
+impl<'l> Mentioned<'l> {
+    fn new(lines: &'l [String]) -> Self {
+        let mut words = std::collections::HashSet::new();
+        for line in lines {
+            let parts: Vec<&str> = line.split(' ').collect();
+            // the parts with a space on both sides
+            words.extend(parts.iter().skip(1).take(parts.len().saturating_sub(2)).copied());
+        }
+        Mentioned { lines, words }
+    }
+
+    /// Whether some line holds ` key `.
+    fn has(&self, key: &str) -> bool {
+        if key.contains(' ') {
+            return self.lines.iter().any(|l| l.contains(&format!(" {key} ")));
+        }
+        self.words.contains(key)
+    }
 }
 
 /// Renders `picture` within `budget` characters; `""` when it says nothing. `embedded` are the forms
@@ -41,7 +71,9 @@ pub fn describe_picture(
         return String::new();
     }
     // a variable, why it is listed, and the paths below it when it is an object
-    let item = |name: &str, note: &str| format!("  - {name} ({note}){}", fields_of(name, process, project));
+    let roots = PathRoots::new(process, project);
+    let item =
+        |name: &str, note: &str| format!("  - {name} ({note}){}", fields_of(name, process, project, &roots));
     let mut lines: Vec<String> = Vec::new();
     lines.push("The data at this step:".to_string());
     if !picture.to_supply.is_empty() {
@@ -65,11 +97,13 @@ pub fn describe_picture(
         .chain(picture.decided_on.iter().map(|d| d.name.as_str()))
         .chain(picture.known_before.iter().map(|k| k.name.as_str()));
     let mut defined = Vec::new();
+    let definitions = Definitions::new(process, project);
+    let mut looked_up = std::collections::HashSet::new();
     for name in names {
-        if defined.iter().any(|(n, _): &(String, String)| n == name) {
+        if !looked_up.insert(name) {
             continue;
         }
-        if let Some(d) = definition(name, process, project) {
+        if let Some(d) = definitions.get(name) {
             let mut line = format!("  - {}: {} \"{}\"", d.name, d.kind, d.label);
             if !d.options.is_empty() {
                 let options: Vec<&str> =
@@ -89,13 +123,13 @@ pub fn describe_picture(
     }
     // the project's vocabulary: how its other forms name their data (a step often shows or asks for
     // what a sibling form does, under the same key)
-    let mentioned: Vec<&str> = lines.iter().map(String::as_str).collect::<Vec<_>>();
+    let mentioned = Mentioned::new(&lines);
     let mut vocabulary: Vec<String> = Vec::new();
     for form in project.forms.iter().chain(embedded) {
         let fields: Vec<String> = form
             .input_fields
             .iter()
-            .filter(|f| !mentioned.iter().any(|l| l.contains(&format!(" {} ", f.key))))
+            .filter(|f| !mentioned.has(&f.key))
             .map(|f| if f.label.is_empty() { f.key.clone() } else { format!("{} \"{}\"", f.key, f.label) })
             .collect();
         if !fields.is_empty() {

@@ -106,9 +106,11 @@ pub fn json_in(answer: &str) -> Result<Value, Unreadable> {
     // Each start is tried with serde_json, which reads until the value ends or breaks. So that
     // answers built to make every start read far (`[1,[1,[1,…`) stay linear, the bytes read are
     // counted against a budget of a few times the answer's length, and a start that runs into the
-    // nesting limit skips every start inside the part it read (they nest deeper still).
+    // nesting limit skips every start inside its value: a part of a value nested too deeply is not
+    // the form (and would nest deeper still, or be an inner group taken for the form).
     let mut budget = answer.len().saturating_mul(4).saturating_add(1 << 16);
     let mut resume = 0;
+    let mut searched_to_end = false;
     let mut first_error: Option<Unreadable> = None;
     for (at, _) in answer.match_indices(['{', '[']) {
         if at < resume {
@@ -138,15 +140,20 @@ pub fn json_in(answer: &str) -> Result<Value, Unreadable> {
                 return Err(Unreadable::Truncated(quote_end(rest)));
             }
             Some(Err(e)) => {
-                if read > 64 && e.to_string().starts_with("recursion limit exceeded") {
-                    resume = at + read;
+                if e.to_string().starts_with("recursion limit exceeded") {
+                    // A value that never closes is prose brackets: what follows the part read may
+                    // still be the form. Closed values are skipped whole (each byte once); the
+                    // search for a close runs to the end at most once, so the scans stay linear.
+                    let end = if searched_to_end { None } else { value_end(rest) };
+                    searched_to_end |= end.is_none();
+                    resume = at + end.unwrap_or(read);
                 }
                 if first_error.is_none() {
                     first_error = Some(if e.is_eof() {
                         Unreadable::Truncated(quote_end(rest))
                     } else {
                         Unreadable::Malformed {
-                            reason: strip_position(&e.to_string()),
+                            reason: reason(&e.to_string()),
                             near: quote_around(rest, read),
                         }
                     });
@@ -159,6 +166,29 @@ pub fn json_in(answer: &str) -> Result<Value, Unreadable> {
         }
     }
     Err(first_error.unwrap_or_else(|| Unreadable::NoJson(quote_start(answer))))
+}
+
+/// Where the JSON value that `s` starts with ends, by its brackets (outside strings); `None` when it
+/// never closes.
+fn value_end(s: &str) -> Option<usize> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, b) in s.bytes().enumerate() {
+        match b {
+            _ if escaped => escaped = false,
+            b'\\' if in_string => escaped = true,
+            b'"' => in_string = !in_string,
+            _ if in_string => {}
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// What one attempt at a start costs beyond the bytes it reads, in bytes of the budget.
@@ -231,6 +261,18 @@ fn byte_offset(s: &str, line: usize, column: usize) -> usize {
     (offset + column.saturating_sub(1)).min(s.len())
 }
 
+/// serde_json's description of an error, for the author.
+fn reason(message: &str) -> String {
+    let reason = strip_position(message);
+    if reason.starts_with("recursion limit exceeded") {
+        return format!(
+            "it nests arrays and objects more than {} levels deep (recursion limit exceeded)",
+            crate::limits::nesting::JSON
+        );
+    }
+    reason
+}
+
 /// serde_json appends " at line L column C"; the quote says where instead.
 fn strip_position(message: &str) -> String {
     match message.rfind(" at line ") {
@@ -272,6 +314,24 @@ mod tests {
         }
         let padded = format!("{} {}", "[x] [1] ".repeat(20_000), r#"{"components": []}"#);
         assert!(form_in(&padded).is_ok(), "a form after prose brackets is still found");
+    }
+
+    #[test]
+    fn a_form_nested_past_jsons_limit_is_refused_whole_not_read_from_inside() {
+        let group = r#"{"type": "group", "label": "G", "components": ["#;
+        let depth = crate::limits::nesting::JSON;
+        let form = format!(
+            r#"{{"components": [{}{{"type": "textfield", "key": "x", "label": "X"}}{}]}}"#,
+            group.repeat(depth),
+            "]}".repeat(depth)
+        );
+        let e = form_in(&form).unwrap_err();
+        assert!(e.to_string().contains("nests arrays and objects more than 128 levels deep"), "{e}");
+        let after = format!("{} and then {}", "[".repeat(4 * depth), r#"{"components": []}"#);
+        assert!(form_in(&after).is_ok(), "a form after a deep prose bracket is found");
+        let closed =
+            format!("{}{} {}", "[".repeat(4 * depth), "]".repeat(4 * depth), r#"{"components": []}"#);
+        assert!(form_in(&closed).is_ok());
     }
 
     #[test]

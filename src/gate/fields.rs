@@ -9,9 +9,14 @@ use serde_json::{Map, Value};
 
 use super::Origin;
 use super::constraints::brief;
-use super::names::{naming, unsafe_segment, valid_key, valid_path};
+use super::names::{naming, unsafe_segment, valid_key, valid_path, within_path_bounds};
 use super::normalise::Walker;
 use crate::words;
+
+/// How to mend a key past the path bounds.
+pub(super) const KEY_FIX: &str = "give it a shorter key";
+/// How to mend a container's path past the path bounds.
+pub(super) const PATH_FIX: &str = "give it a shorter path";
 
 impl Walker<'_> {
     pub(super) fn input(&mut self, c: &mut Map<String, Value>, kind: &str, at: &str) {
@@ -37,7 +42,9 @@ impl Walker<'_> {
         match c.get("key") {
             Some(Value::String(key)) => {
                 let key = key.clone();
-                if !valid_key(&key) {
+                if !within_path_bounds(&key) {
+                    // refused with the binding, after the repairs, by the walk
+                } else if !valid_key(&key) {
                     let suggestion = words::key_from_label(&key).filter(|k| valid_key(k));
                     self.report.refuse(format!(
                         "{who} has the key \"{key}\", which form-js cannot bind; use letters, digits and _ with dots between path segments{}.",
@@ -131,7 +138,9 @@ impl Walker<'_> {
             }
         }
         let path = c.get("path").and_then(Value::as_str).unwrap_or_default().to_string();
-        if !valid_path(&path) {
+        if !within_path_bounds(&path) {
+            // refused with the binding, by the walk
+        } else if !valid_path(&path) {
             self.report.refuse(format!(
                 "{} has the path \"{path}\", which form-js cannot bind; use letters, digits and _ with dots between segments.",
                 naming(c, at)

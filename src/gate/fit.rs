@@ -151,12 +151,22 @@ fn concept(word: &str) -> &str {
     LEXICON.iter().find(|g| g.contains(&word)).map_or(word, |g| g[0])
 }
 
+/// Words longer than this are not split: the longest lexicon word has 16 letters, and a compound of
+/// a few of them stays well below. It bounds the split's recursion (one level per part).
+const MOST_COMPOUND_BYTES: usize = 64;
+
 /// Splits a word into lexicon words (German compounds: `urlaubstage` = urlaub + s + tage), or returns
 /// it whole. Greedy from the left, longest match first, allowing the linking `s`/`es`/`n`.
 fn decompose(word: &str) -> Vec<&str> {
-    fn go<'w>(rest: &'w str, out: &mut Vec<&'w str>) -> bool {
+    /// `failed` holds the lengths of the rests already found not to split: a rest splits or not
+    /// whatever came before it, so each is tried once (without it, `tagentagen…x` takes exponential
+    /// time: `tage`+`n` and `tagen` both fit at every step).
+    fn go<'w>(rest: &'w str, out: &mut Vec<&'w str>, failed: &mut Vec<usize>) -> bool {
         if rest.is_empty() {
             return true;
+        }
+        if failed.contains(&rest.len()) {
+            return false;
         }
         let mut ends: Vec<usize> = rest.char_indices().map(|(i, c)| i + c.len_utf8()).collect();
         ends.reverse();
@@ -168,17 +178,19 @@ fn decompose(word: &str) -> Vec<&str> {
             out.push(head);
             for link in ["", "s", "es", "n"] {
                 if let Some(tail) = rest[end..].strip_prefix(link)
-                    && go(tail, out)
+                    && go(tail, out, failed)
                 {
                     return true;
                 }
             }
             out.pop();
         }
+        failed.push(rest.len());
         false
     }
     let mut out = Vec::new();
-    if word.len() > 4 && go(word, &mut out) && out.len() > 1 { out } else { vec![word] }
+    let splits = (5..=MOST_COMPOUND_BYTES).contains(&word.len()) && go(word, &mut out, &mut Vec::new());
+    if splits && out.len() > 1 { out } else { vec![word] }
 }
 
 /// The concepts of an identifier, sorted: what it means regardless of language and word order.
@@ -248,5 +260,17 @@ mod tests {
         assert_eq!(decompose("urlaubstage"), ["urlaubs", "tage"]);
         assert_eq!(decompose("kundennummer"), ["kunden", "nummer"]);
         assert_eq!(decompose("keyboard"), ["keyboard"]);
+    }
+
+    #[test]
+    fn compounds_that_almost_split_take_no_time() {
+        // every prefix splits two ways and the last letter fails them all: exponential without the
+        // memory of failed rests
+        let word = format!("{}x", "tagen".repeat(12));
+        assert_eq!(decompose(&word), [word.as_str()]);
+        let long = format!("{}x", "tagen".repeat(40));
+        assert_eq!(decompose(&long), [long.as_str()], "too long to be a compound");
+        assert_eq!(close_variable(&long, &["tagentagen"]), None);
+        assert_eq!(decompose("tagentagen"), ["tagen", "tagen"]);
     }
 }

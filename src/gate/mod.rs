@@ -39,6 +39,7 @@ use crate::bpmn::Process;
 pub use catalogue::{CONTAINERS, INPUTS, OPTION_FIELDS, PRESENTATIONAL};
 pub use extract::Unreadable;
 pub use form_id::choose as choose_form_id;
+pub use names::{MAX_PATH_BYTES, MAX_PATH_SEGMENTS, within_path_bounds};
 pub use normalise::Binding;
 pub use secrets::secret_in;
 

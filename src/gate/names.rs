@@ -21,6 +21,36 @@ pub(super) fn valid_path(path: &str) -> bool {
     path.is_empty() || valid_key(path)
 }
 
+/// The most segments a binding path may have: a key, a container's path, or the whole path a field
+/// binds (its containers' paths and its key, dot-joined). The real forms of the corpus bind at most 3.
+pub const MAX_PATH_SEGMENTS: usize = 32;
+
+/// The most bytes a binding path may have (the real forms of the corpus bind at most 33).
+pub const MAX_PATH_BYTES: usize = 512;
+
+/// Whether a path is within [`MAX_PATH_SEGMENTS`] and [`MAX_PATH_BYTES`].
+pub fn within_path_bounds(path: &str) -> bool {
+    path.len() <= MAX_PATH_BYTES && segments(path) <= MAX_PATH_SEGMENTS
+}
+
+fn segments(path: &str) -> usize {
+    path.bytes().filter(|&b| b == b'.').count() + 1
+}
+
+/// The refusal of a path past the bounds, when it is: `what` says which path it is, as the end of
+/// "{who} has {what} of …" ("a key", "a path", "the whole path it binds").
+pub(super) fn path_refusal(who: &str, what: &str, path: &str, fix: &str) -> Option<String> {
+    if within_path_bounds(path) {
+        return None;
+    }
+    Some(format!(
+        "{who} has {what} of {} segments and {} bytes (\"{}\"); a binding path may have at most {MAX_PATH_SEGMENTS} segments and {MAX_PATH_BYTES} bytes, so {fix}.",
+        segments(path),
+        path.len(),
+        clip(path)
+    ))
+}
+
 /// Why a syntactically valid key still cannot bind: segments form-js's editor refuses.
 pub(super) fn unsafe_segment(key: &str) -> Option<&str> {
     key.split('.').find(|seg| {
@@ -88,5 +118,21 @@ mod tests {
         assert_eq!(unsafe_segment("a.0"), Some("0"));
         assert_eq!(unsafe_segment("__proto__.x"), Some("__proto__"));
         assert_eq!(unsafe_segment("a.b"), None);
+    }
+
+    #[test]
+    fn path_bounds() {
+        let at = vec!["a"; MAX_PATH_SEGMENTS].join(".");
+        assert!(within_path_bounds(&at) && within_path_bounds(&"a".repeat(MAX_PATH_BYTES)));
+        assert!(
+            !within_path_bounds(&format!("{at}.a")) && !within_path_bounds(&"a".repeat(MAX_PATH_BYTES + 1))
+        );
+        let long = vec!["a"; 40_000].join(".");
+        let sentence = path_refusal("The field \"X\"", "a key", &long, "give it a shorter key").unwrap();
+        assert!(
+            sentence.starts_with("The field \"X\" has a key of 40000 segments and 79999 bytes (\"a.a.a"),
+            "{sentence}"
+        );
+        assert!(sentence.len() < 300, "the path is quoted clipped: {sentence}");
     }
 }

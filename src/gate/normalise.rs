@@ -18,7 +18,8 @@ use sha2::{Digest, Sha256};
 use super::catalogue::{self, Class};
 use super::claims::Claims;
 use super::constraints::{self, brief};
-use super::names::{describe_kind, naming, valid_key, valid_path};
+use super::fields::{KEY_FIX, PATH_FIX};
+use super::names::{describe_kind, naming, path_refusal, valid_key, valid_path, within_path_bounds};
 use super::{Origin, Report, STOP_EVERY, leaks, secrets};
 use crate::words;
 
@@ -60,7 +61,13 @@ pub struct Walker<'r> {
     editable: HashSet<String>,
 }
 
-const MAX_DEPTH: usize = 32;
+/// Groups and lists nested deeper than this are refused: the walk recurses once per level.
+const MAX_DEPTH: usize = crate::limits::nesting::FORM;
+
+/// What [`path_refusal`] calls the path a field binds with its containers' paths.
+const WHOLE_PATH: &str = "a whole binding path (the paths of the groups around it and its own)";
+/// How to mend a whole path past the bounds.
+const WHOLE_FIX: &str = "shorten its key or path, or the paths of the groups around it";
 
 /// form-js 1.x types that are gone: the import fails on them.
 const RETIRED: &[(&str, &str)] =
@@ -223,46 +230,38 @@ impl<'r> Walker<'r> {
         self.settle_id(c, at);
         let who = naming(c, at);
 
-        // Bindings
-        let key = c.get("key").and_then(Value::as_str).filter(|k| valid_key(k));
+        // Bindings: a path past the bounds is refused before anything holds it
+        let key = c.get("key").and_then(Value::as_str);
         match kind {
-            Kind::Known(Class::Input) | Kind::Custom if key.is_some() => {
+            Kind::Known(Class::Input) | Kind::Custom if key.is_some_and(|k| !within_path_bounds(k)) => {
                 let key = key.expect("some");
-                let path = if prefix.is_empty() { key.to_string() } else { format!("{prefix}.{key}") };
-                if let Some((theirs, other)) = claims.claim_closed(&path, &who) {
-                    let what = if path == theirs {
-                        format!("{who} and {} both bind \"{path}\"", words::lower_first(&other))
-                    } else {
-                        format!(
-                            "{who} binds \"{path}\", which overlaps \"{theirs}\" that {} binds",
-                            words::lower_first(&other)
-                        )
-                    };
-                    self.report.refuse(format!(
-                        "{what}; form-js binds each path once (no key may equal, contain or extend another), so give one of them another key."
-                    ));
+                self.report.refuse(path_refusal(&who, "a key", key, KEY_FIX).expect("past the bounds"));
+            }
+            Kind::Known(Class::Input) | Kind::Custom if key.is_some_and(valid_key) => {
+                let key = key.expect("some").to_string();
+                let path = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
+                match path_refusal(&who, WHOLE_PATH, &path, WHOLE_FIX) {
+                    Some(sentence) => self.report.refuse(sentence),
+                    None => self.bind_key(c, &key, path, &who, claims, in_list),
                 }
-                let fixed = ["readonly", "disabled"].iter().any(|p| c.get(*p) == Some(&Value::Bool(true)));
-                if !fixed {
-                    for name in [
-                        key,
-                        &path,
-                        path.split('.').next().unwrap_or_default(),
-                        key.split('.').next().unwrap_or_default(),
-                    ] {
-                        self.editable.insert(name.to_string());
-                    }
-                }
-                let id = c.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
-                self.bindings.push(Binding { path, id, who: who.clone(), in_list });
             }
             Kind::Known(Class::Container) => {
                 let path = c.get("path").and_then(Value::as_str).unwrap_or_default().to_string();
+                // a container refused for its path is not looked at further: the form is refused
+                if let Some(sentence) = path_refusal(&who, "a path", &path, PATH_FIX) {
+                    self.report.refuse(sentence);
+                    return;
+                }
                 let full = match (prefix.is_empty(), path.is_empty()) {
                     (_, true) => prefix.to_string(),
                     (true, false) => path.clone(),
                     (false, false) => format!("{prefix}.{path}"),
                 };
+                if let Some(sentence) = path_refusal(&who, WHOLE_PATH, &full, WHOLE_FIX) {
+                    // its children are not walked: each would bind under the path refused here
+                    self.report.refuse(sentence);
+                    return;
+                }
                 let repeated = kind_name == "dynamiclist";
                 if !path.is_empty() && valid_path(&path) {
                     let clash = if repeated {
@@ -311,6 +310,44 @@ impl<'r> Walker<'r> {
         if let Kind::Known(_) = kind {
             constraints::check(&kind_name, c, &who, self.report);
         }
+    }
+
+    /// Claims a field's binding path and records it.
+    fn bind_key(
+        &mut self,
+        c: &Map<String, Value>,
+        key: &str,
+        path: String,
+        who: &str,
+        claims: &mut Claims,
+        in_list: bool,
+    ) {
+        if let Some((theirs, other)) = claims.claim_closed(&path, who) {
+            let what = if path == theirs {
+                format!("{who} and {} both bind \"{path}\"", words::lower_first(&other))
+            } else {
+                format!(
+                    "{who} binds \"{path}\", which overlaps \"{theirs}\" that {} binds",
+                    words::lower_first(&other)
+                )
+            };
+            self.report.refuse(format!(
+                "{what}; form-js binds each path once (no key may equal, contain or extend another), so give one of them another key."
+            ));
+        }
+        let fixed = ["readonly", "disabled"].iter().any(|p| c.get(*p) == Some(&Value::Bool(true)));
+        if !fixed {
+            for name in [
+                key,
+                &path,
+                path.split('.').next().unwrap_or_default(),
+                key.split('.').next().unwrap_or_default(),
+            ] {
+                self.editable.insert(name.to_string());
+            }
+        }
+        let id = c.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
+        self.bindings.push(Binding { path, id, who: who.to_string(), in_list });
     }
 
     /// Makes `type` a type the form can keep. Returns `None` (after refusing) when that cannot be done.

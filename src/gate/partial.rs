@@ -13,6 +13,8 @@
 
 use serde_json::Value;
 
+use crate::limits::nesting;
+
 /// The wrappers around a form that [`super::schema_from`] unwraps, one level deep.
 const WRAPPERS: &[&str] = &["schema", "form", "formSchema", "document"];
 
@@ -51,6 +53,8 @@ pub struct Partial {
     done: bool,
     restarts: usize,
     components: Vec<Value>,
+    /// The bytes of the answer each component was written in.
+    sizes: Vec<usize>,
 }
 
 impl Partial {
@@ -74,6 +78,12 @@ impl Partial {
     /// The components complete so far, in order.
     pub fn components(&self) -> &[Value] {
         &self.components
+    }
+
+    /// How many bytes of the answer each of [`Partial::components`] was written in: what judging it
+    /// costs, about.
+    pub fn sizes(&self) -> &[usize] {
+        &self.sizes
     }
 
     /// The text read so far.
@@ -103,6 +113,9 @@ impl Partial {
                 }
                 self.in_string = true;
             }
+            // serde_json reads no deeper than this, so nothing of the form can be read from here on
+            // (the final gate refuses it too): the scan ends, and its stack stays small
+            b'{' | b'[' if self.stack.len() >= nesting::JSON => self.done = true,
             b'{' | b'[' => {
                 self.value_starts(at);
                 self.open(byte);
@@ -199,7 +212,10 @@ impl Partial {
             Some(t) if t + 1 == depth && byte == b'}' => {
                 if let Some(start) = self.element.take() {
                     match serde_json::from_str::<Value>(&self.text[start..=at]) {
-                        Ok(v) if v.is_object() => self.components.push(v),
+                        Ok(v) if v.is_object() => {
+                            self.components.push(v);
+                            self.sizes.push(at + 1 - start);
+                        }
                         _ => self.done = true,
                     }
                 }
@@ -305,6 +321,16 @@ mod tests {
             }
             let whole = components_so_far(answer);
             prop_assert_eq!(partial.components(), whole.as_slice());
+        }
+
+        #[test]
+        fn json_nested_past_serde_jsons_limit_is_no_draft(depth in nesting::JSON..4 * nesting::JSON) {
+            let nested = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
+            let text = format!(r#"{{"components": [{{"type": "text", "text": "a", "x": {nested}}}]}}"#);
+            let mut partial = Partial::new();
+            partial.push(&text);
+            prop_assert!(partial.components().is_empty());
+            prop_assert!(partial.stack.len() <= nesting::JSON);
         }
 
         #[test]

@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::gate::{CONTAINERS, INPUTS};
 
 /// Containers nested deeper than this are not walked (form-js editors nest a few levels).
-const MAX_NESTING: usize = 64;
+const MAX_NESTING: usize = crate::limits::nesting::FORM;
 
 /// A form-js form of the project. Serialises (camelCase) without its schema.
 #[derive(Debug, Clone, PartialEq, Serialize)]

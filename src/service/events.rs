@@ -7,6 +7,13 @@
 //! secret above all), so a draft never shows what the final gate could not pass. Drafts are
 //! previews; only the proposal passed the gate as a whole.
 //!
+//! Each draft gates the whole form so far, so drafts are judged at a bounded rate: the components
+//! completed since the last draft are judged together (one by one only when the gate refuses them
+//! together), at once while the work is small and then at most every [`DRAFT_EVERY`], and never
+//! beyond a budget of gate work proportional to the answer ([`DRAFT_WORK`] times its bytes, plus
+//! [`DRAFT_FLOOR`]). A streamed answer's drafts thus cost CPU and event bytes linear in its size; a
+//! large form shows fewer, larger steps, and what is left when the answer ends is judged then.
+//!
 //! This module knows the gate and the model's deltas; it knows nothing of HTTP.
 
 use std::time::{Duration, Instant};
@@ -92,6 +99,17 @@ pub type Events<'a> = &'a (dyn Fn(Event) + Send + Sync);
 /// The least time between two `progress` events of one attempt.
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
 
+/// The least time between two drafts of one attempt, once drafting is past [`DRAFT_FLOOR`].
+pub const DRAFT_EVERY: Duration = Duration::from_millis(250);
+
+/// Bytes of gate work (the answer bytes of the components a draft gates, summed over the drafts)
+/// allowed per byte of answer received.
+pub const DRAFT_WORK: usize = 8;
+
+/// Bytes of gate work drafts may take whatever the answer's size, and below which they are not
+/// held back by [`DRAFT_EVERY`]: a small form gets a draft for every component.
+pub const DRAFT_FLOOR: usize = 64 * 1024;
+
 /// Turns one attempt's deltas into events: drafts when components complete, progress now and then.
 pub(super) struct Watcher<'a> {
     events: Events<'a>,
@@ -104,6 +122,11 @@ pub(super) struct Watcher<'a> {
     /// Components of the partial answer already judged, and those the gate let into drafts.
     judged: usize,
     accepted: Vec<Value>,
+    /// The answer bytes of the accepted components.
+    accepted_bytes: usize,
+    /// Bytes of gate work the drafts have taken, and when drafts were last judged.
+    spent: usize,
+    last_draft: Option<Instant>,
     form_id: Option<&'a str>,
     process: Option<&'a Process>,
     redactor: &'a Redactor,
@@ -127,6 +150,9 @@ impl<'a> Watcher<'a> {
             partial: Partial::new(),
             judged: 0,
             accepted: Vec::new(),
+            accepted_bytes: 0,
+            spent: 0,
+            last_draft: None,
             form_id,
             process,
             redactor,
@@ -140,14 +166,16 @@ impl<'a> Watcher<'a> {
                 if !self.reported {
                     self.tokens += 1;
                 }
-                if self.partial.push(piece) > 0 {
-                    self.drafts();
-                }
+                self.partial.push(piece);
+                self.drafts(false);
             }
             Delta::Restart => {
                 self.partial = Partial::new();
                 self.judged = 0;
                 self.accepted.clear();
+                self.accepted_bytes = 0;
+                self.spent = 0;
+                self.last_draft = None;
             }
             Delta::Usage(usage) => {
                 if usage.output_tokens > 0 {
@@ -172,25 +200,84 @@ impl<'a> Watcher<'a> {
         }));
     }
 
-    /// Judges the newly complete components; a draft when one was let in. Each is judged with the
-    /// call's secrets taken out of its decoded strings, as the whole answer is.
-    fn drafts(&mut self) {
-        let mut draft = None;
-        for component in &self.partial.components()[self.judged..] {
-            let mut component = component.clone();
-            self.redactor.scrub_value(&mut component);
-            let mut with = self.accepted.clone();
-            with.push(component);
-            let form = serde_json::json!({ "components": with });
-            if let Ok(p) = gate::schema_from_value(form, self.form_id, self.process) {
-                self.accepted = with;
-                draft = Some(p.schema);
-            }
+    /// The answer has ended: the components not judged yet are, within the budget, whatever the
+    /// time since the last draft.
+    pub(super) fn finish(&mut self) {
+        self.drafts(true);
+    }
+
+    /// Judges the components completed since the last draft when the rate and the budget allow
+    /// (`now`: whatever the time); a draft when one was let in.
+    fn drafts(&mut self, now: bool) {
+        let pending = self.partial.components().len() - self.judged;
+        if pending == 0 {
+            return;
         }
-        self.judged = self.partial.components().len();
+        let cost = self.accepted_bytes + self.partial.sizes()[self.judged..].iter().sum::<usize>();
+        let cheap = self.spent + cost <= DRAFT_FLOOR;
+        let due = now || self.last_draft.is_none_or(|t| t.elapsed() >= DRAFT_EVERY);
+        if !(cheap || due) || !self.affords(cost) {
+            return;
+        }
+        self.last_draft = Some(Instant::now());
+        let draft = match self.judge(pending, cost) {
+            Some(schema) => Some(schema),
+            None if pending == 1 => {
+                self.judged += 1;
+                None
+            }
+            None => self.judge_each(),
+        };
         if let Some(schema) = draft {
             (self.events)(Event::Draft(schema));
         }
+    }
+
+    /// Whether `cost` more bytes of gate work fit the budget; spends them when they do.
+    fn affords(&mut self, cost: usize) -> bool {
+        let budget = DRAFT_WORK.saturating_mul(self.partial.text().len()).saturating_add(DRAFT_FLOOR);
+        let fits = self.spent.saturating_add(cost) <= budget;
+        if fits {
+            self.spent += cost;
+        }
+        fits
+    }
+
+    /// Gates the accepted components with the next `more` of those not judged yet; when the gate
+    /// passes them together they are accepted (`bytes`: the answer bytes of all accepted then) and
+    /// the schema is the draft.
+    fn judge(&mut self, more: usize, bytes: usize) -> Option<Value> {
+        let from = self.judged;
+        // each judged with the call's secrets taken out of its decoded strings, as the whole answer is
+        let mut with = self.accepted.clone();
+        for component in &self.partial.components()[from..from + more] {
+            let mut component = component.clone();
+            self.redactor.scrub_value(&mut component);
+            with.push(component);
+        }
+        let form = serde_json::json!({ "components": with });
+        let proposal = gate::schema_from_value(form, self.form_id, self.process).ok()?;
+        self.accepted = with;
+        self.accepted_bytes = bytes;
+        self.judged = from + more;
+        Some(proposal.schema)
+    }
+
+    /// The components refused together, judged one at a time as far as the budget goes; the last
+    /// schema that let one in is the draft.
+    fn judge_each(&mut self) -> Option<Value> {
+        let mut draft = None;
+        while self.judged < self.partial.components().len() {
+            let bytes = self.accepted_bytes + self.partial.sizes()[self.judged];
+            if !self.affords(bytes) {
+                break;
+            }
+            match self.judge(1, bytes) {
+                Some(schema) => draft = Some(schema),
+                None => self.judged += 1,
+            }
+        }
+        draft
     }
 }
 
@@ -213,6 +300,7 @@ mod tests {
             watcher.delta(Delta::Text(&answer[from..to]));
             from = to;
         }
+        watcher.finish();
         drop(watcher);
         seen.into_inner().unwrap()
     }
@@ -243,6 +331,66 @@ mod tests {
             let keys: Vec<&str> =
                 last["components"].as_array().unwrap().iter().map(|c| c["key"].as_str().unwrap()).collect();
             assert_eq!(keys, ["name", "email"]);
+        }
+    }
+
+    fn big_answer(n: usize, key: impl Fn(usize) -> String) -> String {
+        let components: Vec<Value> = (0..n)
+            .map(|i| serde_json::json!({"type": "textfield", "key": key(i), "label": format!("Field {i}")}))
+            .collect();
+        serde_json::json!({ "components": components }).to_string()
+    }
+
+    fn drafts_of(events: &[Event]) -> Vec<&Value> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Draft(d) => Some(d),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_large_answer_drafts_within_a_budget_linear_in_its_size() {
+        let answer = big_answer(1400, |i| format!("field{i}"));
+        let events = watch(&answer, 7);
+        let drafts = drafts_of(&events);
+        let bytes: usize = drafts.iter().map(|d| d.to_string().len()).sum();
+        // a draft per component would send the form 1,400 times (54 MB for a form like this)
+        assert!(bytes <= 2 * DRAFT_WORK * answer.len() + 2 * DRAFT_FLOOR, "{bytes} bytes of drafts");
+        let sizes: Vec<usize> = drafts.iter().map(|d| d["components"].as_array().unwrap().len()).collect();
+        assert!(sizes.windows(2).all(|w| w[0] < w[1]), "drafts grow: {sizes:?}");
+        for d in &drafts {
+            let keys: Vec<&str> =
+                d["components"].as_array().unwrap().iter().map(|c| c["key"].as_str().unwrap()).collect();
+            let want: Vec<String> = (0..keys.len()).map(|i| format!("field{i}")).collect();
+            assert_eq!(keys, want, "each draft is the components complete so far, in order");
+        }
+    }
+
+    #[test]
+    fn components_refused_together_cost_no_more_than_the_budget() {
+        // every other component binds the first one's key: refused with the others, each is judged
+        // alone against all accepted so far, which would be quadratic without the budget
+        let answer = big_answer(1400, |i| if i % 2 == 0 { format!("field{i}") } else { "field0".into() });
+        let seen = Mutex::new(Vec::new());
+        let push = |e: Event| seen.lock().unwrap().push(e);
+        let redactor = Redactor::default();
+        let mut watcher = Watcher::new(&push, 1, Some("Form_x"), None, &redactor);
+        for piece in answer.as_bytes().chunks(7) {
+            watcher.delta(Delta::Text(std::str::from_utf8(piece).unwrap()));
+        }
+        watcher.finish();
+        assert!(watcher.spent <= DRAFT_WORK * answer.len() + DRAFT_FLOOR, "{} bytes gated", watcher.spent);
+        assert!(watcher.judged < 1400, "the budget ran out before every component was judged");
+        drop(watcher);
+        let events = seen.into_inner().unwrap();
+        for d in drafts_of(&events) {
+            let keys: Vec<&str> =
+                d["components"].as_array().unwrap().iter().map(|c| c["key"].as_str().unwrap()).collect();
+            let want: Vec<String> = (0..keys.len()).map(|i| format!("field{}", 2 * i)).collect();
+            assert_eq!(keys, want, "the clashing copies are left out");
         }
     }
 }

@@ -256,6 +256,10 @@ impl Service {
             sink,
         )
         .await;
+        if let (Some(w), Ok(_)) = (&mut watcher, &result) {
+            // what the answer completed since the last draft
+            w.finish();
+        }
         let (input, output) =
             result.as_ref().map(|a| (a.usage.input_tokens, a.usage.output_tokens)).unwrap_or((0, 0));
         self.metrics.model_call(&worker.name, started.elapsed().as_secs_f64(), input, output);

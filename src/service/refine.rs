@@ -7,7 +7,11 @@
 //! clearly meant that component). What was added, changed and removed is said in warnings, so the author
 //! reviews a diff and not a whole new form.
 
+use std::collections::HashMap;
+
 use serde_json::Value;
+
+use crate::limits::nesting;
 
 /// One component as the diff sees it.
 #[derive(Debug, Clone)]
@@ -18,8 +22,13 @@ struct Item {
     label: String,
 }
 
+/// The components of a form in walk order, down to [`nesting::FORM`] levels ([`restore_ids`] walks the
+/// same ones).
 fn items(schema: &Value) -> Vec<Item> {
-    fn walk(v: &Value, prefix: &str, out: &mut Vec<Item>) {
+    fn walk(v: &Value, prefix: &str, depth: usize, out: &mut Vec<Item>) {
+        if depth > nesting::FORM {
+            return;
+        }
         for c in v.get("components").and_then(Value::as_array).into_iter().flatten() {
             let s = |k: &str| c.get(k).and_then(Value::as_str).unwrap_or("").to_string();
             let key = s("key");
@@ -37,11 +46,11 @@ fn items(schema: &Value) -> Vec<Item> {
                 (true, false) => path,
                 (false, false) => format!("{prefix}.{path}"),
             };
-            walk(c, &inner, out);
+            walk(c, &inner, depth + 1, out);
         }
     }
     let mut out = Vec::new();
-    walk(schema, "", &mut out);
+    walk(schema, "", 0, &mut out);
     out
 }
 
@@ -50,14 +59,30 @@ fn items(schema: &Value) -> Vec<Item> {
 pub fn reconcile(current: &Value, revised: &mut Value) -> Vec<String> {
     let before = items(current);
     let after = items(revised);
-    // decide, for each revised component (in walk order), which of the author's it is
+    // decide, for each revised component (in walk order), which of the author's it is: the first of
+    // the author's with its id if that one is not taken, else the first untaken one with its key
+    let mut first_by_id: HashMap<&str, usize> = HashMap::new();
+    let mut by_key: HashMap<&str, (usize, Vec<usize>)> = HashMap::new();
+    for (i, b) in before.iter().enumerate() {
+        if !b.id.is_empty() {
+            first_by_id.entry(b.id.as_str()).or_insert(i);
+        }
+        if !b.key.is_empty() {
+            by_key.entry(b.key.as_str()).or_default().1.push(i);
+        }
+    }
     let mut taken = vec![false; before.len()];
     let mut matches: Vec<Option<usize>> = Vec::with_capacity(after.len());
     for a in &after {
-        let by_id = before.iter().position(|b| !b.id.is_empty() && b.id == a.id);
-        let by_key =
-            || before.iter().enumerate().position(|(i, b)| !taken[i] && !b.key.is_empty() && b.key == a.key);
-        let m = by_id.filter(|&i| !taken[i]).or_else(by_key);
+        let by_id = first_by_id.get(a.id.as_str()).copied().filter(|&i| !taken[i]);
+        let m = by_id.or_else(|| {
+            // each list's cursor only moves past taken entries, once: linear over the whole diff
+            let (cursor, list) = by_key.get_mut(a.key.as_str())?;
+            while list.get(*cursor).is_some_and(|&i| taken[i]) {
+                *cursor += 1;
+            }
+            list.get(*cursor).copied()
+        });
         if let Some(i) = m {
             taken[i] = true;
         }
@@ -65,7 +90,7 @@ pub fn reconcile(current: &Value, revised: &mut Value) -> Vec<String> {
     }
     // restore ids
     let mut index = 0;
-    restore_ids(revised, &before, &matches, &mut index);
+    restore_ids(revised, &before, &matches, &mut index, 0);
 
     let name = |i: &Item| {
         let what = if i.label.is_empty() { format!("the {}", i.kind) } else { format!("\"{}\"", i.label) };
@@ -101,7 +126,10 @@ pub fn reconcile(current: &Value, revised: &mut Value) -> Vec<String> {
     warnings
 }
 
-fn restore_ids(v: &mut Value, before: &[Item], matches: &[Option<usize>], index: &mut usize) {
+fn restore_ids(v: &mut Value, before: &[Item], matches: &[Option<usize>], index: &mut usize, depth: usize) {
+    if depth > nesting::FORM {
+        return;
+    }
     let Some(components) = v.get_mut("components").and_then(Value::as_array_mut) else {
         return;
     };
@@ -113,7 +141,7 @@ fn restore_ids(v: &mut Value, before: &[Item], matches: &[Option<usize>], index:
             obj.insert("id".into(), Value::String(before[*i].id.clone()));
         }
         *index += 1;
-        restore_ids(c, before, matches, index);
+        restore_ids(c, before, matches, index, depth + 1);
     }
 }
 

@@ -142,10 +142,45 @@ impl Resolved {
                 "The process could not be read (no BPMN process in it), so nothing of a process went into this."
                     .into(),
             ],
-            Resolved::Found(t) => t.project.warnings.clone(),
+            Resolved::Found(t) => {
+                let mut warnings = t.project.warnings.clone();
+                warnings.extend(reading_warnings(t.process()));
+                warnings
+            }
             Resolved::Nothing => Vec::new(),
         }
     }
+}
+
+/// How many unread conditions a warning names before it counts the rest.
+const NAMED_UNREAD: usize = 3;
+
+/// What the author should know of how the process was read: the conditions left unread because they
+/// nest too deeply ([`bpmn::nests_too_deeply`]), the first few by name and then how many more.
+pub fn reading_warnings(process: &Process) -> Vec<String> {
+    let unread: Vec<&Element> = process
+        .elements
+        .iter()
+        .filter(|e| !e.condition.is_empty() && bpmn::nests_too_deeply(&e.condition))
+        .collect();
+    let mut warnings: Vec<String> = unread
+        .iter()
+        .take(NAMED_UNREAD)
+        .map(|e| {
+            format!(
+                "The condition of the sequence flow \"{}\" nests brackets or `not`s more than {} levels deep, so it was not read; nothing it decides on went into this.",
+                e.label(),
+                crate::limits::nesting::EXPRESSION
+            )
+        })
+        .collect();
+    if unread.len() > NAMED_UNREAD {
+        warnings.push(format!(
+            "{} more conditions nest that deeply and were not read either.",
+            unread.len() - NAMED_UNREAD
+        ));
+    }
+    warnings
 }
 
 /// Why the process or step a request names cannot be found.

@@ -14,15 +14,46 @@ pub struct Served {
 }
 
 pub fn spawn_serve(config_toml: &str, dir: &Path) -> Served {
+    spawn(config_toml, dir, None)
+}
+
+/// [`spawn_serve`] with the process's data (its heap) limited to `data_bytes` (`RLIMIT_DATA`): an
+/// allocation past it fails and the process aborts, so a test can see that a request's memory stays
+/// bounded.
+#[allow(dead_code)] // not every test binary that takes this file uses it
+pub fn spawn_serve_within(config_toml: &str, dir: &Path, data_bytes: u64) -> Served {
+    spawn(config_toml, dir, Some(data_bytes))
+}
+
+/// Limits the data segment of the command's process to `bytes`.
+pub fn limit_data(command: &mut Command, bytes: u64) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setrlimit is async-signal-safe and touches no memory of the parent.
+    unsafe {
+        command.pre_exec(move || {
+            let limit = libc::rlimit { rlim_cur: bytes, rlim_max: bytes };
+            if libc::setrlimit(libc::RLIMIT_DATA, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+}
+
+fn spawn(config_toml: &str, dir: &Path, data_bytes: Option<u64>) -> Served {
     let path = dir.join("formgen.toml");
     std::fs::write(&path, config_toml).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_formgen"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_formgen"));
+    command
         .args(["serve", "--config", path.to_str().unwrap()])
         .env("RUST_LOG", "info")
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::piped());
+    if let Some(bytes) = data_bytes {
+        limit_data(&mut command, bytes);
+    }
+    let mut child = command.spawn().unwrap();
     let stdout = child.stdout.take().unwrap();
     let mut line = String::new();
     BufReader::new(stdout).read_line(&mut line).unwrap();

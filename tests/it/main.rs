@@ -5,6 +5,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod binding_paths;
 mod bounds;
 mod builtin;
 mod cli;
@@ -19,6 +20,7 @@ mod gate_vectors;
 mod http2;
 mod http_api;
 mod model_adapters;
+mod nesting;
 mod picture;
 mod picture_rules;
 mod reader;

@@ -20,6 +20,8 @@
 //!
 //! It knows nothing of BPMN: it takes the text after the leading `=`.
 
+use std::collections::HashSet;
+
 use super::builtins::{builtin_words, is_feel_keyword};
 use super::lexer::{Kind, Tok, tokens};
 use super::{Collector, MAX_DEPTH, Read, bounded};
@@ -38,7 +40,7 @@ enum FrameKind {
 struct Frame {
     kind: FrameKind,
     /// Names bound here: iteration variables, parameters, earlier context keys.
-    bound: Vec<String>,
+    bound: HashSet<String>,
     /// Inside a `for`/`some`/`every` header, before `return`/`satisfies`.
     quantifier: bool,
     /// A context's next token starts an entry (its key).
@@ -57,7 +59,7 @@ impl Frame {
     fn new(kind: FrameKind) -> Self {
         Frame {
             kind,
-            bound: Vec::new(),
+            bound: HashSet::new(),
             quantifier: false,
             entry_start: kind == FrameKind::Context,
             key: None,
@@ -218,7 +220,7 @@ impl<'a> Scanner<'a> {
     fn end_entry(&mut self) {
         let top = self.top();
         if let Some(key) = top.key.take() {
-            top.bound.push(key);
+            top.bound.insert(key);
         }
     }
 
@@ -255,7 +257,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn is_bound(&self, name: &str) -> bool {
-        self.stack.iter().any(|f| f.bound.iter().any(|b| b == name))
+        self.stack.iter().any(|f| f.bound.contains(name))
     }
 
     /// The words of a name starting at `i`: (its text, the index after it).
@@ -295,7 +297,7 @@ impl<'a> Scanner<'a> {
         match top.kind {
             FrameKind::Params if !top.in_type => {
                 let at = self.stack.len() - 2;
-                self.stack[at].bound.push(name);
+                self.stack[at].bound.insert(name);
                 return after;
             }
             FrameKind::Params => return after,
@@ -305,7 +307,7 @@ impl<'a> Scanner<'a> {
         let binder = self.word_is(after, "in");
         let top = self.top();
         if top.quantifier && binder {
-            top.bound.push(name);
+            top.bound.insert(name);
             return after;
         }
         let mut path = name.clone();

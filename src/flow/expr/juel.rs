@@ -130,7 +130,7 @@ pub fn reads(text: &str) -> Vec<Read> {
 fn expression(toks: &[Tok<'_>], out: &mut Collector) {
     let kind = |i: usize| toks.get(i).map(|t| t.kind);
     let text = |i: usize| toks.get(i).map_or("", |t| t.text);
-    let mut bound: Vec<&str> = Vec::new();
+    let mut bound: std::collections::HashSet<&str> = std::collections::HashSet::new();
     let mut i = 0;
     while i < toks.len() {
         let t = toks[i];
@@ -149,7 +149,7 @@ fn expression(toks: &[Tok<'_>], out: &mut Collector) {
             continue;
         }
         if text(i) == "-" && text(i + 1) == ">" {
-            bound.push(t.text);
+            bound.insert(t.text);
             continue;
         }
         if is_engine_object(t.text) {

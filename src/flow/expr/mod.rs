@@ -58,8 +58,9 @@ pub struct Read {
 /// The longest expression text read; the rest of a longer one is ignored.
 pub const MAX_EXPRESSION_BYTES: usize = 64 * 1024;
 
-/// Brackets nested deeper than this are read as if they were not there.
-const MAX_DEPTH: usize = 64;
+/// Brackets nested deeper than this are read as if they were not there (the scanner keeps a stack of
+/// them, not a recursion, so this bounds its memory, not its stack).
+const MAX_DEPTH: usize = crate::limits::nesting::EXPRESSION;
 
 /// `s` cut to [`MAX_EXPRESSION_BYTES`] at a character boundary.
 fn bounded(s: &str) -> &str {
@@ -87,9 +88,10 @@ impl Collector {
     /// By order of appearance, the first of each path.
     fn finish(mut self) -> Vec<Read> {
         self.found.sort_by_key(|(at, _)| *at);
+        let mut paths = std::collections::HashSet::new();
         let mut out: Vec<Read> = Vec::new();
         for (_, read) in self.found {
-            if !out.iter().any(|r| r.path == read.path) {
+            if paths.insert(read.path.clone()) {
                 out.push(read);
             }
         }
@@ -102,7 +104,7 @@ impl Collector {
 /// for it first does not need a person to give it. Lenient like the rest: it looks at the text.
 pub fn optional_names(text: &str) -> Vec<String> {
     let text = bounded(text);
-    let mut out: Vec<String> = Vec::new();
+    let mut out = indexmap::IndexSet::new();
     for call in ["is defined", "get or else"] {
         let mut rest = text;
         while let Some(at) = rest.find(call) {
@@ -126,14 +128,12 @@ pub fn optional_names(text: &str) -> Vec<String> {
                     _ => false,
                 })
                 .map_or(args.len(), |(i, _)| i);
-            if let [read] = feel_reads(&args[..end]).as_slice()
-                && !out.contains(&read.name)
-            {
-                out.push(read.name.clone());
+            if let [read] = feel_reads(&args[..end]).as_slice() {
+                out.insert(read.name.clone());
             }
         }
     }
-    out
+    out.into_iter().collect()
 }
 
 /// Variables a FEEL expression reads (text WITHOUT the leading `=`), deduplicated by path, in order
