@@ -66,6 +66,10 @@ pub struct Limits {
     pub project_bytes: usize,
     /// Bytes of any one form or decision file of a project.
     pub project_file_bytes: usize,
+    /// Seconds reading one file of the process store or the project folder (or a `file:` credential,
+    /// or a file the CLI is given) may take; a file that takes longer is skipped as unreadable, and a
+    /// request waits no longer than this for the store.
+    pub file_read_timeout_s: u64,
 }
 
 impl Default for Limits {
@@ -95,6 +99,7 @@ impl Default for Limits {
             project_files: 200,
             project_bytes: 16 * 1024 * 1024,
             project_file_bytes: 2 * 1024 * 1024,
+            file_read_timeout_s: 10,
         }
     }
 }
@@ -137,6 +142,7 @@ macro_rules! limit_fields {
         $m!(project_files, "PROJECT_FILES");
         $m!(project_bytes, "PROJECT_BYTES");
         $m!(project_file_bytes, "PROJECT_FILE_BYTES");
+        $m!(file_read_timeout_s, "FILE_READ_TIMEOUT_S");
     };
 }
 
@@ -184,7 +190,13 @@ impl Limits {
             max_files: self.project_files,
             max_bytes_total: self.project_bytes as u64,
             max_file_bytes: self.project_file_bytes as u64,
+            read_timeout: self.file_read_timeout(),
         }
+    }
+
+    /// The time one read of a file may take.
+    pub fn file_read_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.file_read_timeout_s.max(1))
     }
 
     /// The model call timeout for a Worker that asks for `worker_timeout_s` (0 = no own timeout).

@@ -79,7 +79,8 @@ impl Service {
             credentials: Credentials::new(vault, config.credential_cache),
             store: Arc::new(
                 ProcessStore::new(config.processes_dir.clone(), config.limits.bpmn_bytes)
-                    .with_project(config.project_dir().map(Into::into), config.limits.project()),
+                    .with_project(config.project_dir().map(Into::into), config.limits.project())
+                    .with_read_timeout(config.limits.file_read_timeout()),
             ),
             prompts,
             client,

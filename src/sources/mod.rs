@@ -218,12 +218,10 @@ pub async fn resolve(
     let Resolved::Found(mut target) = resolved else {
         return Ok(resolved);
     };
-    let folder = {
-        let store = store.clone();
-        tokio::task::spawn_blocking(move || store.project()).await.map_err(|e| {
-            tracing::error!(error = %e, "reading the project folder failed");
-            SourceError::StoreFailed
-        })?
+    // a folder that takes longer than a file read may is read as empty, as an unreadable one is
+    let folder = match on_the_store(store, "reading the project folder", ProcessStore::project).await {
+        Err(SourceError::StoreFailed) => Arc::new(Project::default()),
+        other => other?,
     };
     target.project = match sent {
         None => folder,
@@ -241,12 +239,8 @@ async fn read(store: &Arc<ProcessStore>, named: Named<'_>) -> Result<Resolved, S
     let (definitions, origin) = if !named.process_xml.trim().is_empty() {
         (Arc::new(bpmn::read_str(named.process_xml)), Origin::Request)
     } else if !process_id.is_empty() {
-        let store = store.clone();
         let id = process_id.to_string();
-        let found = tokio::task::spawn_blocking(move || store.lookup(&id)).await.map_err(|e| {
-            tracing::error!(error = %e, "the process store lookup failed");
-            SourceError::StoreFailed
-        })?;
+        let found = on_the_store(store, "the process store lookup", move |s| s.lookup(&id)).await?;
         match found {
             Some(source) => (source.definitions, source.origin),
             None => return Err(SourceError::UnknownProcess(process_id.to_string())),
@@ -255,6 +249,29 @@ async fn read(store: &Arc<ProcessStore>, named: Named<'_>) -> Result<Resolved, S
         return Ok(Resolved::Nothing);
     };
     locate(definitions, origin, process_id, element_id)
+}
+
+/// `work` on the store, on the blocking pool (it reads files), waited for no longer than one file read
+/// may take: a store that does not answer costs the request an error, never a hang. The work itself
+/// goes on (each of its reads bounded in time) and leaves what it read for the next request.
+async fn on_the_store<T: Send + 'static>(
+    store: &Arc<ProcessStore>,
+    what: &'static str,
+    work: impl FnOnce(&ProcessStore) -> T + Send + 'static,
+) -> Result<T, SourceError> {
+    let bound = store.read_timeout();
+    let store = store.clone();
+    match tokio::time::timeout(bound, tokio::task::spawn_blocking(move || work(&store))).await {
+        Ok(Ok(found)) => Ok(found),
+        Ok(Err(e)) => {
+            tracing::error!(error = %e, "{what} failed");
+            Err(SourceError::StoreFailed)
+        }
+        Err(_) => {
+            tracing::error!(within_s = bound.as_secs(), "{what} did not finish in time");
+            Err(SourceError::StoreFailed)
+        }
+    }
 }
 
 /// Picks the process and step inside read definitions: the named process, else the one holding the
