@@ -45,6 +45,13 @@ pub struct Limits {
     pub idle_timeout_s: u64,
     /// Connections open at once; a connection over the cap is closed as it arrives.
     pub max_connections: usize,
+    /// Connections one peer (one IP address) may have open at once, its share of `max_connections`;
+    /// one more is closed as it arrives. Behind a reverse proxy every connection comes from the
+    /// proxy's address: raise it to `max_connections` there.
+    pub connections_per_peer: usize,
+    /// Seconds an answer may wait for its peer to take any of its bytes (a client that sends requests
+    /// but never reads the answers); then the connection is closed.
+    pub write_timeout_s: u64,
     /// Request-body bytes being read (and held by their requests) at once, across all connections;
     /// a request waits for room, up to `body_read_timeout_s`.
     pub bodies_in_flight_bytes: usize,
@@ -89,6 +96,8 @@ impl Default for Limits {
             body_read_timeout_s: 30,
             idle_timeout_s: 5,
             max_connections: 1024,
+            connections_per_peer: 256,
+            write_timeout_s: 10,
             bodies_in_flight_bytes: 64 * 1024 * 1024,
             model_chars: 128,
             form_id_chars: 255,
@@ -132,6 +141,8 @@ macro_rules! limit_fields {
         $m!(body_read_timeout_s, "BODY_READ_TIMEOUT_S");
         $m!(idle_timeout_s, "IDLE_TIMEOUT_S");
         $m!(max_connections, "MAX_CONNECTIONS");
+        $m!(connections_per_peer, "CONNECTIONS_PER_PEER");
+        $m!(write_timeout_s, "WRITE_TIMEOUT_S");
         $m!(bodies_in_flight_bytes, "BODIES_IN_FLIGHT_BYTES");
         $m!(model_chars, "MODEL_CHARS");
         $m!(form_id_chars, "FORM_ID_CHARS");

@@ -87,6 +87,8 @@ pub enum Code {
     NotFound,
     /// A route asked with a method it does not answer.
     MethodNotAllowed,
+    /// The server is stopping: what was still running at the end of its grace period was ended.
+    ShuttingDown,
     /// formgen's own fault.
     Internal,
 }
@@ -132,6 +134,7 @@ impl Code {
             Code::Forbidden => "forbidden",
             Code::NotFound => "not_found",
             Code::MethodNotAllowed => "method_not_allowed",
+            Code::ShuttingDown => "shutting_down",
             Code::Internal => "internal",
         }
     }

@@ -305,3 +305,97 @@ async fn sigterm_with_a_cpu_bound_request_exits_within_the_grace_period() {
     let logs = served.stderr.lock().unwrap().clone();
     assert!(logs.contains("did not finish within the grace period"), "the request was still running: {logs}");
 }
+
+/// A connection from `local` (any loopback address) to `addr`.
+async fn connect_from(local: &str, addr: SocketAddr) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{local}:0").parse().unwrap()).unwrap();
+    socket.connect(addr).await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clients_that_never_read_their_answers_lose_their_connections_at_the_write_time() {
+    const CAP: usize = 4;
+    let cfg = config(&format!(
+        "[limits]\nmax_connections = {CAP}\nwrite_timeout_s = 1\nheader_read_timeout_s = 60\nidle_timeout_s = 60\n"
+    ));
+    let (addr, _stop, _) = serve(&cfg, Duration::from_secs(1)).await;
+    // every slot taken by a client that pipelines requests for a 20 KB answer and reads none of them
+    // (a small receive window, so the answers back up into the server)
+    let pipelined = "GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n".repeat(600);
+    let mut writers = Vec::new();
+    for _ in 0..CAP {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.set_recv_buffer_size(4096).unwrap();
+        let mut stream = socket.connect(addr).await.unwrap();
+        let requests = pipelined.clone();
+        writers.push(tokio::spawn(async move {
+            let _ = stream.write_all(requests.as_bytes()).await;
+            // hold the connection, never reading
+            tokio::time::sleep(Duration::from_secs(60)).await;
+            drop(stream);
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // the slots come back once the server gives up writing to them
+    let started = Instant::now();
+    loop {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        let _ = s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await;
+        match read_to_close(&mut s, Duration::from_secs(2)).await {
+            Some(answer) if answer.starts_with("HTTP/1.1 200") => break,
+            _ => {}
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the non-reading clients still hold every connection slot"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    for w in writers {
+        w.abort();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_peer_gets_its_share_of_the_connections_and_no_more() {
+    let cfg = config(
+        "[limits]\nmax_connections = 8\nconnections_per_peer = 2\nheader_read_timeout_s = 60\nidle_timeout_s = 60\n",
+    );
+    let (addr, _stop, _) = serve(&cfg, Duration::from_secs(1)).await;
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let mut s = connect_from("127.0.0.1", addr).await;
+        s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Part").await.unwrap();
+        held.push(s);
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // a third from the same address is closed as it arrives
+    let mut third = connect_from("127.0.0.1", addr).await;
+    let _ = third.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await;
+    let answer = read_to_close(&mut third, Duration::from_secs(5)).await.expect("the third stayed open");
+    assert_eq!(answer, "", "refused without an answer");
+    // another peer is served
+    let mut other = connect_from("127.0.0.2", addr).await;
+    other.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await.unwrap();
+    let answer = read_to_close(&mut other, Duration::from_secs(5)).await.expect("the other peer's answer");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // and once one of the first peer's connections closes, it may open another
+    drop(held.pop());
+    let started = Instant::now();
+    loop {
+        let mut again = connect_from("127.0.0.1", addr).await;
+        let _ = again.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await;
+        if read_to_close(&mut again, Duration::from_secs(2))
+            .await
+            .is_some_and(|a| a.starts_with("HTTP/1.1 200"))
+        {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the closed connection's share was not given back"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
