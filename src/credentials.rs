@@ -378,7 +378,7 @@ mod tests {
         );
         let dir = tempfile::tempdir().unwrap();
         let e = creds.resolve(&CredentialRef::File(dir.path().into())).await.unwrap_err();
-        assert!(e.to_string().contains("Is a directory"), "{e}");
+        assert!(e.to_string().contains("not a regular file"), "{e}");
         let e = creds.resolve(&CredentialRef::parse("vault:secret/x#y").unwrap()).await.unwrap_err();
         assert!(e.to_string().contains("vault:secret/x#y") && e.to_string().contains("no [vault]"));
         assert_eq!(creds.resolve(&CredentialRef::None).await.unwrap().map(|_| ()), None);

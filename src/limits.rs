@@ -67,6 +67,9 @@ pub struct Limits {
     pub process_id_chars: usize,
     /// Seconds the gate may work on one hand-written form (`validate`) before it stops.
     pub gate_seconds: u64,
+    /// Seconds reading and outlining one request's process (and its project), and drafting or
+    /// building the prompt from them, may take before the request is answered 503 (`process_timeout`).
+    pub process_seconds: u64,
     /// Forms and decision files of a process's project (a request's `forms` + `decisions`, or a folder).
     pub project_files: usize,
     /// Bytes of a project's forms and decisions together.
@@ -105,6 +108,7 @@ impl Default for Limits {
             element_id_chars: 255,
             process_id_chars: 255,
             gate_seconds: 10,
+            process_seconds: 10,
             project_files: 200,
             project_bytes: 16 * 1024 * 1024,
             project_file_bytes: 2 * 1024 * 1024,
@@ -150,6 +154,7 @@ macro_rules! limit_fields {
         $m!(element_id_chars, "ELEMENT_ID_CHARS");
         $m!(process_id_chars, "PROCESS_ID_CHARS");
         $m!(gate_seconds, "GATE_SECONDS");
+        $m!(process_seconds, "PROCESS_SECONDS");
         $m!(project_files, "PROJECT_FILES");
         $m!(project_bytes, "PROJECT_BYTES");
         $m!(project_file_bytes, "PROJECT_FILE_BYTES");

@@ -67,7 +67,7 @@ pub fn status(code: Code) -> StatusCode {
         | Code::FieldTooLong => S::PAYLOAD_TOO_LARGE,
         Code::BodyTimeout => S::REQUEST_TIMEOUT,
         Code::JsonRequired => S::UNSUPPORTED_MEDIA_TYPE,
-        Code::GateTimeout => S::SERVICE_UNAVAILABLE,
+        Code::GateTimeout | Code::ProcessTimeout => S::SERVICE_UNAVAILABLE,
         Code::MethodNotAllowed => S::METHOD_NOT_ALLOWED,
         Code::SchemaRefused | Code::NotBpmn | Code::NotAFormStep => S::UNPROCESSABLE_ENTITY,
         Code::TooManyGenerations | Code::ModelRateLimited => S::TOO_MANY_REQUESTS,

@@ -198,15 +198,20 @@ pub struct Named<'a> {
     pub decisions: &'a [String],
 }
 
-/// Resolves the process a request names: `processXml` first, else the store's draft, else its
-/// deployed version; then the step; then its project (the store's folder with the request's forms and
-/// decisions over it). The store is read on the blocking pool.
-pub async fn resolve(
-    store: &Arc<ProcessStore>,
-    named: Named<'_>,
-    bounds: &ProjectBounds,
-) -> Result<Resolved, SourceError> {
-    let sent = if named.forms.is_empty() && named.decisions.is_empty() {
+/// What a request sends of its process, read: the BPMN of `processXml` (none when it sends none) and
+/// the project of its `forms` and `decisions` (none when it sends neither). CPU work, linear in what
+/// was sent: the caller decides on which thread ([`read_sent`]).
+#[derive(Debug, Default)]
+pub struct Sent {
+    /// `processXml`, parsed.
+    pub process: Option<Arc<Definitions>>,
+    /// `forms` and `decisions`, read.
+    pub project: Option<Project>,
+}
+
+/// Reads what a request sends: its project within `bounds` (refused whole past them), then its BPMN.
+pub fn read_sent(named: Named<'_>, bounds: &ProjectBounds) -> Result<Sent, SourceError> {
+    let project = if named.forms.is_empty() && named.decisions.is_empty() {
         None
     } else {
         Some(
@@ -214,7 +219,20 @@ pub async fn resolve(
                 .map_err(|e| SourceError::ProjectTooLarge(e.to_string()))?,
         )
     };
-    let resolved = read(store, named).await?;
+    let process = (!named.process_xml.trim().is_empty()).then(|| Arc::new(bpmn::read_str(named.process_xml)));
+    Ok(Sent { process, project })
+}
+
+/// Resolves the process a request names: the BPMN it sent first, else the store's draft, else its
+/// deployed version; then the step; then its project (the store's folder with the request's forms and
+/// decisions over it). `named` gives the ids (its text fields are not read again: `sent` is what they
+/// held). The store is read on the blocking pool.
+pub async fn resolve(
+    store: &Arc<ProcessStore>,
+    named: Named<'_>,
+    sent: Sent,
+) -> Result<Resolved, SourceError> {
+    let resolved = read(store, named, sent.process).await?;
     let Resolved::Found(mut target) = resolved else {
         return Ok(resolved);
     };
@@ -223,7 +241,7 @@ pub async fn resolve(
         Err(SourceError::StoreFailed) => Arc::new(Project::default()),
         other => other?,
     };
-    target.project = match sent {
+    target.project = match sent.project {
         None => folder,
         Some(sent) => {
             let mut project = Project::clone(&folder);
@@ -234,10 +252,14 @@ pub async fn resolve(
     Ok(Resolved::Found(target))
 }
 
-async fn read(store: &Arc<ProcessStore>, named: Named<'_>) -> Result<Resolved, SourceError> {
+async fn read(
+    store: &Arc<ProcessStore>,
+    named: Named<'_>,
+    sent: Option<Arc<Definitions>>,
+) -> Result<Resolved, SourceError> {
     let (process_id, element_id) = (named.process_id.trim(), named.element_id.trim());
-    let (definitions, origin) = if !named.process_xml.trim().is_empty() {
-        (Arc::new(bpmn::read_str(named.process_xml)), Origin::Request)
+    let (definitions, origin) = if let Some(definitions) = sent {
+        (definitions, Origin::Request)
     } else if !process_id.is_empty() {
         let id = process_id.to_string();
         let found = on_the_store(store, "the process store lookup", move |s| s.lookup(&id)).await?;

@@ -483,3 +483,45 @@ async fn bodies_that_would_all_wait_for_room_are_not_left_to_wait() {
     );
     assert!(answers[1].starts_with("HTTP/1.1 503") && answers[1].contains("server_busy"), "{}", answers[1]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn healthz_answers_and_sigterm_exits_while_large_processes_are_read() {
+    const GRACE_S: u64 = 1;
+    let dir = tempfile::tempdir().unwrap();
+    let toml = format!(
+        "[server]\nlisten = \"127.0.0.1:0\"\nshutdown_grace_s = {GRACE_S}\n[limits]\nbpmn_bytes = 40000000\nrequest_body_bytes = 40000000\nbodies_in_flight_bytes = 400000000\nbody_read_timeout_s = 60\nprocess_seconds = 60\n"
+    );
+    let mut served = spawn_serve(&toml, dir.path());
+    // as many large processes in flight as the server has threads, and one more: CPU work that
+    // takes seconds each (a few hundred milliseconds in a release build)
+    let xml = crate::common::synthetic::process(12_000);
+    let body = json!({"processXml": xml, "elementId": "t6000"}).to_string();
+    eprintln!("large process: {} KB", xml.len() / 1024);
+    let client = reqwest::Client::new();
+    let outline = format!("{}/api/formgen/outline", served.url);
+    let heavy: Vec<_> = (0..3)
+        .map(|_| {
+            let request = client.post(&outline).header("content-type", "application/json").body(body.clone());
+            tokio::spawn(request.send())
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let probe = reqwest::Client::builder().timeout(Duration::from_secs(2)).build().unwrap();
+    for _ in 0..5 {
+        let answered = probe.get(format!("{}/healthz", served.url)).send().await;
+        assert!(
+            answered.is_ok_and(|r| r.status() == 200),
+            "/healthz did not answer while processes were read"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(heavy.iter().any(|h| !h.is_finished()), "the large processes were read before the probes ended");
+    terminate(&served.child);
+    // exits within the grace, the CPU work still running (a generous deadline to poll)
+    wait_exit(&mut served.child, Duration::from_secs(GRACE_S + 1));
+    for h in heavy {
+        if let Ok(Ok(r)) = h.await {
+            assert!(r.status() == 200 || r.status() == 503, "{}", r.status());
+        }
+    }
+}
