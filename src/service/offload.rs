@@ -22,9 +22,9 @@ const INLINE_BPMN_BYTES: usize = 32 * 1024;
 /// A form (a refinement's current one) of at least this many bytes is checked on the blocking pool.
 pub(super) const INLINE_FORM_BYTES: usize = 32 * 1024;
 
-/// A process (with its project) of more elements, forms and decisions than this is outlined on the
-/// blocking pool: about the size of [`INLINE_BPMN_BYTES`] of BPMN.
-const INLINE_ITEMS: usize = 80;
+/// A project of more forms and decision files than this is outlined on the blocking pool, whatever
+/// the size of its process.
+const INLINE_PROJECT_FILES: usize = 16;
 
 /// Whether the text a request sends is worth the blocking pool: a large BPMN, or a project (its
 /// forms are JSON already parsed, so their size is not known without walking them).
@@ -32,11 +32,12 @@ fn sent_is_large(process_xml: &str, forms: &[Value], decisions: &[String]) -> bo
     process_xml.len() >= INLINE_BPMN_BYTES || !forms.is_empty() || !decisions.is_empty()
 }
 
-/// Whether outlining (or drafting, or prompting from) what was resolved is worth the blocking pool.
+/// Whether outlining (or drafting, or prompting from) what was resolved is worth the blocking pool:
+/// by the size of the text its process was read from (a small process can hold one condition that
+/// names thousands of variables), and by its project's files.
 pub(super) fn resolved_is_large(resolved: &Resolved) -> bool {
     resolved.target().is_some_and(|t| {
-        let project = t.project();
-        t.process().elements.len() + project.forms.len() + project.decisions.len() > INLINE_ITEMS
+        t.source_bytes() >= INLINE_BPMN_BYTES as u64 || t.project().files.len() > INLINE_PROJECT_FILES
     })
 }
 

@@ -62,6 +62,8 @@ pub struct Target {
     element: Option<usize>,
     origin: Origin,
     project: Arc<Project>,
+    /// The size of the text the definitions were read from (0 when not known).
+    source_bytes: u64,
 }
 
 impl Target {
@@ -98,6 +100,12 @@ impl Target {
     /// The same target with this project around it (for callers that read the project themselves).
     pub fn with_project(self, project: Arc<Project>) -> Target {
         Target { project, ..self }
+    }
+
+    /// The size of the text the process was read from (the request's BPMN, or its file in the
+    /// store): what reading and outlining it costs is about proportional to it.
+    pub fn source_bytes(&self) -> u64 {
+        self.source_bytes
     }
 
     /// The whole document the process was read from (a file may hold several processes).
@@ -203,8 +211,8 @@ pub struct Named<'a> {
 /// was sent: the caller decides on which thread ([`read_sent`]).
 #[derive(Debug, Default)]
 pub struct Sent {
-    /// `processXml`, parsed.
-    pub process: Option<Arc<Definitions>>,
+    /// `processXml`, parsed, and its size.
+    pub process: Option<(Arc<Definitions>, u64)>,
     /// `forms` and `decisions`, read.
     pub project: Option<Project>,
 }
@@ -219,7 +227,8 @@ pub fn read_sent(named: Named<'_>, bounds: &ProjectBounds) -> Result<Sent, Sourc
                 .map_err(|e| SourceError::ProjectTooLarge(e.to_string()))?,
         )
     };
-    let process = (!named.process_xml.trim().is_empty()).then(|| Arc::new(bpmn::read_str(named.process_xml)));
+    let process = (!named.process_xml.trim().is_empty())
+        .then(|| (Arc::new(bpmn::read_str(named.process_xml)), named.process_xml.len() as u64));
     Ok(Sent { process, project })
 }
 
@@ -255,22 +264,26 @@ pub async fn resolve(
 async fn read(
     store: &Arc<ProcessStore>,
     named: Named<'_>,
-    sent: Option<Arc<Definitions>>,
+    sent: Option<(Arc<Definitions>, u64)>,
 ) -> Result<Resolved, SourceError> {
     let (process_id, element_id) = (named.process_id.trim(), named.element_id.trim());
-    let (definitions, origin) = if let Some(definitions) = sent {
-        (definitions, Origin::Request)
+    let (definitions, origin, bytes) = if let Some((definitions, bytes)) = sent {
+        (definitions, Origin::Request, bytes)
     } else if !process_id.is_empty() {
         let id = process_id.to_string();
         let found = on_the_store(store, "the process store lookup", move |s| s.lookup(&id)).await?;
         match found {
-            Some(source) => (source.definitions, source.origin),
+            Some(source) => (source.definitions, source.origin, source.bytes),
             None => return Err(SourceError::UnknownProcess(process_id.to_string())),
         }
     } else {
         return Ok(Resolved::Nothing);
     };
-    locate(definitions, origin, process_id, element_id)
+    let mut resolved = locate(definitions, origin, process_id, element_id)?;
+    if let Resolved::Found(target) = &mut resolved {
+        target.source_bytes = bytes;
+    }
+    Ok(resolved)
 }
 
 /// `work` on the store, on the blocking pool (it reads files), waited for no longer than one file read
@@ -331,7 +344,14 @@ pub fn locate(
             element: element_id.to_string(),
         })?)
     };
-    Ok(Resolved::Found(Target { definitions, process, element, origin, project: Arc::default() }))
+    Ok(Resolved::Found(Target {
+        definitions,
+        process,
+        element,
+        origin,
+        project: Arc::default(),
+        source_bytes: 0,
+    }))
 }
 
 #[cfg(test)]

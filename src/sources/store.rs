@@ -25,6 +25,8 @@ pub struct Source {
     pub definitions: Arc<Definitions>,
     /// Where it came from.
     pub origin: Origin,
+    /// The size of the file it was read from.
+    pub bytes: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -157,10 +159,10 @@ impl ProcessStore {
         index.retain(|path, _| listed.contains(path));
         for (folder, origin) in [(&drafts, Origin::Draft), (&deployed, Origin::Deployment)] {
             for (path, _) in listing.iter().filter(|(p, _)| p.parent() == Some(folder.as_path())) {
-                if let Some((_, Some(defs))) = index.get(path)
+                if let Some((stamp, Some(defs))) = index.get(path)
                     && defs.process(id).is_some()
                 {
-                    return Some(Source { definitions: defs.clone(), origin });
+                    return Some(Source { definitions: defs.clone(), origin, bytes: stamp.len });
                 }
             }
         }
