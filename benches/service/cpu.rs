@@ -289,40 +289,53 @@ async fn small_inputs(dir: &Path, model: &str) {
     }
 }
 
-/// SIGTERM while large processes are read: how long until the process is gone, against its grace.
+/// SIGTERM while CPU-heavy requests run: how long until the process is gone, against its grace.
 async fn sigterm(dir: &Path, model: &str, large: &str, element: &str) {
     const GRACE_S: u64 = 2;
-    println!("\nSIGTERM 1.5 s into the outline load above (grace {GRACE_S} s):");
-    let body = json!({"processXml": large, "elementId": element}).to_string();
-    for (build, bin) in builds() {
-        let mut server = start(&bin, model, dir, &format!("shutdown_grace_s = {GRACE_S}"));
-        let mut heavy = Vec::new();
-        for _ in 0..HEAVY_CLIENTS {
-            let (client, url, body) =
-                (reqwest::Client::new(), format!("{}/api/formgen/outline", server.url), body.clone());
-            heavy.push(tokio::spawn(async move {
-                loop {
-                    let sent =
-                        client.post(&url).header("content-type", "application/json").body(body.clone());
-                    if sent.send().await.is_err() {
-                        return;
+    println!("\nSIGTERM 1.5 s into a load of {HEAVY_CLIENTS} clients back to back (grace {GRACE_S} s):");
+    let loads = [
+        (
+            format!("outline of a {} KB processXml", large.len() / 1024),
+            json!({"processXml": large, "elementId": element}),
+        ),
+        (
+            "outline of a condition naming 50,000 variables".to_string(),
+            json!({"processXml": many_names(50_000), "elementId": "t"}),
+        ),
+    ];
+    for (name, body) in loads {
+        let body = body.to_string();
+        for (build, bin) in builds() {
+            let mut server = start(&bin, model, dir, &format!("shutdown_grace_s = {GRACE_S}"));
+            let mut heavy = Vec::new();
+            for _ in 0..HEAVY_CLIENTS {
+                let (client, url, body) =
+                    (reqwest::Client::new(), format!("{}/api/formgen/outline", server.url), body.clone());
+                heavy.push(tokio::spawn(async move {
+                    loop {
+                        let sent =
+                            client.post(&url).header("content-type", "application/json").body(body.clone());
+                        if sent.send().await.is_err() {
+                            return;
+                        }
                     }
-                }
-            }));
-        }
-        tokio::time::sleep(Duration::from_millis(1_500)).await;
-        let stopping = Instant::now();
-        let _ = std::process::Command::new("kill").args(["-TERM", &server.child.id().to_string()]).status();
-        let exited = wait_gone(&mut server.child, Duration::from_secs(30));
-        println!(
-            "{build}: exited {} after SIGTERM",
-            match exited {
-                true => format!("{:.2} s", stopping.elapsed().as_secs_f64()),
-                false => "not within 30 s".into(),
+                }));
             }
-        );
-        for h in heavy {
-            h.abort();
+            tokio::time::sleep(Duration::from_millis(1_500)).await;
+            let stopping = Instant::now();
+            let _ =
+                std::process::Command::new("kill").args(["-TERM", &server.child.id().to_string()]).status();
+            let exited = wait_gone(&mut server.child, Duration::from_secs(60));
+            println!(
+                "{name}, {build}: exited {} after SIGTERM",
+                match exited {
+                    true => format!("{:.2} s", stopping.elapsed().as_secs_f64()),
+                    false => "not within 60 s".into(),
+                }
+            );
+            for h in heavy {
+                h.abort();
+            }
         }
     }
 }
