@@ -17,7 +17,8 @@
 //!
 //! `FORMGEN_BENCH_HTTP=1` or `=2` holds the generations over only one of the model doubles (HTTP/1.1,
 //! or HTTPS with HTTP/2). `FORMGEN_BENCH=held` runs only the waiting part, `FORMGEN_BENCH=latency` only
-//! the added latency, `FORMGEN_BENCH=cpu` only the CPU-heavy requests; `FORMGEN_BENCH_BIN=PATH`
+//! the added latency, `FORMGEN_BENCH=throughput` only the first part, `FORMGEN_BENCH=cpu` only the
+//! CPU-heavy requests; `FORMGEN_BENCH_BIN=PATH`
 //! benchmarks another build of `formgen` (a baseline) instead of this one, and
 //! `FORMGEN_BENCH_BASELINE=PATH` runs the CPU-heavy part on this build and on that one, in the same
 //! run; `FORMGEN_BENCH_PROCESS=FILE.bpmn` uses that process instead of the largest of the corpus.
@@ -174,6 +175,9 @@ fn serve_trusting(model_url: &str, dir: &std::path::Path, trust: Option<&std::pa
 /// `bin serve --config config`, trusting only `trust` (a PEM file) when there is one.
 fn spawn(bin: &str, config: &std::path::Path, trust: Option<&std::path::Path>) -> Server {
     let mut command = Command::new(bin);
+    // every client of the bench connects from one address: give it every connection (a build that
+    // has no such limit ignores the variable)
+    command.env("FORMGEN_LIMIT_CONNECTIONS_PER_PEER", "20000");
     if let Some(pem) = trust {
         command.env("SSL_CERT_FILE", pem).env_remove("SSL_CERT_DIR");
     }
@@ -335,6 +339,7 @@ fn main() {
             Ok("held") => held(&client, &xml, &element, dir.path()).await,
             Ok("latency") => added_latency(&client, &body, dir.path()).await,
             Ok("cpu") => cpu::cpu_heavy(dir.path()).await,
+            Ok("throughput") => throughput(&client, &body, dir.path()).await,
             _ => {
                 throughput(&client, &body, dir.path()).await;
                 added_latency(&client, &body, dir.path()).await;

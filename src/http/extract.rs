@@ -7,15 +7,19 @@
 //! nothing, so bodies that declare megabytes and send a byte a second hold a few bytes, not the
 //! budget), waits for room when there is none within the body read time, and holds it until its
 //! handler is done with the body, so forty 9 MB requests cost the budget, not forty times 9 MB. When
-//! every body being read waits for room, none of them can get it: the one that would wait last is
-//! refused at once (503 `server_busy`, `Retry-After`) and gives its room to the others. A generation
+//! every body being read waits for room and what they hold leaves none, none of them could get it:
+//! the one that would wait last reads the rest of its body beyond the budget instead (one body at a
+//! time), finishes, and so gives room back to the others. The bytes in flight are so at most the
+//! budget and one request body; a body that waits past its read time is refused (503
+//! `server_busy`, `Retry-After`). Room given back goes to bodies already begun before new ones, so
+//! that few bodies hold part of the budget at once. A generation
 //! gives its room back once its request is read (the process parsed, the prompt built), not when the
 //! model has answered: nothing of those bytes is kept while it waits. A large body's JSON is parsed
 //! on the blocking pool, not on the threads that answer every other request.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
@@ -43,6 +47,10 @@ pub struct Bodies {
     reading: Arc<AtomicUsize>,
     waiting: Arc<AtomicUsize>,
     held_by_reading: Arc<AtomicUsize>,
+    /// Whether a body is being read beyond the budget (at most one at a time).
+    overdraft: Arc<AtomicBool>,
+    /// Bodies that hold room and wait for more: a body that holds none lets them go first.
+    waiting_to_go_on: Arc<AtomicUsize>,
 }
 
 /// Room in the budget for one request's body, held until the handler is done.
@@ -89,11 +97,13 @@ const PARSE_OFF_THREAD_BYTES: usize = 1024 * 1024;
 /// Counts one body while it is read (or waits for room), and uncounts it when dropped.
 struct Counted(Arc<AtomicUsize>);
 
-/// One body being read and the room it holds so far, counted until it is read (or refused).
+/// One body being read and the room it holds so far, counted until it is read (or refused); and
+/// whether it reads beyond the budget, which it gives up then.
 struct Reading {
     _counted: Counted,
     held: usize,
     held_by_reading: Arc<AtomicUsize>,
+    overdraft: Option<(Arc<AtomicBool>, Arc<Notify>)>,
 }
 
 impl Reading {
@@ -106,6 +116,10 @@ impl Reading {
 impl Drop for Reading {
     fn drop(&mut self) {
         self.held_by_reading.fetch_sub(self.held, Ordering::SeqCst);
+        if let Some((overdraft, released)) = self.overdraft.take() {
+            overdraft.store(false, Ordering::SeqCst);
+            released.notify_waiters();
+        }
     }
 }
 
@@ -145,6 +159,8 @@ impl Bodies {
             reading: Arc::default(),
             waiting: Arc::default(),
             held_by_reading: Arc::default(),
+            overdraft: Arc::default(),
+            waiting_to_go_on: Arc::default(),
         }
     }
 
@@ -187,6 +203,7 @@ impl Bodies {
             _counted: Counted::new(&self.reading),
             held: 0,
             held_by_reading: self.held_by_reading.clone(),
+            overdraft: None,
         };
         let mut room: Option<Room> = None;
         let mut chunks = Vec::new();
@@ -203,7 +220,7 @@ impl Bodies {
                     "the request body is over this installation's limit (FORMGEN_LIMIT_REQUEST_BODY_BYTES); send a smaller process or form",
                 ));
             }
-            let more = self.room_for(chunk.len(), deadline).await?;
+            let more = self.room_for(chunk.len(), deadline, &mut reading).await?;
             reading.took(more.bytes());
             match &mut room {
                 Some(held) => held.merge(more),
@@ -218,32 +235,50 @@ impl Bodies {
         Ok((bytes, BodyRoom(room)))
     }
 
-    /// Room for `n` more bytes: at once if there is some, else waited for until `deadline`; refused
-    /// when none could come: every body being read would be waiting, and what they hold leaves no
-    /// room for `n` even once every finished request has given its room back. A body waiting for
-    /// room holds only what it took before (room is taken whole or not at all, never set aside for a
-    /// waiter), so what the bodies being read hold is all that can keep them waiting.
-    async fn room_for(&self, n: usize, deadline: tokio::time::Instant) -> Result<Room, ApiError> {
+    /// Room for `n` more bytes of the body `reading`: at once if there is some, else waited for until
+    /// `deadline`. When none could come (every body being read would be waiting, and what they hold
+    /// leaves no room for `n` even once every finished request has given its room back), this body
+    /// reads on beyond the budget if no other body does. A body waiting for room holds only what it
+    /// took before (room is taken whole or not at all, never set aside for a waiter), so what the
+    /// bodies being read hold is all that can keep them waiting.
+    async fn room_for(
+        &self,
+        n: usize,
+        deadline: tokio::time::Instant,
+        reading: &mut Reading,
+    ) -> Result<Room, ApiError> {
         let n = n.min(self.capacity);
         let room = |permit| Room { permit, released: self.released.clone() };
-        if n == 0 {
+        if n == 0 || reading.overdraft.is_some() {
             return Ok(room(None));
         }
         // this body's place among those waiting: of two that begin to wait at once, only the later
         // one finds every body waiting
         let mut waiting: Option<(Counted, usize)> = None;
+        // a body that has begun goes first: room given back finishes bodies rather than begins new
+        // ones, so fewer bodies hold part of the budget at once
+        let begun = reading.held > 0;
+        let mut going_on = None;
         loop {
             let released = self.released.notified();
             let mut released = std::pin::pin!(released);
             released.as_mut().enable();
-            if let Ok(permit) = self.bytes.clone().try_acquire_many_owned(n as u32) {
+            let may_take = begun || self.waiting_to_go_on.load(Ordering::SeqCst) == 0;
+            if may_take && let Ok(permit) = self.bytes.clone().try_acquire_many_owned(n as u32) {
                 return Ok(room(Some(permit)));
+            }
+            if begun && going_on.is_none() {
+                going_on = Some(Counted::new(&self.waiting_to_go_on));
             }
             let place = waiting.get_or_insert_with(|| Counted::place(&self.waiting)).1;
             let stuck = place >= self.reading.load(Ordering::SeqCst)
                 && self.capacity.saturating_sub(self.held_by_reading.load(Ordering::SeqCst)) < n;
-            if stuck {
-                return Err(busy());
+            if stuck
+                && self.overdraft.compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst).is_ok()
+            {
+                tracing::debug!("every body being read waits for room: one reads on beyond the budget");
+                reading.overdraft = Some((self.overdraft.clone(), self.released.clone()));
+                return Ok(room(None));
             }
             if tokio::time::timeout_at(deadline, released).await.is_err() {
                 return Err(busy());

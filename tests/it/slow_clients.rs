@@ -448,8 +448,9 @@ async fn bodies_that_declare_much_and_send_a_byte_at_a_time_starve_no_one() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bodies_that_would_all_wait_for_room_are_not_left_to_wait() {
-    // two bodies that each got half the budget and need more: neither could ever get it, so one is
-    // refused at once (and gives its room to the other) instead of both waiting out their read time
+    // two bodies that each got half the budget and need more: neither could ever get room, so one
+    // reads on beyond the budget, finishes, and gives its room to the other, instead of both waiting
+    // out their read time
     let cfg = config(
         "[limits]\nrequest_body_bytes = 1000\nbodies_in_flight_bytes = 1000\nbody_read_timeout_s = 30\n",
     );
@@ -469,19 +470,11 @@ async fn bodies_that_would_all_wait_for_room_are_not_left_to_wait() {
     for s in &mut sockets {
         s.write_all(&body.as_bytes()[500..]).await.unwrap();
     }
-    let mut answers = Vec::new();
     for mut s in sockets {
-        answers.push(
-            read_to_close(&mut s, Duration::from_secs(10)).await.expect("a body waited out its read time"),
-        );
+        let answer =
+            read_to_close(&mut s, Duration::from_secs(10)).await.expect("a body waited out its read time");
+        assert!(answer.starts_with("HTTP/1.1 404"), "read and answered: there is no process x: {answer}");
     }
-    answers.sort();
-    assert!(
-        answers[0].starts_with("HTTP/1.1 404"),
-        "read and answered: there is no process x: {}",
-        answers[0]
-    );
-    assert!(answers[1].starts_with("HTTP/1.1 503") && answers[1].contains("server_busy"), "{}", answers[1]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
