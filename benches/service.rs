@@ -11,13 +11,26 @@
 //! every request, then without each client's first (all the clients start at once, so their first
 //! requests queue behind each other for the CPU; later ones arrive spread out), and the slowest first.
 //!
+//! Then CPU-heavy requests beside `/healthz` (`service/cpu.rs`): large inline processes outlined and
+//! generated from, a large form checked, a condition naming many variables, a model streaming a long
+//! form; the cost of the blocking pool for small inputs; SIGTERM while large processes are read.
+//!
 //! `FORMGEN_BENCH_HTTP=1` or `=2` holds the generations over only one of the model doubles (HTTP/1.1,
-//! or HTTPS with HTTP/2). `FORMGEN_BENCH=held` runs only the waiting part, `FORMGEN_BENCH=latency` only the added latency; `FORMGEN_BENCH_BIN=PATH` benchmarks another build of
-//! `formgen` (a baseline) instead of this one; `FORMGEN_BENCH_PROCESS=FILE.bpmn` uses that process instead
-//! of the largest of the corpus.
+//! or HTTPS with HTTP/2). `FORMGEN_BENCH=held` runs only the waiting part, `FORMGEN_BENCH=latency` only
+//! the added latency, `FORMGEN_BENCH=throughput` only the first part, `FORMGEN_BENCH=cpu` only the
+//! CPU-heavy requests; `FORMGEN_BENCH_BIN=PATH`
+//! benchmarks another build of `formgen` (a baseline) instead of this one, and
+//! `FORMGEN_BENCH_BASELINE=PATH` runs the CPU-heavy part on this build and on that one, in the same
+//! run; `FORMGEN_BENCH_PROCESS=FILE.bpmn` uses that process instead of the largest of the corpus.
 
 #[path = "../tests/common/tls_double.rs"]
 mod tls_double;
+
+#[path = "../tests/common/synthetic.rs"]
+mod synthetic;
+
+#[path = "service/cpu.rs"]
+mod cpu;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -156,12 +169,20 @@ fn serve_trusting(model_url: &str, dir: &std::path::Path, trust: Option<&std::pa
     std::fs::write(&path, config).unwrap();
     let bin =
         std::env::var("FORMGEN_BENCH_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_formgen").to_string());
+    spawn(&bin, &path, trust)
+}
+
+/// `bin serve --config config`, trusting only `trust` (a PEM file) when there is one.
+fn spawn(bin: &str, config: &std::path::Path, trust: Option<&std::path::Path>) -> Server {
     let mut command = Command::new(bin);
+    // every client of the bench connects from one address: give it every connection (a build that
+    // has no such limit ignores the variable)
+    command.env("FORMGEN_LIMIT_CONNECTIONS_PER_PEER", "20000");
     if let Some(pem) = trust {
         command.env("SSL_CERT_FILE", pem).env_remove("SSL_CERT_DIR");
     }
     let mut child = command
-        .args(["serve", "--config", path.to_str().unwrap()])
+        .args(["serve", "--config", config.to_str().unwrap()])
         .env("RUST_LOG", "error")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -317,10 +338,13 @@ fn main() {
         match std::env::var("FORMGEN_BENCH").as_deref() {
             Ok("held") => held(&client, &xml, &element, dir.path()).await,
             Ok("latency") => added_latency(&client, &body, dir.path()).await,
+            Ok("cpu") => cpu::cpu_heavy(dir.path()).await,
+            Ok("throughput") => throughput(&client, &body, dir.path()).await,
             _ => {
                 throughput(&client, &body, dir.path()).await;
                 added_latency(&client, &body, dir.path()).await;
                 held(&client, &xml, &element, dir.path()).await;
+                cpu::cpu_heavy(dir.path()).await;
             }
         }
     });

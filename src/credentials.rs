@@ -256,7 +256,7 @@ impl Credentials {
                 _ => Err(CredentialError::EnvMissing { reference: named }),
             },
             CredentialRef::File(path) => {
-                let text = tokio::fs::read_to_string(path).await.map_err(|e| CredentialError::File {
+                let text = read_secret_file(path).await.map_err(|e| CredentialError::File {
                     reference: named.clone(),
                     reason: os_reason(&e, path),
                 })?;
@@ -290,6 +290,36 @@ impl Credentials {
 
 /// Why a file could not be read, as the OS says it, with the path as resolved (relative references
 /// are resolved against the config file's folder, so the operator sees where formgen looked).
+/// The most a `file:` credential may hold: a key is a few hundred bytes at most.
+const SECRET_FILE_BYTES: u64 = 64 * 1024;
+
+/// A `file:` credential's text: a regular file only (never a FIFO, which would block its reader
+/// forever), of at most [`SECRET_FILE_BYTES`], read on the blocking pool within the file read time.
+async fn read_secret_file(path: &std::path::Path) -> std::io::Result<String> {
+    let timeout = crate::files::default_timeout();
+    let owned = path.to_path_buf();
+    let read =
+        tokio::task::spawn_blocking(move || crate::files::read_capped(&owned, SECRET_FILE_BYTES, timeout));
+    let bytes = match tokio::time::timeout(timeout, read).await {
+        Ok(Ok(read)) => read?,
+        Ok(Err(e)) => return Err(std::io::Error::other(e.to_string())),
+        Err(_) => {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                format!("reading it took longer than {} s", timeout.as_secs()),
+            ));
+        }
+    };
+    let bytes = bytes.ok_or_else(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("it holds more than {SECRET_FILE_BYTES} bytes, more than any key"),
+        )
+    })?;
+    String::from_utf8(bytes)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "it is not UTF-8 text"))
+}
+
 fn os_reason(e: &std::io::Error, path: &std::path::Path) -> String {
     let shown = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     format!("{}: {e}", shown.display())
@@ -348,7 +378,7 @@ mod tests {
         );
         let dir = tempfile::tempdir().unwrap();
         let e = creds.resolve(&CredentialRef::File(dir.path().into())).await.unwrap_err();
-        assert!(e.to_string().contains("Is a directory"), "{e}");
+        assert!(e.to_string().contains("not a regular file"), "{e}");
         let e = creds.resolve(&CredentialRef::parse("vault:secret/x#y").unwrap()).await.unwrap_err();
         assert!(e.to_string().contains("vault:secret/x#y") && e.to_string().contains("no [vault]"));
         assert_eq!(creds.resolve(&CredentialRef::None).await.unwrap().map(|_| ()), None);

@@ -31,6 +31,7 @@
 //! - [`model`]: the provider-neutral model call and its two wire formats.
 //! - [`gate`]: the schema gate every form passes, generated or hand-written, and the form's id.
 //! - [`eval`]: how close a Worker's forms come to the ones authors wrote (`formgen eval`).
+//! - [`files`]: opening files whose paths others control (regular files only, never blocking).
 //! - [`words`]: identifiers as words and sentences, shared by the gate, the drafter and the errors.
 
 pub mod auth;
@@ -40,6 +41,7 @@ pub mod credentials;
 pub mod dmn;
 pub mod draft;
 pub mod eval;
+pub mod files;
 pub mod flow;
 pub mod gate;
 pub mod http;

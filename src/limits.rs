@@ -45,6 +45,13 @@ pub struct Limits {
     pub idle_timeout_s: u64,
     /// Connections open at once; a connection over the cap is closed as it arrives.
     pub max_connections: usize,
+    /// Connections one peer (one IP address) may have open at once, its share of `max_connections`;
+    /// one more is closed as it arrives. Behind a reverse proxy every connection comes from the
+    /// proxy's address: raise it to `max_connections` there.
+    pub connections_per_peer: usize,
+    /// Seconds an answer may wait for its peer to take any of its bytes (a client that sends requests
+    /// but never reads the answers); then the connection is closed.
+    pub write_timeout_s: u64,
     /// Request-body bytes being read (and held by their requests) at once, across all connections;
     /// a request waits for room, up to `body_read_timeout_s`.
     pub bodies_in_flight_bytes: usize,
@@ -60,12 +67,19 @@ pub struct Limits {
     pub process_id_chars: usize,
     /// Seconds the gate may work on one hand-written form (`validate`) before it stops.
     pub gate_seconds: u64,
+    /// Seconds reading and outlining one request's process (and its project), and drafting or
+    /// building the prompt from them, may take before the request is answered 503 (`process_timeout`).
+    pub process_seconds: u64,
     /// Forms and decision files of a process's project (a request's `forms` + `decisions`, or a folder).
     pub project_files: usize,
     /// Bytes of a project's forms and decisions together.
     pub project_bytes: usize,
     /// Bytes of any one form or decision file of a project.
     pub project_file_bytes: usize,
+    /// Seconds reading one file of the process store or the project folder (or a `file:` credential,
+    /// or a file the CLI is given) may take; a file that takes longer is skipped as unreadable, and a
+    /// request waits no longer than this for the store.
+    pub file_read_timeout_s: u64,
 }
 
 impl Default for Limits {
@@ -85,6 +99,8 @@ impl Default for Limits {
             body_read_timeout_s: 30,
             idle_timeout_s: 5,
             max_connections: 1024,
+            connections_per_peer: 256,
+            write_timeout_s: 10,
             bodies_in_flight_bytes: 64 * 1024 * 1024,
             model_chars: 128,
             form_id_chars: 255,
@@ -92,9 +108,11 @@ impl Default for Limits {
             element_id_chars: 255,
             process_id_chars: 255,
             gate_seconds: 10,
+            process_seconds: 10,
             project_files: 200,
             project_bytes: 16 * 1024 * 1024,
             project_file_bytes: 2 * 1024 * 1024,
+            file_read_timeout_s: 10,
         }
     }
 }
@@ -127,6 +145,8 @@ macro_rules! limit_fields {
         $m!(body_read_timeout_s, "BODY_READ_TIMEOUT_S");
         $m!(idle_timeout_s, "IDLE_TIMEOUT_S");
         $m!(max_connections, "MAX_CONNECTIONS");
+        $m!(connections_per_peer, "CONNECTIONS_PER_PEER");
+        $m!(write_timeout_s, "WRITE_TIMEOUT_S");
         $m!(bodies_in_flight_bytes, "BODIES_IN_FLIGHT_BYTES");
         $m!(model_chars, "MODEL_CHARS");
         $m!(form_id_chars, "FORM_ID_CHARS");
@@ -134,9 +154,11 @@ macro_rules! limit_fields {
         $m!(element_id_chars, "ELEMENT_ID_CHARS");
         $m!(process_id_chars, "PROCESS_ID_CHARS");
         $m!(gate_seconds, "GATE_SECONDS");
+        $m!(process_seconds, "PROCESS_SECONDS");
         $m!(project_files, "PROJECT_FILES");
         $m!(project_bytes, "PROJECT_BYTES");
         $m!(project_file_bytes, "PROJECT_FILE_BYTES");
+        $m!(file_read_timeout_s, "FILE_READ_TIMEOUT_S");
     };
 }
 
@@ -184,7 +206,13 @@ impl Limits {
             max_files: self.project_files,
             max_bytes_total: self.project_bytes as u64,
             max_file_bytes: self.project_file_bytes as u64,
+            read_timeout: self.file_read_timeout(),
         }
+    }
+
+    /// The time one read of a file may take.
+    pub fn file_read_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.file_read_timeout_s.max(1))
     }
 
     /// The model call timeout for a Worker that asks for `worker_timeout_s` (0 = no own timeout).

@@ -43,8 +43,8 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
 /// Whether a file may be read as a UTF-8 stream: it starts with no BOM and declares no legacy
 /// encoding in its first 200 bytes, so [`decode`] would read it as UTF-8 if it is valid UTF-8. Looks
 /// at those bytes and leaves the file where it was.
-pub(crate) fn streams_as_utf8(file: &mut std::fs::File) -> std::io::Result<bool> {
-    use std::io::{Read, Seek};
+pub(crate) fn streams_as_utf8(file: &mut (impl std::io::Read + std::io::Seek)) -> std::io::Result<bool> {
+    use std::io::Read as _;
     let mut head = Vec::with_capacity(200);
     file.by_ref().take(200).read_to_end(&mut head)?;
     file.rewind()?;

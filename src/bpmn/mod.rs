@@ -96,16 +96,26 @@ pub fn read_stream(stream: impl Read, limit: usize) -> Result<Definitions, ReadE
 /// A file that reads as UTF-8 with LF line ends (nearly every export) is read as a stream, one XML
 /// event at a time, so the outline of a large file never holds the file as well; any other file (a
 /// BOM, a legacy encoding, CR line ends, bytes that are not UTF-8, a break in the XML) is read whole
-/// and decoded first. Both ways give the same outline.
+/// and decoded first. Both ways give the same outline. Only a regular file is read, within the default
+/// file read time ([`crate::files`]); [`read_file_within`] takes the time.
 pub fn read_file(path: &std::path::Path, limit: usize) -> Result<Definitions, ReadError> {
-    let mut file = std::fs::File::open(path)?;
-    let size = file.metadata()?.len();
+    read_file_within(path, limit, crate::files::default_timeout())
+}
+
+/// [`read_file`], its reads stopping once `timeout` has passed.
+pub fn read_file_within(
+    path: &std::path::Path,
+    limit: usize,
+    timeout: std::time::Duration,
+) -> Result<Definitions, ReadError> {
+    let mut file = crate::files::open(path, timeout)?;
+    let size = file.len();
     if size > limit as u64 {
         return Err(ReadError::TooLarge { size: Some(size), limit });
     }
     let cap = (limit as u64).saturating_add(1);
     if decode::streams_as_utf8(&mut file)? {
-        let mut stream = (&file).take(cap);
+        let mut stream = (&mut file).take(cap);
         let read = stream::read_utf8_stream(&mut stream, size);
         if stream.limit() == 0 {
             return Err(ReadError::TooLarge { size: None, limit });

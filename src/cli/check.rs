@@ -64,7 +64,7 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
     let cap = limits.schema_bytes.max(limits.answer_bytes);
     let mut texts = Vec::new();
     for path in &args.files {
-        let file = std::fs::File::open(path)
+        let file = formgen::files::open(path, limits.file_read_timeout())
             .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
         let bytes = bpmn::read_capped(file, cap).map_err(|e| match e {
             bpmn::ReadError::TooLarge { limit, .. } => UsageError(format!(

@@ -68,29 +68,11 @@ pub(crate) fn run(mut args: GenerateArgs) -> Result<ExitCode, UsageError> {
     let config = load_config(args.config.as_deref())?;
     init_logs("error");
     let process_xml = match &bpmn_file {
-        Some(path) => {
-            let file = std::fs::File::open(path)
-                .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
-            let size = file.metadata().map(|m| m.len()).unwrap_or(0);
-            if size > config.limits.bpmn_bytes as u64 {
-                let too_large =
-                    bpmn::ReadError::TooLarge { size: Some(size), limit: config.limits.bpmn_bytes };
-                return Err(UsageError(format!("{}: {too_large}", path.display())));
-            }
-            let bytes = bpmn::read_capped(file, config.limits.bpmn_bytes)
-                .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
-            bpmn::decode_text(&bytes).into_owned()
-        }
+        Some(path) => read_process(path, &config.limits)?,
         None => String::new(),
     };
     let schema = match &args.schema {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
-            let form = gate::check(&text, None, None)
-                .map_err(|e| UsageError(format!("{} is not a form the gate accepts: {e}", path.display())))?;
-            Some(form.schema)
-        }
+        Some(path) => Some(read_current_form(path, &config.limits)?),
         None => None,
     };
     let request = formgen::service::GenerateRequest {
@@ -202,4 +184,38 @@ struct Seen {
     attempt: u32,
     tokens: u64,
     components: usize,
+}
+
+/// The BPMN file's text, within the BPMN size limit and the file read time.
+fn read_process(path: &std::path::Path, limits: &formgen::Limits) -> Result<String, UsageError> {
+    let file = formgen::files::open(path, limits.file_read_timeout())
+        .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+    let size = file.len();
+    if size > limits.bpmn_bytes as u64 {
+        let too_large = bpmn::ReadError::TooLarge { size: Some(size), limit: limits.bpmn_bytes };
+        return Err(UsageError(format!("{}: {too_large}", path.display())));
+    }
+    let bytes = bpmn::read_capped(file, limits.bpmn_bytes)
+        .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+    Ok(bpmn::decode_text(&bytes).into_owned())
+}
+
+/// The form `--schema` names, through the gate, within the form size limit and the file read time.
+fn read_current_form(
+    path: &std::path::Path,
+    limits: &formgen::Limits,
+) -> Result<serde_json::Value, UsageError> {
+    let bytes = formgen::files::read_capped(path, limits.schema_bytes as u64, limits.file_read_timeout())
+        .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?
+        .ok_or_else(|| {
+            UsageError(format!(
+                "{} is over the {}-byte limit for a form (FORMGEN_LIMIT_SCHEMA_BYTES)",
+                path.display(),
+                limits.schema_bytes
+            ))
+        })?;
+    let text = String::from_utf8_lossy(&bytes);
+    let form = gate::check(&text, None, None)
+        .map_err(|e| UsageError(format!("{} is not a form the gate accepts: {e}", path.display())))?;
+    Ok(form.schema)
 }

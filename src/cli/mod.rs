@@ -109,7 +109,7 @@ fn limits_from_env() -> Result<Limits, UsageError> {
 }
 
 pub(crate) fn read_bpmn(path: &std::path::Path, limits: &Limits) -> Result<bpmn::Definitions, UsageError> {
-    bpmn::read_file(path, limits.bpmn_bytes).map_err(|e| match e {
+    bpmn::read_file_within(path, limits.bpmn_bytes, limits.file_read_timeout()).map_err(|e| match e {
         bpmn::ReadError::Io(io) => UsageError(format!("cannot read {}: {io}", path.display())),
         too_large => UsageError(format!("{}: {too_large}", path.display())),
     })

@@ -26,9 +26,10 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode, UsageError> {
     // glibc keeps what a burst of generations freed; give it back once the burst is over
     super::trim::start();
     let runtime = runtime();
+    let grace = std::time::Duration::from_secs(config.server.shutdown_grace_s);
     let served = runtime.block_on(formgen::http::serve(config));
     // the grace period bounds the whole shutdown: a CPU-bound request still running does not hold the exit
-    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    runtime.shutdown_timeout(formgen::http::exit_allowance(grace));
     match served {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) => {

@@ -84,8 +84,8 @@ pub fn read_file(path: &Path, limit: u64) -> Result<Decisions, DmnError> {
 /// The bytes of a file of at most `limit` bytes; a bigger one is refused by its reported size before
 /// it is opened for reading, or after `limit + 1` bytes when it grew meanwhile.
 fn read_capped_file(path: &Path, limit: u64) -> Result<Vec<u8>, DmnError> {
-    let file = std::fs::File::open(path)?;
-    let size = file.metadata()?.len();
+    let file = crate::files::open(path, crate::files::default_timeout())?;
+    let size = file.len();
     if size > limit {
         return Err(DmnError::TooLarge { size, limit });
     }

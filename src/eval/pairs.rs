@@ -113,7 +113,7 @@ pub fn load_pairs(dir: &Path, limits: &Limits) -> Result<Vec<PairOrProblem>, Eva
     }
     let unreadable = |error| EvalError::Unreadable { path: file.clone(), error };
     let mut bytes = Vec::new();
-    std::fs::File::open(&file)
+    crate::files::open(&file, limits.file_read_timeout())
         .map_err(unreadable)?
         .take(PAIRS_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -199,14 +199,16 @@ fn inside(dir: &Path, rel: &str) -> Result<PathBuf, String> {
 /// A text file of at most `limit` bytes (decoded as BPMN text is: BOM and declared encoding honoured);
 /// errors name it as `shown`.
 pub(crate) fn read_text(path: &Path, shown: &str, limit: usize) -> Result<String, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let file = crate::files::open(path, crate::files::default_timeout())
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
     let bytes = crate::bpmn::read_capped(file, limit).map_err(|e| format!("{shown}: {e}"))?;
     Ok(crate::bpmn::decode_text(&bytes).into_owned())
 }
 
 /// A form file: JSON of at most `limit` bytes; errors name it as `shown`.
 pub(crate) fn read_form(path: &Path, shown: &str, limit: usize) -> Result<Value, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let file = crate::files::open(path, crate::files::default_timeout())
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
     let mut bytes = Vec::new();
     file.take(limit as u64 + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read {shown}: {e}"))?;
     if bytes.len() > limit {

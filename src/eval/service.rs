@@ -45,7 +45,12 @@ pub async fn generate(
 fn project_of(files: &[std::path::PathBuf]) -> (Vec<serde_json::Value>, Vec<String>) {
     let (mut forms, mut decisions) = (Vec::new(), Vec::new());
     for path in files {
-        let Ok(text) = std::fs::read_to_string(path) else { continue };
+        let bound = crate::project::ProjectBounds::default();
+        let Ok(Some(bytes)) = crate::files::read_capped(path, bound.max_file_bytes, bound.read_timeout)
+        else {
+            continue;
+        };
+        let Ok(text) = String::from_utf8(bytes) else { continue };
         match path.extension().and_then(|x| x.to_str()) {
             Some(x) if x.eq_ignore_ascii_case("form") => forms.extend(serde_json::from_str(&text).ok()),
             Some(x) if x.eq_ignore_ascii_case("dmn") => decisions.push(text),

@@ -34,6 +34,12 @@ impl ApiError {
         }
     }
 
+    /// What a request (or an event stream) still running at the end of the shutdown's grace period
+    /// is answered.
+    pub fn shutting_down() -> Self {
+        ApiError::new(Code::ShuttingDown, "formgen is shutting down; try again in a moment")
+    }
+
     /// The HTTP status of this error.
     pub fn status(&self) -> StatusCode {
         status(self.code)
@@ -61,7 +67,7 @@ pub fn status(code: Code) -> StatusCode {
         | Code::FieldTooLong => S::PAYLOAD_TOO_LARGE,
         Code::BodyTimeout => S::REQUEST_TIMEOUT,
         Code::JsonRequired => S::UNSUPPORTED_MEDIA_TYPE,
-        Code::GateTimeout => S::SERVICE_UNAVAILABLE,
+        Code::GateTimeout | Code::ProcessTimeout => S::SERVICE_UNAVAILABLE,
         Code::MethodNotAllowed => S::METHOD_NOT_ALLOWED,
         Code::SchemaRefused | Code::NotBpmn | Code::NotAFormStep => S::UNPROCESSABLE_ENTITY,
         Code::TooManyGenerations | Code::ModelRateLimited => S::TOO_MANY_REQUESTS,
@@ -70,7 +76,9 @@ pub fn status(code: Code) -> StatusCode {
         | Code::ModelAnswerTooLarge
         | Code::ModelFailed
         | Code::UnusableAnswer => S::BAD_GATEWAY,
-        Code::NoWorker | Code::CredentialUnavailable | Code::ServerBusy => S::SERVICE_UNAVAILABLE,
+        Code::NoWorker | Code::CredentialUnavailable | Code::ServerBusy | Code::ShuttingDown => {
+            S::SERVICE_UNAVAILABLE
+        }
         Code::ModelTimeout => S::GATEWAY_TIMEOUT,
         Code::Internal => S::INTERNAL_SERVER_ERROR,
     }

@@ -40,6 +40,7 @@ pub async fn capability(State(state): State<AppState>, Caller(principal): Caller
 pub fn generate(
     State(state): State<AppState>,
     Caller(principal): Caller,
+    draining: Option<axum::Extension<super::Draining>>,
     headers: axum::http::HeaderMap,
     ApiJson(request, room): ApiJson<GenerateRequest>,
 ) -> impl Future<Output = Result<Response, ApiError>> + Send {
@@ -49,7 +50,8 @@ pub fn generate(
     let request = Box::new(request);
     async move {
         if events {
-            return Ok(super::stream::generate(state.service.clone(), principal, *request));
+            let draining = draining.map(|axum::Extension(d)| d);
+            return Ok(super::stream::generate(state.service.clone(), principal, *request, draining));
         }
         // the body's room in the budget goes back once the request is read, not after the model
         // answered

@@ -13,7 +13,7 @@ pub mod openapi;
 mod server;
 mod stream;
 
-pub use server::{Connections, ServeError, run, run_with, serve};
+pub use server::{Connections, Draining, ServeError, exit_allowance, run, run_with, serve};
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -83,6 +83,7 @@ pub fn router(service: Arc<Service>, config: &Config) -> Router {
         .method_not_allowed_fallback(handlers::method_not_allowed)
         .layer(DefaultBodyLimit::max(limits.request_body_bytes))
         .layer(axum::middleware::from_fn_with_state(limits.request_body_bytes, refuse_oversized))
+        .layer(axum::middleware::from_fn(end_at_shutdown))
         .with_state(state);
     let app = match config.server.web_dir.as_ref().filter(|d| d.join("index.html").is_file()) {
         Some(dir) => {
@@ -105,6 +106,23 @@ pub fn router(service: Arc<Service>, config: &Config) -> Router {
     )
     .layer(PropagateRequestIdLayer::new(REQUEST_ID))
     .layer(SetRequestIdLayer::new(REQUEST_ID, Ids::new()))
+}
+
+/// A request still running when the shutdown's grace period is about to end is answered
+/// `shutting_down` (503) and dropped (its generation, its gate), so its client learns why rather than
+/// seeing the connection cut. An event stream's answer is already sent: it ends itself so
+/// (`stream.rs`).
+async fn end_at_shutdown(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let Some(draining) = request.extensions().get::<Draining>().cloned() else {
+        return next.run(request).await;
+    };
+    tokio::select! {
+        response = next.run(request) => response,
+        () = draining.ended() => axum::response::IntoResponse::into_response(error::ApiError::shutting_down()),
+    }
 }
 
 /// A body whose declared length is over the limit is refused before a byte of it is read (the body

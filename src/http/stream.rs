@@ -1,10 +1,17 @@
 //! `POST /api/formgen/generate` with `Accept: text/event-stream`: the generation's events as
 //! Server-Sent Events, then exactly one `proposal` or `error`, then the end.
 //!
-//! The generation runs inside the response body's stream, not on a task of its own: when the caller
-//! closes the stream, the body is dropped and the generation with it (the upstream model call, the
-//! concurrency permit, the in-flight gauge), as for a non-streaming caller who leaves. This file
-//! only translates the service's events to SSE; it decides nothing.
+//! The generation runs on a task of its own, owned by the response body: when the caller closes the
+//! stream, the body is dropped and the task aborted with it (the upstream model call, the
+//! concurrency permit, the in-flight gauge), as for a non-streaming caller who leaves. On its own task
+//! it keeps its deadline whether or not the caller reads: hyper polls a body only while its peer takes
+//! bytes, and a generation polled by the body would hold its permit for as long as a client that
+//! stopped reading keeps the connection open. The events wait for the caller in a bounded queue;
+//! when it is full (a caller that reads slowly, or not at all) a progress, draft or warning event is
+//! dropped (a later draft shows the form as far as it got; the proposal carries every warning), never
+//! the final `proposal` or `error`. When the server's shutdown grace is about to end, a stream still
+//! running ends with an `error` event (`shutting_down`, 503). This file only translates the service's
+//! events to SSE; it decides nothing.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -17,6 +24,7 @@ use futures_util::StreamExt;
 use serde::Serialize;
 
 use super::error::ApiError;
+use super::server::Draining;
 use crate::service::{Event, GenerateRequest, Service};
 use crate::workers::Principal;
 
@@ -43,39 +51,107 @@ fn sse(name: &str, data: &impl Serialize) -> SseEvent {
     SseEvent::default().event(name).json_data(data).unwrap_or_else(|_| SseEvent::default().event(name))
 }
 
-/// The event-stream answer of one generation.
-pub fn generate(service: Arc<Service>, principal: Principal, request: GenerateRequest) -> Response {
-    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<SseEvent>();
+/// Events held for a caller who has not read them yet; past this, previews are dropped.
+const EVENTS_HELD: usize = 64;
+
+/// What the generation's task hands the body: an event, or the last one.
+enum Out {
+    Event(SseEvent),
+    Last(SseEvent),
+}
+
+/// The event-stream answer of one generation; `draining` says when the server's grace period ends.
+pub fn generate(
+    service: Arc<Service>,
+    principal: Principal,
+    request: GenerateRequest,
+    draining: Option<Draining>,
+) -> Response {
+    let (tx, rx) = tokio::sync::mpsc::channel::<Out>(EVENTS_HELD);
     let work = async move {
         let on = {
             let tx = tx.clone();
             move |e: Event| {
-                let _ = tx.send(sse(e.name(), &e));
+                // full: the caller is not reading; a preview it has not seen is not kept for it
+                let _ = tx.try_send(Out::Event(sse(e.name(), &e)));
             }
         };
         let last = match service.generate_watched(&principal, request, &on).await {
             Ok(proposal) => sse("proposal", &proposal),
-            Err(e) => {
-                let api = ApiError::from(e);
-                let status = api.status().as_u16();
-                sse(
-                    "error",
-                    &ErrorEvent {
-                        error: api.message,
-                        code: api.code.as_str().to_string(),
-                        status,
-                        problems: api.problems,
-                    },
-                )
+            Err(e) => error_event(ApiError::from(e)),
+        };
+        // the generation is over (its permit given back); the last event waits for room
+        let _ = tx.send(Out::Last(last)).await;
+    };
+    let feed = Feed { events: rx, task: AbortOnDrop(tokio::spawn(work)), draining, ended: false };
+    let stream = futures_util::stream::unfold(feed, Feed::next).map(Ok::<_, Infallible>);
+    Sse::new(stream).keep_alive(KeepAlive::default()).into_response()
+}
+
+/// The `error` event of an API error.
+fn error_event(api: ApiError) -> SseEvent {
+    let status = api.status().as_u16();
+    sse(
+        "error",
+        &ErrorEvent {
+            error: api.message,
+            code: api.code.as_str().to_string(),
+            status,
+            problems: api.problems,
+        },
+    )
+}
+
+/// The body's side of a generation: its events, its task, and the end of the grace period.
+struct Feed {
+    events: tokio::sync::mpsc::Receiver<Out>,
+    task: AbortOnDrop,
+    draining: Option<Draining>,
+    ended: bool,
+}
+
+impl Feed {
+    /// The next event, until the last: the generation's own, or `shutting_down` at the end of the
+    /// grace period (the generation then stopped).
+    async fn next(mut self) -> Option<(SseEvent, Feed)> {
+        if self.ended {
+            return None;
+        }
+        let cut = {
+            let draining = self.draining.clone();
+            async move {
+                match draining {
+                    Some(d) => d.ended().await,
+                    None => std::future::pending().await,
+                }
             }
         };
-        let _ = tx.send(last);
-    };
-    let events = futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) });
-    // the generation is driven by the body: it yields nothing itself, and is dropped with the body
-    let driver = futures_util::stream::once(work).filter_map(|()| async { None });
-    let stream = futures_util::stream::select(events, driver).map(Ok::<_, Infallible>);
-    Sse::new(stream).keep_alive(KeepAlive::default()).into_response()
+        let out = tokio::select! {
+            biased;
+            out = self.events.recv() => out,
+            () = cut => {
+                self.task.0.abort();
+                Some(Out::Last(error_event(ApiError::shutting_down())))
+            }
+        };
+        match out? {
+            Out::Event(e) => Some((e, self)),
+            Out::Last(e) => {
+                self.ended = true;
+                Some((e, self))
+            }
+        }
+    }
+}
+
+/// Aborts the generation's task when the body is dropped (the caller left, or its connection was
+/// closed).
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 #[cfg(test)]

@@ -36,7 +36,6 @@
 pub mod folder;
 mod form;
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -55,6 +54,8 @@ pub struct ProjectBounds {
     pub max_bytes_total: u64,
     /// Bytes of any one of them (a form in a request: its JSON text).
     pub max_file_bytes: u64,
+    /// The time reading one file of a folder may take.
+    pub read_timeout: std::time::Duration,
 }
 
 impl Default for ProjectBounds {
@@ -235,7 +236,7 @@ pub fn read_listing(listing: &Listing, bounds: &ProjectBounds) -> Result<Project
     let mut project = Project { warnings: listing.warnings.clone(), ..Project::default() };
     let mut total = 0u64;
     for file in &listing.files {
-        let bytes = match read_capped(&file.path, bounds.max_file_bytes) {
+        let bytes = match crate::files::read_capped(&file.path, bounds.max_file_bytes, bounds.read_timeout) {
             Ok(Some(bytes)) => bytes,
             Ok(None) => {
                 project.warnings.push(format!(
@@ -337,14 +338,6 @@ fn json_len(value: &Value) -> u64 {
     let mut count = Count(0);
     let _ = serde_json::to_writer(&mut count, value);
     count.0
-}
-
-/// A file's bytes if it holds at most `limit`; `None` when it holds more (never reading past
-/// `limit + 1`).
-fn read_capped(path: &Path, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)?.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
-    Ok((bytes.len() as u64 <= limit).then_some(bytes))
 }
 
 #[cfg(test)]

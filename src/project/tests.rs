@@ -9,7 +9,12 @@ fn basic() -> PathBuf {
 }
 
 fn generous() -> ProjectBounds {
-    ProjectBounds { max_files: 100, max_bytes_total: 1 << 20, max_file_bytes: 1 << 20 }
+    ProjectBounds {
+        max_files: 100,
+        max_bytes_total: 1 << 20,
+        max_file_bytes: 1 << 20,
+        ..ProjectBounds::default()
+    }
 }
 
 #[test]
@@ -253,4 +258,26 @@ fn the_request_overlays_the_folder() {
             && project.decision("risk-level").is_some()
     );
     assert_eq!(project.forms.len(), 3);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_form_that_became_a_fifo_after_listing_is_skipped_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.form"), r#"{"id": "a", "components": []}"#).unwrap();
+    std::fs::write(dir.path().join("b.form"), r#"{"id": "b", "components": []}"#).unwrap();
+    let listing = list_folder(dir.path(), &generous()).unwrap();
+    // swapped between the listing and the read, as a hostile writer of the folder could
+    std::fs::remove_file(dir.path().join("a.form")).unwrap();
+    crate::files::tests::mkfifo(&dir.path().join("a.form"));
+    let project = crate::files::tests::within_5s(move || read_listing(&listing, &generous()).unwrap());
+    assert_eq!(project.files, ["b.form"], "the other form is read");
+    assert!(
+        project
+            .warnings
+            .iter()
+            .any(|w| w.starts_with("a.form could not be read") && w.contains("not a regular file")),
+        "{:?}",
+        project.warnings
+    );
 }

@@ -140,6 +140,18 @@ pub struct RepairInput<'a> {
     pub request: &'a str,
 }
 
+/// The most a template override may hold: far more than any prompt budget.
+const TEMPLATE_BYTES: u64 = 1024 * 1024;
+
+/// An override's text: a regular file of at most [`TEMPLATE_BYTES`], read within the file read time.
+fn read_template(path: &Path) -> Result<String, String> {
+    match crate::files::read_capped(path, TEMPLATE_BYTES, crate::files::default_timeout()) {
+        Ok(Some(bytes)) => String::from_utf8(bytes).map_err(|_| "it is not UTF-8 text".to_string()),
+        Ok(None) => Err(format!("it is over {TEMPLATE_BYTES} bytes")),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 impl Prompts {
     /// The embedded templates, with any of `system.md`, `generate.md`, `refine.md`, `repair.md` in
     /// `dir` replacing its embedded one. Each is parsed, so a broken override fails at start.
@@ -149,9 +161,9 @@ impl Prompts {
             for (name, text) in &mut texts {
                 let path = dir.join(format!("{name}.md"));
                 if path.is_file() {
-                    *text = std::fs::read_to_string(&path).map_err(|e| PromptError::Unreadable {
+                    *text = read_template(&path).map_err(|reason| PromptError::Unreadable {
                         path: path.display().to_string(),
-                        reason: e.to_string(),
+                        reason,
                     })?;
                 }
             }

@@ -77,6 +77,8 @@ pub enum Code {
     SchemaRefused,
     /// The gate worked on a form past its time.
     GateTimeout,
+    /// Reading and outlining a request's process took past its time.
+    ProcessTimeout,
     /// No credentials were sent.
     Unauthenticated,
     /// Credentials no principal has.
@@ -87,6 +89,8 @@ pub enum Code {
     NotFound,
     /// A route asked with a method it does not answer.
     MethodNotAllowed,
+    /// The server is stopping: what was still running at the end of its grace period was ended.
+    ShuttingDown,
     /// formgen's own fault.
     Internal,
 }
@@ -127,11 +131,13 @@ impl Code {
             Code::CredentialUnavailable => "credential_unavailable",
             Code::SchemaRefused => "schema_refused",
             Code::GateTimeout => "gate_timeout",
+            Code::ProcessTimeout => "process_timeout",
             Code::Unauthenticated => "unauthenticated",
             Code::UnknownPrincipal => "unknown_principal",
             Code::Forbidden => "forbidden",
             Code::NotFound => "not_found",
             Code::MethodNotAllowed => "method_not_allowed",
+            Code::ShuttingDown => "shutting_down",
             Code::Internal => "internal",
         }
     }
@@ -264,6 +270,14 @@ pub enum ServiceError {
         /// The time limit.
         after_s: u64,
     },
+    /// Reading and outlining the process worked past its time.
+    #[error(
+        "reading and outlining the process took longer than this installation's {after_s} s (FORMGEN_LIMIT_PROCESS_SECONDS); send a smaller process"
+    )]
+    ProcessStopped {
+        /// The time limit.
+        after_s: u64,
+    },
     /// The current form of a refinement is not a form the gate accepts.
     #[error("the current form (\"schema\") is not a form the gate accepts: {}", .0.join(" "))]
     CurrentFormRefused(Vec<String>),
@@ -345,6 +359,7 @@ impl ServiceError {
             ServiceError::Unusable { .. } => Code::UnusableAnswer,
             ServiceError::Credential { .. } => Code::CredentialUnavailable,
             ServiceError::GateStopped { .. } => Code::GateTimeout,
+            ServiceError::ProcessStopped { .. } => Code::ProcessTimeout,
             ServiceError::Refused(_) | ServiceError::CurrentFormRefused(_) => Code::SchemaRefused,
             ServiceError::FieldTooLong { .. } => Code::FieldTooLong,
             ServiceError::BadModelName => Code::BadRequest,

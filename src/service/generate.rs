@@ -272,11 +272,7 @@ impl Service {
 }
 
 /// The builtin drafter on `job`: a draft, gated and reconciled, at once.
-pub(super) fn draft(
-    worker: &Worker,
-    job: &Job<'_>,
-    events: Option<Events<'_>>,
-) -> Result<Generation, ServiceError> {
+pub(super) fn draft(worker: &Worker, job: &Job<'_>) -> Result<Generation, ServiceError> {
     let around = match (job.target, &job.picture) {
         (Some(t), Some(picture)) => Some(draft::Around { picture, project: t.project() }),
         _ => None,
@@ -292,9 +288,6 @@ pub(super) fn draft(
         accept(gate::schema_from_value(draft.form, job.form_id.as_deref(), job.process()), job)
             .map_err(|e| ServiceError::Unusable { worker: worker.name.clone(), problems: e.problems() })?;
     proposal.warnings.splice(0..0, draft.warnings);
-    if let Some(events) = events {
-        events(Event::Draft(proposal.schema.clone()));
-    }
     if !job.request.model.trim().is_empty() {
         proposal.warnings.push(format!(
             "the Worker \"{}\" is the builtin drafter and uses no model, so the model \"{}\" asked for was not used",
@@ -315,6 +308,7 @@ async fn gate_answer(text: String, asked: &Asked, redactor: &Redactor) -> Result
     let current = asked.current.clone();
     let redactor = redactor.clone();
     let work = tokio::task::spawn_blocking(move || {
+        super::offload::lower_this_threads_priority();
         let process = names.as_deref();
         let mut answer = gate::decode(&text)?;
         redactor.scrub_value(&mut answer);

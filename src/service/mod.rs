@@ -14,6 +14,7 @@ pub mod error;
 pub mod events;
 mod fields;
 mod generate;
+mod offload;
 pub mod refine;
 mod schemas;
 
@@ -38,13 +39,14 @@ pub use error::{BusyScope, Code, Oversized, ServiceError};
 pub use events::{Event, Events};
 pub use fields::Field;
 use generate::Job;
+use offload::Taken;
 
 /// The generation service.
 pub struct Service {
     registry: Registry,
     credentials: Credentials,
     store: Arc<ProcessStore>,
-    prompts: Prompts,
+    prompts: Arc<Prompts>,
     /// The HTTP client for model endpoints, built at start only when a model Worker exists (loading the
     /// CA roots is most of a builtin-only start), else on first use.
     client: std::sync::OnceLock<reqwest::Client>,
@@ -79,9 +81,10 @@ impl Service {
             credentials: Credentials::new(vault, config.credential_cache),
             store: Arc::new(
                 ProcessStore::new(config.processes_dir.clone(), config.limits.bpmn_bytes)
-                    .with_project(config.project_dir().map(Into::into), config.limits.project()),
+                    .with_project(config.project_dir().map(Into::into), config.limits.project())
+                    .with_read_timeout(config.limits.file_read_timeout()),
             ),
-            prompts,
+            prompts: Arc::new(prompts),
             client,
             schemas: schemas::AnswerSchemas::new(&config.workers),
             limits: config.limits.clone(),
@@ -178,12 +181,10 @@ impl Service {
         ])?;
         fields::check_model_name(&req.model)?;
         self.check_bpmn(&req.process_xml)?;
-        if let Some(schema) = &req.schema {
-            self.check_form(schema, Oversized::CurrentForm)?;
-            // the form being refined must be one: the CLI's --schema and this agree
-            gate::schema_from_value(schema.clone(), None, None)
-                .map_err(|e| ServiceError::CurrentFormRefused(e.problems()))?;
-        }
+        let current_size = match &req.schema {
+            Some(schema) => self.check_form(schema, Oversized::CurrentForm)?,
+            None => 0,
+        };
         let has_process = !req.process_id.trim().is_empty() || !req.process_xml.trim().is_empty();
         if req.description.trim().is_empty() && !has_process {
             return Err(ServiceError::BriefRequired);
@@ -191,14 +192,26 @@ impl Service {
         let worker = self.registry.choose(principal, req.worker.trim())?;
         // admitted before the BPMN is parsed: a refused request costs no parse
         let _permit = self.admission.admit(worker)?;
-        let resolved = self
-            .resolve(named(&req.process_id, &req.process_xml, &req.element_id, &req.forms, &req.decisions))
+        if let Some(schema) = &req.schema {
+            // the form being refined must be one: the CLI's --schema and this agree
+            let schema = schema.clone();
+            self.cpu(current_size >= offload::INLINE_FORM_BYTES, move |_| {
+                gate::schema_from_value(schema, None, None)
+                    .map(drop)
+                    .map_err(|e| ServiceError::CurrentFormRefused(e.problems()))
+            })
             .await?;
+        }
+        // taken: the text is not needed once read, and a generation may wait on a model for minutes
+        let taken = Taken {
+            process_id: &req.process_id,
+            element_id: &req.element_id,
+            process_xml: std::mem::take(&mut req.process_xml),
+            forms: std::mem::take(&mut req.forms),
+            decisions: std::mem::take(&mut req.decisions),
+        };
+        let resolved = self.resolve_taken(taken).await?;
         has_a_form(&resolved)?;
-        // read: the text is not needed again, and a generation may wait on a model for minutes
-        req.process_xml = String::new();
-        req.forms = Vec::new();
-        req.decisions = Vec::new();
         let _in_flight = self.metrics.start();
         if let Some(events) = events {
             for warning in resolved.warnings() {
@@ -206,19 +219,39 @@ impl Service {
             }
         }
         let reply = Reply::of(&resolved, &req);
+        let large = offload::resolved_is_large(&resolved);
         let result = match &worker.backend {
             Backend::Builtin => {
-                let job = Job::new(&req, resolved.target());
+                let drafter = worker.clone();
+                let drafted = self
+                    .cpu(large, move |stop| {
+                        let job = Job::new(&req, resolved.target());
+                        stop.check()?;
+                        generate::draft(&drafter, &job)
+                    })
+                    .await;
                 on_read();
-                generate::draft(worker, &job, events)
+                if let (Some(events), Ok(generation)) = (events, &drafted) {
+                    events(Event::Draft(generation.proposal.schema.clone()));
+                }
+                drafted
             }
             Backend::Model(settings) => {
-                let asked = Job::new(&req, resolved.target()).asked(&self.prompts, self.limits.prompt_chars);
+                let (prompts, budget) = (self.prompts.clone(), self.limits.prompt_chars);
                 // the parsed process, its project and the request's bytes are not kept while the
-                // model thinks: only what the gate checks against
-                drop(resolved);
+                // model thinks: only what the gate checks against (dropped with the closure)
+                let asked = self
+                    .cpu(large, move |stop| {
+                        let job = Job::new(&req, resolved.target());
+                        stop.check()?;
+                        Ok(job.asked(&prompts, budget))
+                    })
+                    .await;
                 on_read();
-                self.ask_within_deadline(worker, settings, asked, events).await
+                match asked {
+                    Ok(asked) => self.ask_within_deadline(worker, settings, asked, events).await,
+                    Err(e) => Err(e),
+                }
             }
         };
         let outcome = match &result {
@@ -246,9 +279,11 @@ impl Service {
     /// `formgen eval` measures prompt key coverage on.
     pub async fn prompt_text(&self, req: &GenerateRequest) -> Result<String, ServiceError> {
         self.check_bpmn(&req.process_xml)?;
-        let resolved = self
-            .resolve(named(&req.process_id, &req.process_xml, &req.element_id, &req.forms, &req.decisions))
-            .await?;
+        let sent = sources::read_sent(
+            named(&req.process_id, &req.process_xml, &req.element_id, &req.forms, &req.decisions),
+            &self.limits.project(),
+        )?;
+        let resolved = self.resolve_sent(&req.process_id, &req.element_id, sent).await?;
         let job = Job::new(req, resolved.target());
         Ok(self.prompts.user(&job.prompt_input(self.limits.prompt_chars)))
     }
@@ -268,25 +303,28 @@ impl Service {
         Ok(())
     }
 
-    fn check_form(&self, schema: &Value, what: Oversized) -> Result<(), ServiceError> {
+    /// The form's size as compact JSON, refused over the form limit.
+    fn check_form(&self, schema: &Value, what: Oversized) -> Result<usize, ServiceError> {
         let size = serde_json::to_vec(schema).map(|v| v.len()).unwrap_or(0);
         if size > self.limits.schema_bytes {
             return Err(ServiceError::TooLarge { what, size, limit: self.limits.schema_bytes });
         }
-        Ok(())
-    }
-
-    async fn resolve(&self, named: Named<'_>) -> Result<Resolved, ServiceError> {
-        Ok(sources::resolve(&self.store, named, &self.limits.project()).await?)
+        Ok(size)
     }
 
     /// The gate on a hand-written form.
-    pub async fn validate(&self, req: ValidateRequest) -> Result<ValidateResponse, ServiceError> {
+    pub async fn validate(&self, mut req: ValidateRequest) -> Result<ValidateResponse, ServiceError> {
         self.check_fields(&[(Field::ProcessId, &req.process_id), (Field::FormId, &req.form_id)])?;
         self.check_bpmn(&req.process_xml)?;
         let _permit = self.admission.admit_work()?;
-        let resolved =
-            self.resolve(named(&req.process_id, &req.process_xml, "", &req.forms, &req.decisions)).await?;
+        let taken = Taken {
+            process_id: &req.process_id,
+            element_id: "",
+            process_xml: std::mem::take(&mut req.process_xml),
+            forms: std::mem::take(&mut req.forms),
+            decisions: std::mem::take(&mut req.decisions),
+        };
+        let resolved = self.resolve_taken(taken).await?;
         let form_id = Some(req.form_id.trim()).filter(|f| !f.is_empty()).map(str::to_string);
         let form = match (req.schema, req.text) {
             (Some(schema), _) => {
@@ -331,6 +369,7 @@ impl Service {
         let _on_drop = Abandon(abandoned.clone());
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(self.limits.gate_seconds);
         let work = tokio::task::spawn_blocking(move || {
+            offload::lower_this_threads_priority();
             let stop = || {
                 abandoned.load(std::sync::atomic::Ordering::Relaxed) || std::time::Instant::now() > deadline
             };
@@ -352,33 +391,51 @@ impl Service {
     }
 
     /// What a model would be shown.
-    pub async fn outline(&self, req: OutlineRequest) -> Result<OutlineResponse, ServiceError> {
+    pub async fn outline(&self, mut req: OutlineRequest) -> Result<OutlineResponse, ServiceError> {
         self.check_fields(&[(Field::ProcessId, &req.process_id), (Field::ElementId, &req.element_id)])?;
         self.check_bpmn(&req.process_xml)?;
         if req.process_id.trim().is_empty() && req.process_xml.trim().is_empty() {
             return Err(ServiceError::ProcessRequired);
         }
         let _permit = self.admission.admit_work()?;
-        let resolved = self
-            .resolve(named(&req.process_id, &req.process_xml, &req.element_id, &req.forms, &req.decisions))
-            .await?;
-        let nothing = Process::default();
-        let Some(target) = resolved.target() else {
-            return Ok(OutlineResponse {
-                process: bpmn::OutlineProcess::from(&nothing),
-                text: String::new(),
-                process_source: source_name(&resolved),
-                step: None,
-            });
+        let taken = Taken {
+            process_id: &req.process_id,
+            element_id: &req.element_id,
+            process_xml: std::mem::take(&mut req.process_xml),
+            forms: std::mem::take(&mut req.forms),
+            decisions: std::mem::take(&mut req.decisions),
         };
-        let picture = crate::flow::picture(target.process(), target.element_index(), target.project());
-        Ok(OutlineResponse {
-            process: bpmn::OutlineProcess::from(target.process()),
-            text: crate::prompt::process_text(target, Some(&picture), self.limits.prompt_chars),
-            process_source: source_name(&resolved),
-            step: Some(picture),
-        })
+        let resolved = self.resolve_taken(taken).await?;
+        let budget = self.limits.prompt_chars;
+        self.cpu(offload::resolved_is_large(&resolved), move |stop| outlined(&resolved, budget, stop)).await
     }
+}
+
+/// The outline's answer for what was resolved: the process, the text a model would be shown, the
+/// step's data picture.
+fn outlined(
+    resolved: &Resolved,
+    budget: usize,
+    stop: &offload::Stop,
+) -> Result<OutlineResponse, ServiceError> {
+    let Some(target) = resolved.target() else {
+        return Ok(OutlineResponse {
+            process: bpmn::OutlineProcess::from(&Process::default()),
+            text: String::new(),
+            process_source: source_name(resolved),
+            step: None,
+        });
+    };
+    let picture = crate::flow::picture(target.process(), target.element_index(), target.project());
+    stop.check()?;
+    let text = crate::prompt::process_text(target, Some(&picture), budget);
+    stop.check()?;
+    Ok(OutlineResponse {
+        process: bpmn::OutlineProcess::from(target.process()),
+        text,
+        process_source: source_name(resolved),
+        step: Some(picture),
+    })
 }
 
 /// Only user tasks and start events have forms (no element: the start form); anything else named

@@ -62,6 +62,8 @@ pub struct Target {
     element: Option<usize>,
     origin: Origin,
     project: Arc<Project>,
+    /// The size of the text the definitions were read from (0 when not known).
+    source_bytes: u64,
 }
 
 impl Target {
@@ -98,6 +100,12 @@ impl Target {
     /// The same target with this project around it (for callers that read the project themselves).
     pub fn with_project(self, project: Arc<Project>) -> Target {
         Target { project, ..self }
+    }
+
+    /// The size of the text the process was read from (the request's BPMN, or its file in the
+    /// store): what reading and outlining it costs is about proportional to it.
+    pub fn source_bytes(&self) -> u64 {
+        self.source_bytes
     }
 
     /// The whole document the process was read from (a file may hold several processes).
@@ -233,15 +241,20 @@ pub struct Named<'a> {
     pub decisions: &'a [String],
 }
 
-/// Resolves the process a request names: `processXml` first, else the store's draft, else its
-/// deployed version; then the step; then its project (the store's folder with the request's forms and
-/// decisions over it). The store is read on the blocking pool.
-pub async fn resolve(
-    store: &Arc<ProcessStore>,
-    named: Named<'_>,
-    bounds: &ProjectBounds,
-) -> Result<Resolved, SourceError> {
-    let sent = if named.forms.is_empty() && named.decisions.is_empty() {
+/// What a request sends of its process, read: the BPMN of `processXml` (none when it sends none) and
+/// the project of its `forms` and `decisions` (none when it sends neither). CPU work, linear in what
+/// was sent: the caller decides on which thread ([`read_sent`]).
+#[derive(Debug, Default)]
+pub struct Sent {
+    /// `processXml`, parsed, and its size.
+    pub process: Option<(Arc<Definitions>, u64)>,
+    /// `forms` and `decisions`, read.
+    pub project: Option<Project>,
+}
+
+/// Reads what a request sends: its project within `bounds` (refused whole past them), then its BPMN.
+pub fn read_sent(named: Named<'_>, bounds: &ProjectBounds) -> Result<Sent, SourceError> {
+    let project = if named.forms.is_empty() && named.decisions.is_empty() {
         None
     } else {
         Some(
@@ -249,18 +262,30 @@ pub async fn resolve(
                 .map_err(|e| SourceError::ProjectTooLarge(e.to_string()))?,
         )
     };
-    let resolved = read(store, named).await?;
+    let process = (!named.process_xml.trim().is_empty())
+        .then(|| (Arc::new(bpmn::read_str(named.process_xml)), named.process_xml.len() as u64));
+    Ok(Sent { process, project })
+}
+
+/// Resolves the process a request names: the BPMN it sent first, else the store's draft, else its
+/// deployed version; then the step; then its project (the store's folder with the request's forms and
+/// decisions over it). `named` gives the ids (its text fields are not read again: `sent` is what they
+/// held). The store is read on the blocking pool.
+pub async fn resolve(
+    store: &Arc<ProcessStore>,
+    named: Named<'_>,
+    sent: Sent,
+) -> Result<Resolved, SourceError> {
+    let resolved = read(store, named, sent.process).await?;
     let Resolved::Found(mut target) = resolved else {
         return Ok(resolved);
     };
-    let folder = {
-        let store = store.clone();
-        tokio::task::spawn_blocking(move || store.project()).await.map_err(|e| {
-            tracing::error!(error = %e, "reading the project folder failed");
-            SourceError::StoreFailed
-        })?
+    // a folder that takes longer than a file read may is read as empty, as an unreadable one is
+    let folder = match on_the_store(store, "reading the project folder", ProcessStore::project).await {
+        Err(SourceError::StoreFailed) => Arc::new(Project::default()),
+        other => other?,
     };
-    target.project = match sent {
+    target.project = match sent.project {
         None => folder,
         Some(sent) => {
             let mut project = Project::clone(&folder);
@@ -271,25 +296,52 @@ pub async fn resolve(
     Ok(Resolved::Found(target))
 }
 
-async fn read(store: &Arc<ProcessStore>, named: Named<'_>) -> Result<Resolved, SourceError> {
+async fn read(
+    store: &Arc<ProcessStore>,
+    named: Named<'_>,
+    sent: Option<(Arc<Definitions>, u64)>,
+) -> Result<Resolved, SourceError> {
     let (process_id, element_id) = (named.process_id.trim(), named.element_id.trim());
-    let (definitions, origin) = if !named.process_xml.trim().is_empty() {
-        (Arc::new(bpmn::read_str(named.process_xml)), Origin::Request)
+    let (definitions, origin, bytes) = if let Some((definitions, bytes)) = sent {
+        (definitions, Origin::Request, bytes)
     } else if !process_id.is_empty() {
-        let store = store.clone();
         let id = process_id.to_string();
-        let found = tokio::task::spawn_blocking(move || store.lookup(&id)).await.map_err(|e| {
-            tracing::error!(error = %e, "the process store lookup failed");
-            SourceError::StoreFailed
-        })?;
+        let found = on_the_store(store, "the process store lookup", move |s| s.lookup(&id)).await?;
         match found {
-            Some(source) => (source.definitions, source.origin),
+            Some(source) => (source.definitions, source.origin, source.bytes),
             None => return Err(SourceError::UnknownProcess(process_id.to_string())),
         }
     } else {
         return Ok(Resolved::Nothing);
     };
-    locate(definitions, origin, process_id, element_id)
+    let mut resolved = locate(definitions, origin, process_id, element_id)?;
+    if let Resolved::Found(target) = &mut resolved {
+        target.source_bytes = bytes;
+    }
+    Ok(resolved)
+}
+
+/// `work` on the store, on the blocking pool (it reads files), waited for no longer than one file read
+/// may take: a store that does not answer costs the request an error, never a hang. The work itself
+/// goes on (each of its reads bounded in time) and leaves what it read for the next request.
+async fn on_the_store<T: Send + 'static>(
+    store: &Arc<ProcessStore>,
+    what: &'static str,
+    work: impl FnOnce(&ProcessStore) -> T + Send + 'static,
+) -> Result<T, SourceError> {
+    let bound = store.read_timeout();
+    let store = store.clone();
+    match tokio::time::timeout(bound, tokio::task::spawn_blocking(move || work(&store))).await {
+        Ok(Ok(found)) => Ok(found),
+        Ok(Err(e)) => {
+            tracing::error!(error = %e, "{what} failed");
+            Err(SourceError::StoreFailed)
+        }
+        Err(_) => {
+            tracing::error!(within_s = bound.as_secs(), "{what} did not finish in time");
+            Err(SourceError::StoreFailed)
+        }
+    }
 }
 
 /// Picks the process and step inside read definitions: the named process, else the one holding the
@@ -327,7 +379,14 @@ pub fn locate(
             element: element_id.to_string(),
         })?)
     };
-    Ok(Resolved::Found(Target { definitions, process, element, origin, project: Arc::default() }))
+    Ok(Resolved::Found(Target {
+        definitions,
+        process,
+        element,
+        origin,
+        project: Arc::default(),
+        source_bytes: 0,
+    }))
 }
 
 #[cfg(test)]

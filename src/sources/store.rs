@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use super::Origin;
 use crate::bpmn::{self, Definitions};
@@ -25,6 +25,8 @@ pub struct Source {
     pub definitions: Arc<Definitions>,
     /// Where it came from.
     pub origin: Origin,
+    /// The size of the file it was read from.
+    pub bytes: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,18 +35,15 @@ struct Stamp {
     modified: Option<SystemTime>,
 }
 
-#[derive(Default)]
-struct Index {
-    /// Per file: its stamp and what it held.
-    files: HashMap<PathBuf, (Stamp, Arc<Definitions>)>,
-    /// The listing the index was built from.
-    listing: Vec<(PathBuf, Stamp)>,
-}
+/// Per file: its stamp and what it held (`None`: it could not be read, and is not tried again until
+/// its stamp changes).
+type Index = HashMap<PathBuf, (Stamp, Option<Arc<Definitions>>)>;
 
 /// The read-only process store.
 pub struct ProcessStore {
     dir: Option<PathBuf>,
     bpmn_limit: usize,
+    read_timeout: Duration,
     index: Mutex<Index>,
     project: Option<ProjectFolder>,
 }
@@ -65,7 +64,13 @@ impl std::fmt::Debug for ProcessStore {
 impl ProcessStore {
     /// A store over `dir` (none: every lookup finds nothing), without a project folder.
     pub fn new(dir: Option<PathBuf>, bpmn_limit: usize) -> Self {
-        ProcessStore { dir, bpmn_limit, index: Mutex::new(Index::default()), project: None }
+        ProcessStore {
+            dir,
+            bpmn_limit,
+            read_timeout: crate::files::default_timeout(),
+            index: Mutex::new(Index::default()),
+            project: None,
+        }
     }
 
     /// The same store, whose processes come with the forms and decisions of `dir` (recursively).
@@ -74,10 +79,22 @@ impl ProcessStore {
         ProcessStore { project, ..self }
     }
 
+    /// The same store, each of whose file reads stops after `timeout`.
+    pub fn with_read_timeout(self, timeout: Duration) -> Self {
+        ProcessStore { read_timeout: timeout, ..self }
+    }
+
+    /// The time one file read may take, and so the longest a request waits for the store.
+    pub fn read_timeout(&self) -> Duration {
+        self.read_timeout
+    }
+
     /// The forms and decisions of the project folder (empty without one). Re-read when the folder's
     /// listing (names, sizes, modification times) changed since the last call. A folder over the
     /// project limits or unreadable is logged and read as empty: it is the operator's, not the
-    /// author's, to fix. Blocking (file system): call it from a blocking task.
+    /// author's, to fix. No lock is held while a file is read (a read may take up to its time bound,
+    /// and every request must not wait on it): two requests that see the same change may both read it.
+    /// Blocking (file system): call it from a blocking task.
     pub fn project(&self) -> Arc<Project> {
         let Some(folder) = &self.project else {
             return Arc::new(Project::default());
@@ -89,11 +106,13 @@ impl ProcessStore {
                 return Arc::new(Project::default());
             }
         };
-        let mut read = folder.read.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((seen, project)) = read.as_ref()
-            && *seen == listing
         {
-            return project.clone();
+            let read = folder.read.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((seen, project)) = read.as_ref()
+                && *seen == listing
+            {
+                return project.clone();
+            }
         }
         let project = match project::read_listing(&listing, &folder.bounds) {
             Ok(p) => Arc::new(p),
@@ -105,43 +124,45 @@ impl ProcessStore {
         for w in &project.warnings {
             tracing::warn!(folder = %folder.dir.display(), "{w}");
         }
-        *read = Some((listing, project.clone()));
+        *folder.read.lock().unwrap_or_else(|e| e.into_inner()) = Some((listing, project.clone()));
         project
     }
 
-    /// The process `id`: its draft if there is one, else its deployed version. Blocking (file system):
-    /// call it from a blocking task.
+    /// The process `id`: its draft if there is one, else its deployed version. Files whose stamp
+    /// changed since they were read are read again, without holding the index's lock (as
+    /// [`ProcessStore::project`]). Blocking (file system): call it from a blocking task.
     pub fn lookup(&self, id: &str) -> Option<Source> {
         let dir = self.dir.as_ref()?;
         let drafts = dir.join("drafts");
         let deployed = dir.join("deployed");
         let listing: Vec<(PathBuf, Stamp)> = [&drafts, &deployed].into_iter().flat_map(|d| list(d)).collect();
-        let mut index = self.index.lock().unwrap_or_else(|e| e.into_inner());
-        if index.listing != listing {
-            let mut files = HashMap::new();
-            for (path, stamp) in &listing {
-                let reused = index.files.get(path).filter(|(s, _)| s == stamp).map(|(_, d)| d.clone());
-                let defs = match reused {
-                    Some(d) => d,
-                    None => match bpmn::read_file(path, self.bpmn_limit) {
-                        Ok(d) => Arc::new(d),
-                        Err(e) => {
-                            tracing::warn!(file = %path.display(), error = %e, "process file skipped");
-                            continue;
-                        }
-                    },
+        let changed: Vec<&(PathBuf, Stamp)> = {
+            let index = self.index.lock().unwrap_or_else(|e| e.into_inner());
+            listing.iter().filter(|(path, stamp)| index.get(path).is_none_or(|(s, _)| s != stamp)).collect()
+        };
+        let read: Vec<(PathBuf, Stamp, Option<Arc<Definitions>>)> = changed
+            .into_iter()
+            .map(|(path, stamp)| {
+                let defs = match bpmn::read_file_within(path, self.bpmn_limit, self.read_timeout) {
+                    Ok(d) => Some(Arc::new(d)),
+                    Err(e) => {
+                        tracing::warn!(file = %path.display(), error = %e, "process file skipped");
+                        None
+                    }
                 };
-                files.insert(path.clone(), (stamp.clone(), defs));
-            }
-            index.files = files;
-            index.listing = listing.clone();
-        }
+                (path.clone(), stamp.clone(), defs)
+            })
+            .collect();
+        let listed: std::collections::HashSet<&PathBuf> = listing.iter().map(|(p, _)| p).collect();
+        let mut index = self.index.lock().unwrap_or_else(|e| e.into_inner());
+        index.extend(read.into_iter().map(|(path, stamp, defs)| (path, (stamp, defs))));
+        index.retain(|path, _| listed.contains(path));
         for (folder, origin) in [(&drafts, Origin::Draft), (&deployed, Origin::Deployment)] {
             for (path, _) in listing.iter().filter(|(p, _)| p.parent() == Some(folder.as_path())) {
-                if let Some((_, defs)) = index.files.get(path)
+                if let Some((stamp, Some(defs))) = index.get(path)
                     && defs.process(id).is_some()
                 {
-                    return Some(Source { definitions: defs.clone(), origin });
+                    return Some(Source { definitions: defs.clone(), origin, bytes: stamp.len });
                 }
             }
         }

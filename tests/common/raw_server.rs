@@ -17,6 +17,9 @@ pub enum Behaviour {
     /// Answers 200 `text/event-stream` with one chat-completions chunk holding a whole component,
     /// then writes nothing more until the client goes away.
     StreamThenStall,
+    /// Answers 200 `text/event-stream` and writes a chat-completions chunk of one space every 50 ms
+    /// until the client goes away: a model that streams forever.
+    StreamForever,
 }
 
 /// A running peer.
@@ -100,6 +103,24 @@ impl RawServer {
                                     }
                                     Ok(_) => {}
                                 }
+                            }
+                        }
+                        Behaviour::StreamForever => {
+                            let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
+                            let piece = serde_json::json!({"choices": [{"delta": {"content": " "}}]});
+                            let event = format!("data: {piece}\n\n");
+                            let chunk = format!("{:x}\r\n{event}\r\n", event.len());
+                            if socket.write_all(head.as_bytes()).await.is_err() {
+                                c.fetch_add(1, Ordering::SeqCst);
+                                return;
+                            }
+                            loop {
+                                if socket.write_all(chunk.as_bytes()).await.is_err() {
+                                    c.fetch_add(1, Ordering::SeqCst);
+                                    return;
+                                }
+                                b.fetch_add(chunk.len(), Ordering::SeqCst);
+                                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
                             }
                         }
                         Behaviour::Silent => {

@@ -17,6 +17,7 @@ mod first_use;
 mod first_use_http;
 mod gate_properties;
 mod gate_vectors;
+mod hostile_files;
 mod http2;
 mod http_api;
 mod model_adapters;

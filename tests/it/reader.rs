@@ -212,6 +212,23 @@ fn a_two_gigabyte_file_is_refused_by_its_size() {
     assert!(matches!(err, ReadError::TooLarge { size: Some(size), .. } if size == 2 << 30));
 }
 
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_refused_at_once_not_waited_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p.bpmn");
+    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(bpmn::read_file(&path, 10 << 20).map(|_| ()).map_err(|e| e.to_string()));
+    });
+    let read = rx.recv_timeout(std::time::Duration::from_secs(5)).expect("reading a FIFO blocked");
+    let err = read.unwrap_err();
+    assert!(err.contains("not a regular file"), "{err}");
+}
+
 /// (id, kind) of every element, per process: what a cut document must keep in order.
 fn skeleton(defs: &bpmn::Definitions) -> Vec<(String, Vec<(String, String)>)> {
     defs.processes

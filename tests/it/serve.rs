@@ -186,3 +186,64 @@ fn a_bad_config_is_refused_at_start_with_every_problem() {
     assert!(err.contains("auth.mode: \"none\""), "{err}");
     assert!(err.contains("workers[0].provider: \"chat\" is not a wire format"), "{err}");
 }
+
+/// The events of an SSE text: (name, data as JSON).
+fn sse_events(body: &str) -> Vec<(String, serde_json::Value)> {
+    body.split("\n\n")
+        .filter_map(|block| {
+            let name = block.lines().find_map(|l| l.strip_prefix("event: "))?;
+            let data: String = block.lines().filter_map(|l| l.strip_prefix("data: ")).collect();
+            Some((name.to_string(), serde_json::from_str(&data).unwrap_or_default()))
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_ends_streams_and_requests_still_running_with_shutting_down_within_the_grace() {
+    const GRACE_S: u64 = 2;
+    let model = RawServer::start(Behaviour::StreamForever).await;
+    let dir = tempfile::tempdir().unwrap();
+    let toml = format!(
+        "[server]\nlisten = \"127.0.0.1:0\"\nshutdown_grace_s = {GRACE_S}\n[limits]\nmodel_timeout_s = 600\n[[workers]]\nname = \"endless\"\nprovider = \"chat-completions\"\nendpoint = \"{}\"\nmodel = \"m\"\n",
+        model.url
+    );
+    let mut served = spawn_serve(&toml, dir.path());
+    let url = format!("{}/api/formgen/generate", served.url);
+    let client = reqwest::Client::new();
+    let mut stream = client
+        .post(&url)
+        .header("accept", "text/event-stream")
+        .json(&json!({"description": "x"}))
+        .send()
+        .await
+        .unwrap();
+    let plain = tokio::spawn(client.post(&url).json(&json!({"description": "y"})).send());
+    let mut text = String::new();
+    while !text.contains("event: progress") {
+        let chunk = tokio::time::timeout(Duration::from_secs(5), stream.chunk()).await.unwrap().unwrap();
+        text.push_str(&String::from_utf8_lossy(&chunk.expect("the stream ended before any progress")));
+    }
+    wait_for("both model calls", || model.accepted.load(Ordering::SeqCst) == 2).await;
+    terminate(&served.child);
+    let read_all = async {
+        while let Some(chunk) = stream.chunk().await.expect("the stream was cut") {
+            text.push_str(&String::from_utf8_lossy(&chunk));
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(GRACE_S + 3), read_all).await.expect("the stream stayed open");
+    let events = sse_events(&text);
+    let finals: Vec<_> = events.iter().filter(|(n, _)| n == "proposal" || n == "error").collect();
+    assert_eq!(finals.len(), 1, "exactly one final event: {events:?}");
+    let (name, body) = events.last().unwrap();
+    assert_eq!(name, "error", "{events:?}");
+    assert_eq!(body["code"], "shutting_down", "{body}");
+    assert_eq!(body["status"], 503, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("shutting down"), "{body}");
+    let plain = plain.await.unwrap().expect("the plain generation was answered, not cut");
+    assert_eq!(plain.status(), 503);
+    let plain: serde_json::Value = plain.json().await.unwrap();
+    assert_eq!(plain["code"], "shutting_down", "{plain}");
+    // the whole shutdown, the exit included, within the grace (a generous deadline to poll)
+    wait_exit(&mut served.child, Duration::from_secs(GRACE_S + 1));
+    wait_for("the model calls to be closed", || model.closed.load(Ordering::SeqCst) == 2).await;
+}

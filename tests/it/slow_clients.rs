@@ -248,25 +248,30 @@ async fn bodies_wait_for_room_in_the_budget_of_bytes_in_flight() {
     let r = outline(large()).await.unwrap();
     assert_eq!(r.status(), 404, "read beside a generation that waits: there is no process x");
 
-    // a body still arriving holds its room until it is read or its read time is up: a large body
-    // that comes meanwhile waits for that room (bodies are read in turn, never refused at once)
+    // a body still arriving holds room for what it sent, not for what it declares: a large body fits
+    // beside one that declared 880 bytes and sent 100
     let reading_body = padded(880);
     let mut reading = TcpStream::connect(addr).await.unwrap();
     reading.write_all(post(&reading_body, 100).as_bytes()).await.unwrap();
     tokio::time::sleep(Duration::from_millis(100)).await;
+    let r = outline(large()).await.unwrap();
+    assert_eq!(r.status(), 404, "read and answered beside it: there is no process x");
+    drop(reading);
+
+    // bytes that arrived hold their room until their body is read or its read time is up: a large
+    // body that comes meanwhile waits for that room (bodies are read in turn)
+    let mut stalled = TcpStream::connect(addr).await.unwrap();
+    stalled.write_all(post(&reading_body, 800).as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
     // a small body fits beside it at once
-    let quick = Instant::now();
     let r = outline(json!({"processId": "x"}).to_string()).await.unwrap();
     assert_eq!(r.status(), 404, "read and answered: there is no process x");
-    assert!(quick.elapsed() < Duration::from_millis(500), "it did not wait");
-    let waited = Instant::now();
     let r = outline(large()).await.unwrap();
-    assert!(waited.elapsed() >= Duration::from_millis(700), "it waited for the slow body's room");
-    assert_eq!(r.status(), 404, "then read and answered");
+    assert_eq!(r.status(), 404, "read once the stalled body's room came back");
     let mut answer = Vec::new();
-    let _ = tokio::time::timeout(Duration::from_secs(2), reading.read_to_end(&mut answer)).await;
+    let _ = tokio::time::timeout(Duration::from_secs(2), stalled.read_to_end(&mut answer)).await;
     let answer = String::from_utf8_lossy(&answer);
-    assert!(answer.starts_with("HTTP/1.1 408"), "the slow body ran out of time: {answer}");
+    assert!(answer.starts_with("HTTP/1.1 408"), "the stalled body ran out of time: {answer}");
     drop(waiting);
 }
 
@@ -304,4 +309,212 @@ async fn sigterm_with_a_cpu_bound_request_exits_within_the_grace_period() {
     assert!(after < Duration::from_secs(GRACE_S + 1), "exit took {after:?}");
     let logs = served.stderr.lock().unwrap().clone();
     assert!(logs.contains("did not finish within the grace period"), "the request was still running: {logs}");
+}
+
+/// A connection from `local` (any loopback address) to `addr`.
+async fn connect_from(local: &str, addr: SocketAddr) -> TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(format!("{local}:0").parse().unwrap()).unwrap();
+    socket.connect(addr).await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clients_that_never_read_their_answers_lose_their_connections_at_the_write_time() {
+    const CAP: usize = 4;
+    let cfg = config(&format!(
+        "[limits]\nmax_connections = {CAP}\nwrite_timeout_s = 1\nheader_read_timeout_s = 60\nidle_timeout_s = 60\n"
+    ));
+    let (addr, _stop, _) = serve(&cfg, Duration::from_secs(1)).await;
+    // every slot taken by a client that pipelines requests for a 20 KB answer and reads none of them
+    // (a small receive window, so the answers back up into the server)
+    let pipelined = "GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n".repeat(600);
+    let mut writers = Vec::new();
+    for _ in 0..CAP {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.set_recv_buffer_size(4096).unwrap();
+        let mut stream = socket.connect(addr).await.unwrap();
+        let requests = pipelined.clone();
+        writers.push(tokio::spawn(async move {
+            let _ = stream.write_all(requests.as_bytes()).await;
+            // hold the connection, never reading
+            tokio::time::sleep(Duration::from_secs(60)).await;
+            drop(stream);
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // the slots come back once the server gives up writing to them
+    let started = Instant::now();
+    loop {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        let _ = s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await;
+        match read_to_close(&mut s, Duration::from_secs(2)).await {
+            Some(answer) if answer.starts_with("HTTP/1.1 200") => break,
+            _ => {}
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "the non-reading clients still hold every connection slot"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    for w in writers {
+        w.abort();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_peer_gets_its_share_of_the_connections_and_no_more() {
+    let cfg = config(
+        "[limits]\nmax_connections = 8\nconnections_per_peer = 2\nheader_read_timeout_s = 60\nidle_timeout_s = 60\n",
+    );
+    let (addr, _stop, _) = serve(&cfg, Duration::from_secs(1)).await;
+    let mut held = Vec::new();
+    for _ in 0..2 {
+        let mut s = connect_from("127.0.0.1", addr).await;
+        s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Part").await.unwrap();
+        held.push(s);
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // a third from the same address is closed as it arrives
+    let mut third = connect_from("127.0.0.1", addr).await;
+    let _ = third.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await;
+    let answer = read_to_close(&mut third, Duration::from_secs(5)).await.expect("the third stayed open");
+    assert_eq!(answer, "", "refused without an answer");
+    // another peer is served
+    let mut other = connect_from("127.0.0.2", addr).await;
+    other.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await.unwrap();
+    let answer = read_to_close(&mut other, Duration::from_secs(5)).await.expect("the other peer's answer");
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // and once one of the first peer's connections closes, it may open another
+    drop(held.pop());
+    let started = Instant::now();
+    loop {
+        let mut again = connect_from("127.0.0.1", addr).await;
+        let _ = again.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await;
+        if read_to_close(&mut again, Duration::from_secs(2))
+            .await
+            .is_some_and(|a| a.starts_with("HTTP/1.1 200"))
+        {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "the closed connection's share was not given back"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bodies_that_declare_much_and_send_a_byte_at_a_time_starve_no_one() {
+    // the whole budget declared by slow bodies: each holds room for the bytes it sent, so a
+    // legitimate body is read at once rather than after their read time
+    let cfg = config(
+        "[limits]\nrequest_body_bytes = 1000\nbodies_in_flight_bytes = 1000\nbody_read_timeout_s = 30\n",
+    );
+    let (addr, _stop, _) = serve(&cfg, Duration::from_secs(1)).await;
+    let mut slow = Vec::new();
+    for _ in 0..6 {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        s.write_all(b"POST /api/formgen/outline HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{").await.unwrap();
+        slow.push(s);
+    }
+    let trickle = tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            for s in &mut slow {
+                let _ = s.write_all(b" ").await;
+            }
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let client = reqwest::Client::new();
+    for _ in 0..3 {
+        let answered = tokio::time::timeout(
+            Duration::from_secs(10),
+            client
+                .post(format!("http://{addr}/api/formgen/outline"))
+                .header("content-type", "application/json")
+                .body(json!({"processId": "x", "elementId": "e".repeat(200)}).to_string())
+                .send(),
+        )
+        .await
+        .expect("a legitimate body waited for the room the slow bodies declared")
+        .unwrap();
+        assert_eq!(answered.status(), 404, "read and answered: there is no process x");
+    }
+    trickle.abort();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bodies_that_would_all_wait_for_room_are_not_left_to_wait() {
+    // two bodies that each got half the budget and need more: neither could ever get room, so one
+    // reads on beyond the budget, finishes, and gives its room to the other, instead of both waiting
+    // out their read time
+    let cfg = config(
+        "[limits]\nrequest_body_bytes = 1000\nbodies_in_flight_bytes = 1000\nbody_read_timeout_s = 30\n",
+    );
+    let (addr, _stop, _) = serve(&cfg, Duration::from_secs(1)).await;
+    let body = json!({"processId": "x", "processXml": " ".repeat(900)}).to_string();
+    let head = format!(
+        "POST /api/formgen/outline HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    let mut sockets = Vec::new();
+    for _ in 0..2 {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        s.write_all(format!("{head}{}", &body[..500]).as_bytes()).await.unwrap();
+        sockets.push(s);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    for s in &mut sockets {
+        s.write_all(&body.as_bytes()[500..]).await.unwrap();
+    }
+    for mut s in sockets {
+        let answer =
+            read_to_close(&mut s, Duration::from_secs(10)).await.expect("a body waited out its read time");
+        assert!(answer.starts_with("HTTP/1.1 404"), "read and answered: there is no process x: {answer}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn healthz_answers_and_sigterm_exits_while_large_processes_are_read() {
+    const GRACE_S: u64 = 1;
+    let dir = tempfile::tempdir().unwrap();
+    let toml = format!(
+        "[server]\nlisten = \"127.0.0.1:0\"\nshutdown_grace_s = {GRACE_S}\n[limits]\nbpmn_bytes = 40000000\nrequest_body_bytes = 40000000\nbodies_in_flight_bytes = 400000000\nbody_read_timeout_s = 60\nprocess_seconds = 60\n"
+    );
+    let mut served = spawn_serve(&toml, dir.path());
+    // as many large processes in flight as the server has threads, and one more: CPU work that
+    // takes seconds each (a few hundred milliseconds in a release build)
+    let xml = crate::common::synthetic::process(12_000);
+    let body = json!({"processXml": xml, "elementId": "t6000"}).to_string();
+    eprintln!("large process: {} KB", xml.len() / 1024);
+    let client = reqwest::Client::new();
+    let outline = format!("{}/api/formgen/outline", served.url);
+    let heavy: Vec<_> = (0..3)
+        .map(|_| {
+            let request = client.post(&outline).header("content-type", "application/json").body(body.clone());
+            tokio::spawn(request.send())
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let probe = reqwest::Client::builder().timeout(Duration::from_secs(2)).build().unwrap();
+    for _ in 0..5 {
+        let answered = probe.get(format!("{}/healthz", served.url)).send().await;
+        assert!(
+            answered.is_ok_and(|r| r.status() == 200),
+            "/healthz did not answer while processes were read"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(heavy.iter().any(|h| !h.is_finished()), "the large processes were read before the probes ended");
+    terminate(&served.child);
+    // exits within the grace, the CPU work still running (a generous deadline to poll)
+    wait_exit(&mut served.child, Duration::from_secs(GRACE_S + 1));
+    for h in heavy {
+        if let Ok(Ok(r)) = h.await {
+            assert!(r.status() == 200 || r.status() == 503, "{}", r.status());
+        }
+    }
 }

@@ -405,3 +405,49 @@ async fn a_stream_that_stalls_mid_answer_times_out_with_its_pieces_seen() {
     assert_eq!(texts.len(), 1, "the piece before the stall was streamed");
     assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_nobody_reads_still_ends_its_generation_at_the_deadline() {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    // the router without the server: the body is polled only here, as hyper polls it only while its
+    // peer takes bytes; after the first event nobody reads
+    let model = RawServer::start(Behaviour::StreamThenStall).await;
+    let cfg = config(&format!(
+        "[limits]\nmodel_timeout_s = 1\nconcurrent_per_worker = 1\n[[workers]]\nname = \"local\"\nprovider = \"chat-completions\"\nendpoint = \"{}\"\nmodel = \"m\"\n",
+        model.url
+    ));
+    let service = Arc::new(Service::new(&cfg).unwrap());
+    let app = formgen::http::router(service.clone(), &cfg);
+    let request = axum::http::Request::post("/api/formgen/generate")
+        .header("content-type", "application/json")
+        .header("accept", "text/event-stream")
+        .body(axum::body::Body::from(json!({"description": "x"}).to_string()))
+        .unwrap();
+    let mut body = app.clone().oneshot(request).await.unwrap().into_body();
+    let mut seen = String::new();
+    while !seen.contains("event: ") {
+        let frame =
+            tokio::time::timeout(Duration::from_secs(5), body.frame()).await.unwrap().unwrap().unwrap();
+        seen.push_str(&String::from_utf8_lossy(frame.data_ref().unwrap()));
+    }
+    assert_eq!(service.metrics().in_flight(), 1, "the generation runs");
+    // nobody reads: the generation still ends at its deadline, its permit given back
+    let started = Instant::now();
+    while service.metrics().in_flight() != 0 {
+        assert!(started.elapsed() < Duration::from_secs(10), "the unread generation outlived its deadline");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let next = axum::http::Request::post("/api/formgen/generate")
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(json!({"description": "y"}).to_string()))
+        .unwrap();
+    let status = app.clone().oneshot(next).await.unwrap().status();
+    assert_ne!(status, 429, "the Worker's one permit is free again");
+    // the stream, read at last, ends with the deadline's error
+    let rest = tokio::time::timeout(Duration::from_secs(5), body.collect()).await.unwrap().unwrap();
+    seen.push_str(&String::from_utf8_lossy(&rest.to_bytes()));
+    let events = sse_events(&seen);
+    let (last, data) = events.last().unwrap();
+    assert_eq!((last.as_str(), data["code"].as_str()), ("error", Some("model_timeout")), "{events:?}");
+}
