@@ -168,3 +168,43 @@ pub(super) fn lower_this_threads_priority() {
 /// The nice value of the blocking pool's threads that have done a request's CPU work.
 #[cfg(target_os = "linux")]
 const BLOCKING_NICE: libc::c_int = 10;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn service(limits: &str) -> Service {
+        let config = crate::config::Config::parse(
+            &format!("[limits]\n{limits}\n"),
+            "test.toml",
+            std::path::Path::new("/etc/formgen"),
+            false,
+            &|_| None,
+        )
+        .unwrap();
+        Service::new(&config).unwrap()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn work_that_never_ends_is_answered_at_the_bound_and_told_to_stop() {
+        let service = service("process_seconds = 1");
+        let told = Arc::new(AtomicBool::new(false));
+        let seen = told.clone();
+        // the work only ends once it is told to stop: the answer cannot come from the work finishing
+        let answer = service
+            .cpu(true, move |stop| loop {
+                if let Err(e) = stop.check() {
+                    seen.store(true, Ordering::Relaxed);
+                    return Err::<(), _>(e);
+                }
+                std::thread::yield_now();
+            })
+            .await;
+        assert!(matches!(answer, Err(ServiceError::ProcessStopped { after_s: 1 })), "{answer:?}");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !told.load(Ordering::Relaxed) {
+            assert!(Instant::now() < deadline, "the work was never told to stop");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+}
