@@ -36,6 +36,7 @@
 
 pub mod auth;
 pub mod bpmn;
+pub mod check;
 pub mod config;
 pub mod credentials;
 pub mod dmn;

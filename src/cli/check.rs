@@ -21,6 +21,16 @@ pub(crate) struct CheckArgs {
     /// The id the editor holds the form under; stamped into the result.
     #[arg(long)]
     pub(crate) form_id: Option<String>,
+    /// The step the forms are for (by id): they are checked against what the process needs from it.
+    /// Default: the step that binds the form's id.
+    #[arg(long, value_name = "ID")]
+    pub(crate) element: Option<String>,
+    /// The process's project folder (sibling forms and decisions); default: the BPMN file's folder.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) project: Option<PathBuf>,
+    /// Print `{"schema", "findings"}` per form on stdout, one JSON object per line.
+    #[arg(long)]
+    pub(crate) json: bool,
     /// Forms or model answers to check.
     #[arg(required = true)]
     pub(crate) files: Vec<PathBuf>,
@@ -82,7 +92,23 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
         let name = path.display();
         match gate::check(text, args.form_id.as_deref(), process.as_ref()) {
             Ok(proposal) => {
-                if single {
+                let findings = match (&process, &args.process) {
+                    (Some(p), Some(bpmn_path)) => step_findings(p, &args, bpmn_path, &proposal.schema, limits)?,
+                    _ => Vec::new(),
+                };
+                if findings.iter().any(|f| f.severity == formgen::check::Severity::Error) {
+                    refused = true;
+                }
+                if args.json {
+                    let line = serde_json::json!({"file": name.to_string(), "schema": proposal.schema, "findings": findings});
+                    let _ = writeln!(std::io::stdout().lock(), "{line}");
+                } else {
+                    for f in &findings {
+                        let _ = writeln!(stderr, "{name}: {}: {} [{}]", severity_word(f.severity), f.message, f.code.as_str());
+                    }
+                }
+                if args.json {
+                } else if single {
                     let json = serde_json::to_string_pretty(&proposal.schema).expect("schema serialises");
                     let _ = writeln!(std::io::stdout().lock(), "{json}");
                 } else {
@@ -101,4 +127,40 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
         }
     }
     Ok(if refused { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn severity_word(s: formgen::check::Severity) -> &'static str {
+    match s {
+        formgen::check::Severity::Error => "error",
+        formgen::check::Severity::Warning => "warning",
+        formgen::check::Severity::Info => "info",
+    }
+}
+
+fn step_findings(
+    process: &formgen::bpmn::Process,
+    args: &CheckArgs,
+    bpmn_path: &std::path::Path,
+    schema: &serde_json::Value,
+    limits: &Limits,
+) -> Result<Vec<formgen::check::Finding>, UsageError> {
+    let Ok(form) = formgen::project::ProjectForm::read(schema.clone(), String::new()) else {
+        return Ok(Vec::new());
+    };
+    let target = match &args.element {
+        Some(id) => Some(process.element_index(id).ok_or_else(|| {
+            UsageError(format!("{} has no element \"{id}\"", bpmn_path.display()))
+        })?),
+        None => match formgen::check::step_binding(process, &form.id) {
+            Some(i) => Some(i),
+            None => return Ok(Vec::new()),
+        },
+    };
+    let project = match super::project_folder(args.project.as_deref(), Some(bpmn_path))? {
+        Some(folder) => formgen::project::read_folder(&folder, &limits.project())
+            .map(|(p, _)| p)
+            .map_err(|e| UsageError(e.to_string()))?,
+        None => formgen::project::Project::default(),
+    };
+    Ok(formgen::check::check_step(process, target, &project, &form))
 }

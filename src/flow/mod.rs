@@ -11,11 +11,13 @@
 //! nothing of XML, prompts, models or HTTP.
 
 pub mod access;
+pub mod contract;
 pub mod define;
 pub mod expr;
 pub mod picture;
 mod render;
 
+pub use contract::{Contract, contract};
 pub use define::{Definition, Definitions, PathRoots, definition, paths_below};
 pub use picture::{Decided, Known, Picture, Supply, picture};
 pub use render::describe_picture;

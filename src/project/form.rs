@@ -53,6 +53,19 @@ pub struct FormField {
     pub readonly: bool,
     /// Whether the field sits inside a dynamic list (its key is per list entry).
     pub in_list: bool,
+    /// `disabled` is `true`: form-js leaves the field out of what it submits.
+    #[serde(skip)]
+    pub disabled: bool,
+    /// A number field with `serializeToString`: its value is submitted as text.
+    #[serde(skip)]
+    pub as_text: bool,
+    /// Its options come from a variable or an expression (`valuesKey`, `valuesExpression`), not
+    /// from the form.
+    #[serde(skip)]
+    pub dynamic_options: bool,
+    /// Its `id` in the form (`""` when it has none).
+    #[serde(skip)]
+    pub id: String,
 }
 
 /// One static option of a field.
@@ -103,6 +116,10 @@ fn walk(components: &[Value], prefix: &str, in_list: bool, depth: usize, out: &m
                 required: c.get("validate").and_then(|v| v.get("required")) == Some(&Value::Bool(true)),
                 readonly: c.get("readonly") == Some(&Value::Bool(true)),
                 in_list,
+                disabled: c.get("disabled") == Some(&Value::Bool(true)),
+                as_text: c.get("serializeToString") == Some(&Value::Bool(true)),
+                dynamic_options: c.get("valuesKey").is_some() || c.get("valuesExpression").is_some(),
+                id: text(c.get("id")),
             });
         } else if CONTAINERS.contains(&kind)
             && depth < MAX_NESTING

@@ -1,0 +1,350 @@
+//! The contract check: does a form work with its process? Every form, generated or hand-written, is
+//! checked against the step's contract ([`crate::flow::contract`]), and what does not fit is a
+//! [`Finding`]: a stable code, a severity, the field, the element and expression that cause it, and
+//! one sentence that says what will happen and what to do.
+//!
+//! - `missing_supply` (error): the process reads a variable after the step that nothing else sets,
+//!   and no field supplies it.
+//! - `type_conflict` (error): a field's value is of another kind than a FEEL condition or a decision
+//!   input after the step reads it as (text compared with a number, a checkbox with a string, …).
+//! - `value_conflict` (error): a condition compares a choice field with a value none of its options
+//!   has (a branch that can never be taken), or an option matches no flow of a gateway that has no
+//!   default flow.
+//! - `optional_but_read` (warning): a field that is null when left empty is optional, and a condition
+//!   after the step compares it without checking that it is set.
+//! - `overwrites_known` (warning): an editable field replaces a value an earlier step set and a later
+//!   one reads again.
+//! - `unused_key` (warning where the process has a close variable, info otherwise): a key nothing
+//!   reads and no other form or step uses.
+//!
+//! It knows the contract and the form's fields; nothing of HTTP, models or how the form was made.
+
+mod sentences;
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+
+use crate::flow::contract::{Contract, Expected, Outcome, Site};
+use crate::project::{FormField, ProjectForm};
+
+/// What a finding is about: a stable code, each with its severity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Code {
+    /// The process reads a variable after the step that nothing else sets, and no field supplies it.
+    MissingSupply,
+    /// A field's value is not the kind of value the process reads it as.
+    TypeConflict,
+    /// A condition names a value no option has, or an option no condition of a gateway matches.
+    ValueConflict,
+    /// An optional field that is null when empty is compared without a check that it is set.
+    OptionalButRead,
+    /// An editable field replaces a value set before the step that a later step reads.
+    OverwritesKnown,
+    /// A key nothing reads and no other form or step uses.
+    UnusedKey,
+}
+
+impl Code {
+    /// The snake_case code, as serialised.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::MissingSupply => "missing_supply",
+            Code::TypeConflict => "type_conflict",
+            Code::ValueConflict => "value_conflict",
+            Code::OptionalButRead => "optional_but_read",
+            Code::OverwritesKnown => "overwrites_known",
+            Code::UnusedKey => "unused_key",
+        }
+    }
+}
+
+/// How much a finding matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// The process will misbehave: a null condition, no flow taken, a branch never taken.
+    Error,
+    /// Likely a mistake.
+    Warning,
+    /// Worth knowing.
+    Info,
+}
+
+/// One thing a form does not do as its process needs.
+#[derive(Debug, Clone, PartialEq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    /// What it is about.
+    pub code: Code,
+    /// How much it matters.
+    pub severity: Severity,
+    /// The field's key (or the variable to add, for `missing_supply`).
+    pub key: Option<String>,
+    /// The field's label, where the form has the field.
+    pub label: Option<String>,
+    /// The element whose expression causes it.
+    pub element_id: Option<String>,
+    /// That expression, as written.
+    pub expression: Option<String>,
+    /// What will happen and what to do, in one sentence.
+    pub message: String,
+}
+
+impl Finding {
+    fn new(code: Code, severity: Severity, field: Option<&FormField>, site: Option<&Site>, message: String) -> Finding {
+        Finding {
+            code,
+            severity,
+            key: field.map(|f| f.key.clone()),
+            label: field.map(|f| f.label.clone()).filter(|l| !l.is_empty()),
+            element_id: site.map(|s| s.element_id.clone()),
+            expression: site.map(|s| s.expression.clone()),
+            message,
+        }
+    }
+}
+
+/// What else the check needs to know of the process and project.
+#[derive(Debug, Clone, Copy)]
+pub struct Around<'a> {
+    /// The process's variable names (the contract's `variables`).
+    pub variables: &'a [&'a str],
+    /// The keys other forms of the project (and other steps' embedded forms) bind.
+    pub other_keys: &'a HashSet<String>,
+}
+
+/// The findings of `form` against `contract`, errors first, then in the form's order.
+pub fn findings(form: &ProjectForm, contract: &Contract, around: Around<'_>) -> Vec<Finding> {
+    let fields: Vec<&FormField> = form.input_fields.iter().collect();
+    let mut out = Vec::new();
+    missing_supply(&fields, contract, around, &mut out);
+    for field in &fields {
+        type_conflicts(field, contract, &mut out);
+        value_conflicts(field, contract, &mut out);
+        optional_but_read(field, contract, &mut out);
+        overwrites_known(field, contract, &mut out);
+        unused_key(field, contract, around, &mut out);
+    }
+    out.sort_by_key(|f| f.severity);
+    out
+}
+
+/// Whether a field submits a value for `name` (the root variable): its key is the name or a path
+/// below it. A disabled field submits nothing.
+fn supplies(field: &FormField, name: &str) -> bool {
+    !field.disabled
+        && (field.key == name || field.key.strip_prefix(name).is_some_and(|rest| rest.starts_with('.')))
+}
+
+fn missing_supply(fields: &[&FormField], contract: &Contract, around: Around<'_>, out: &mut Vec<Finding>) {
+    for need in &contract.must_supply {
+        if fields.iter().any(|f| supplies(f, &need.name)) {
+            continue;
+        }
+        // a field that binds nothing and looks like the one meant
+        let near = fields.iter().find(|f| {
+            !is_used(f, contract, around)
+                && crate::gate::fit::close_variable(&f.key, &[need.path.as_str(), need.name.as_str()]).is_some()
+        });
+        let message = sentences::missing_supply(need, contract, near.copied());
+        let mut finding = Finding::new(Code::MissingSupply, Severity::Error, None, Some(&need.site), message);
+        finding.key = Some(need.path.clone());
+        out.push(finding);
+    }
+}
+
+/// The kind of value a field submits; `None` where it cannot be told (options from a variable, a
+/// computed or custom field).
+pub(crate) fn value_kind(field: &FormField) -> Option<ValueKind> {
+    Some(match field.kind.as_str() {
+        "textfield" | "textarea" | "datetime" => ValueKind::Text,
+        "number" if field.as_text => ValueKind::Text,
+        "number" => ValueKind::Number,
+        "checkbox" => ValueKind::Boolean,
+        "checklist" | "taglist" => ValueKind::List,
+        "select" | "radio" if !field.dynamic_options && !field.options.is_empty() => {
+            let all = |test: fn(&serde_json::Value) -> bool| field.options.iter().all(|o| test(&o.value));
+            if all(serde_json::Value::is_string) {
+                ValueKind::Text
+            } else if all(serde_json::Value::is_number) {
+                ValueKind::Number
+            } else if all(serde_json::Value::is_boolean) {
+                ValueKind::Boolean
+            } else {
+                return None;
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// The kind of value a field submits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ValueKind {
+    Text,
+    Number,
+    Boolean,
+    List,
+}
+
+impl ValueKind {
+    fn fits(self, expected: Expected) -> bool {
+        matches!(
+            (self, expected),
+            (ValueKind::Text, Expected::Text)
+                | (ValueKind::Number, Expected::Number)
+                | (ValueKind::Boolean, Expected::Boolean)
+        )
+    }
+}
+
+fn type_conflicts(field: &FormField, contract: &Contract, out: &mut Vec<Finding>) {
+    let Some(kind) = value_kind(field) else { return };
+    if field.disabled || field.in_list {
+        return;
+    }
+    let mut said = false;
+    for read in contract.typed.iter().filter(|t| t.path == field.key) {
+        if said || kind.fits(read.expected) {
+            continue;
+        }
+        said = true; // one sentence per field: the first read that conflicts says enough
+        let message = sentences::type_conflict(field, kind, read);
+        out.push(Finding::new(Code::TypeConflict, Severity::Error, Some(field), Some(&read.site), message));
+    }
+}
+
+/// The static option values of a choice field that submits text.
+fn option_values(field: &FormField) -> Option<Vec<&str>> {
+    if !matches!(field.kind.as_str(), "select" | "radio") || value_kind(field) != Some(ValueKind::Text) {
+        return None;
+    }
+    Some(field.options.iter().filter_map(|o| o.value.as_str()).collect())
+}
+
+fn value_conflicts(field: &FormField, contract: &Contract, out: &mut Vec<Finding>) {
+    if field.disabled || field.in_list {
+        return;
+    }
+    let Some(values) = option_values(field) else { return };
+    for read in contract.literals.iter().filter(|l| l.path == field.key) {
+        // `x = "a"` needs "a" among the options; `x in ["a", "b"]` needs one of them
+        if read.values.iter().any(|v| values.contains(&v.as_str())) {
+            continue;
+        }
+        let message = sentences::never_taken(field, &values, read);
+        out.push(Finding::new(Code::ValueConflict, Severity::Error, Some(field), Some(&read.site), message));
+    }
+    for gateway in contract.exhaustive.iter().filter(|g| g.path == field.key) {
+        for value in values.iter().filter(|v| !gateway.values.iter().any(|g| g == *v)) {
+            let message = sentences::no_flow_for(field, value, gateway);
+            out.push(Finding::new(Code::ValueConflict, Severity::Error, Some(field), Some(&gateway.site), message));
+        }
+    }
+}
+
+/// Whether a field left empty submits null (number, select, radio, datetime).
+fn null_when_empty(field: &FormField) -> bool {
+    matches!(field.kind.as_str(), "number" | "select" | "radio" | "datetime")
+}
+
+fn optional_but_read(field: &FormField, contract: &Contract, out: &mut Vec<Finding>) {
+    if field.required || field.readonly || field.disabled || field.in_list || !null_when_empty(field) {
+        return;
+    }
+    let read = contract.typed.iter().find(|t| {
+        t.path == field.key
+            && matches!(t.site.outcome, Outcome::NoFlow | Outcome::DefaultFlow)
+            && value_kind(field).is_some_and(|k| k.fits(t.expected))
+            && !checks_for_null(&t.site.expression, &field.key)
+    });
+    if let Some(read) = read {
+        let message = sentences::optional_but_read(field, read);
+        out.push(Finding::new(Code::OptionalButRead, Severity::Warning, Some(field), Some(&read.site), message));
+    }
+}
+
+/// Whether an expression checks `name` for null before it relies on it.
+fn checks_for_null(expression: &str, name: &str) -> bool {
+    crate::flow::expr::optional_names(expression).iter().any(|n| n == name)
+        || crate::flow::contract::checks_for_null(expression, name)
+}
+
+fn overwrites_known(field: &FormField, contract: &Contract, out: &mut Vec<Finding>) {
+    if field.readonly || field.disabled || field.in_list {
+        return;
+    }
+    let root = field.key.split('.').next().unwrap_or(&field.key);
+    let known = contract.known_before.iter().find(|k| k.name == root && k.only_before);
+    if let Some((known, site)) = known.and_then(|k| Some((k, k.read_again.as_ref()?))) {
+        let message = sentences::overwrites_known(field, known, site);
+        out.push(Finding::new(Code::OverwritesKnown, Severity::Warning, Some(field), Some(site), message));
+    }
+}
+
+/// Whether anything reads or uses the field's key: the process (any read or variable), or another
+/// form of the project.
+fn is_used(field: &FormField, contract: &Contract, around: Around<'_>) -> bool {
+    let root = field.key.split('.').next().unwrap_or(&field.key);
+    contract.read_anywhere.contains(root)
+        || contract.read_anywhere.contains(&field.key)
+        || around.variables.iter().any(|v| *v == root || *v == field.key)
+        || around.other_keys.contains(&field.key)
+        || around.other_keys.iter().any(|k| k.split('.').next() == Some(root))
+}
+
+fn unused_key(field: &FormField, contract: &Contract, around: Around<'_>, out: &mut Vec<Finding>) {
+    // a read-only field shows a value, and one known before the step is shown or corrected
+    let root = field.key.split('.').next().unwrap_or(&field.key);
+    if field.readonly || field.disabled || is_used(field, contract, around) || contract.known_before.iter().any(|k| k.name == root) {
+        return;
+    }
+    // a key nothing reads is often kept on purpose (a comment for the record); only one that looks
+    // like a variable the process does use is likely a mistake
+    if let Some(close) = crate::gate::fit::close_variable(&field.key, around.variables) {
+        let message = sentences::unused_key(field, close);
+        out.push(Finding::new(Code::UnusedKey, Severity::Warning, Some(field), None, message));
+    }
+}
+
+/// The findings of `form` for the element at `target` of `process` (none: the start form), with the
+/// process's project: the contract of the step, then the check.
+pub fn check_step(
+    process: &crate::bpmn::Process,
+    target: Option<usize>,
+    project: &crate::project::Project,
+    form: &ProjectForm,
+) -> Vec<Finding> {
+    let contract = crate::flow::contract(process, target, project);
+    let variables = process.variables();
+    let own_id = target.map(|i| process.elements[i].form_id.as_str()).unwrap_or_default();
+    let mut other_keys: HashSet<String> = HashSet::new();
+    for other in project.forms.iter().filter(|f| f.id != form.id && (f.id.is_empty() || f.id != own_id)) {
+        other_keys.extend(other.input_fields.iter().map(|f| f.key.clone()));
+    }
+    for (i, e) in process.elements.iter().enumerate().filter(|(i, _)| Some(*i) != target) {
+        let _ = i;
+        if let Some(linked) = process.linked_form(e)
+            && let Ok(schema) = serde_json::from_str(&linked.body)
+            && let Ok(f) = ProjectForm::read(schema, String::new())
+        {
+            other_keys.extend(f.input_fields.iter().map(|f| f.key.clone()));
+        }
+    }
+    findings(form, &contract, Around { variables: &variables, other_keys: &other_keys })
+}
+
+/// The step of `process` that binds the form with this id (`zeebe:formDefinition formId`, a form
+/// key, or an embedded form's id), if one does.
+pub fn step_binding(process: &crate::bpmn::Process, form_id: &str) -> Option<usize> {
+    let form_id = form_id.trim();
+    if form_id.is_empty() {
+        return None;
+    }
+    process.elements.iter().position(|e| {
+        e.form_id == form_id
+            || e.form_id.strip_prefix(crate::bpmn::LINKED_FORM_PREFIX) == Some(form_id)
+    })
+}

@@ -1,0 +1,936 @@
+//! The step's contract: what the process needs from the form of one step, read from what the process
+//! does after it.
+//!
+//! - **Must supply**: a variable read after the step that nothing else sets: nothing in the process
+//!   writes it (no output, result, loop output or other form), it is not known before the step, and no
+//!   element that may write variables formgen cannot see (a job worker without output mappings, a
+//!   message, a called process, a user task whose form is not in the project, a Camunda 7 delegate)
+//!   can run between the step and the read. The first such read is kept: which element, which
+//!   expression, and what happens without the value.
+//! - **Expected types**: how the process reads a variable the form sets, where the reading says it:
+//!   a FEEL condition comparing it with a number, a string or `true`/`false` (a bare `= x` or
+//!   `not(x)` is a yes/no), and the `typeRef` of a decision input that reads it.
+//! - **Allowed values**: the string literals a condition compares it with (`x = "approve"`, `x in
+//!   ["a", "b"]`), and per gateway whether its conditions cover every value (no default flow, every
+//!   condition a plain comparison of the one variable).
+//! - **Known before**: what earlier steps set, and whether the step or a later one reads it again.
+//!
+//! Where the process gives no way to tell (an expression that cannot be read, a writer formgen cannot
+//! see), the contract says nothing: a checker that guesses teaches its users to ignore it. It knows
+//! the process, its data flow and the project; nothing of the form being checked.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use super::access::{self, ElementAccess};
+use super::expr;
+use crate::bpmn::{Comparison, Element, Literal, Operator, Place, Process, read_condition};
+use crate::project::Project;
+
+/// The kind of value a read expects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Expected {
+    /// A number (compared with a number, a decision input of type `number`).
+    Number,
+    /// A string (compared with a string literal, a decision input of type `string`).
+    Text,
+    /// `true` / `false` (a bare condition, `not(x)`, compared with a boolean).
+    Boolean,
+}
+
+impl Expected {
+    /// The value in words, for a sentence: `a number`.
+    pub fn phrase(self) -> &'static str {
+        match self {
+            Expected::Number => "a number",
+            Expected::Text => "a text",
+            Expected::Boolean => "true or false",
+        }
+    }
+}
+
+/// Where the process reads a variable: an element and the expression there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Site {
+    /// The id of the element whose expression reads it (a condition's flow, a task).
+    pub element_id: String,
+    /// The element a sentence names: the gateway for a flow's condition (`the gateway "Genehmigt?"`).
+    pub subject: String,
+    /// The expression, as written.
+    pub expression: String,
+    /// Whether the reading element comes right after the step (the gateway the step leads to).
+    pub next: bool,
+    /// What happens when the value is missing or of the wrong kind there.
+    pub outcome: Outcome,
+}
+
+/// What a read does with a value it cannot use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// A condition of a gateway without a default flow: no flow is taken.
+    NoFlow,
+    /// A condition of a gateway with a default flow: the default flow is taken.
+    DefaultFlow,
+    /// Any other expression: it reads null.
+    Null,
+}
+
+/// A variable the step's form must supply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Need {
+    /// The variable, as the first read names it (a dotted path when read by path).
+    pub path: String,
+    /// Its root variable.
+    pub name: String,
+    /// The first read that needs it.
+    pub site: Site,
+    /// The kind of value the reads expect, where they say.
+    pub expected: Option<Expected>,
+}
+
+/// A read that expects a kind of value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypedRead {
+    /// The variable or path read.
+    pub path: String,
+    /// What it expects.
+    pub expected: Expected,
+    /// The literal it is compared with, as FEEL writes it (`1000`, `"travel"`), or the decision
+    /// input's type (`typeRef number`).
+    pub with: String,
+    /// Where.
+    pub site: Site,
+}
+
+/// A comparison of a variable with a string literal in a condition after the step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LiteralRead {
+    /// The variable or path compared.
+    pub path: String,
+    /// The literal (for `in [..]`, each).
+    pub values: Vec<String>,
+    /// Where.
+    pub site: Site,
+}
+
+/// A gateway after the step all of whose conditions compare one variable with string literals and
+/// that has no default flow: a value none of them names takes no flow.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exhaustive {
+    /// The variable or path.
+    pub path: String,
+    /// Every literal its conditions name.
+    pub values: Vec<String>,
+    /// The gateway (the site of its first condition).
+    pub site: Site,
+}
+
+/// A value known before the step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KnownValue {
+    /// The variable.
+    pub name: String,
+    /// Where it comes from, in words.
+    pub from: String,
+    /// A read of it by the step or after it, if there is one.
+    pub read_again: Option<Site>,
+    /// Whether what sets it runs only before the step (not also after it, on a loop).
+    pub only_before: bool,
+}
+
+/// What the process needs from the form of one step.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Contract {
+    /// The step (`""` for the start form).
+    pub element_id: String,
+    /// What the form must supply.
+    pub must_supply: Vec<Need>,
+    /// The reads after the step that expect a kind of value, of variables the form may set.
+    pub typed: Vec<TypedRead>,
+    /// The string literals the conditions after the step compare with.
+    pub literals: Vec<LiteralRead>,
+    /// The gateways whose conditions cover every value of one variable.
+    pub exhaustive: Vec<Exhaustive>,
+    /// What earlier steps set.
+    pub known_before: Vec<KnownValue>,
+    /// Every variable and path read anywhere in the process (the step's own reads included).
+    pub read_anywhere: HashSet<String>,
+}
+
+impl Contract {
+    /// Whether the contract says anything to check a form against.
+    pub fn is_empty(&self) -> bool {
+        self.must_supply.is_empty() && self.typed.is_empty() && self.literals.is_empty()
+    }
+}
+
+/// Most entries of one list of the contract: a bound for any process size.
+const MOST: usize = 200;
+
+/// The contract of the element at `target` (none: the start form) of `process`, with its project.
+pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> Contract {
+    let graph = Graph::new(process);
+    let facts = Facts::new(process, project);
+    let own: Vec<usize> = match target {
+        Some(i) => vec![i],
+        None => graph.top_starts(process),
+    };
+    let after = graph.after(&own);
+    let before: HashSet<usize> = match target {
+        Some(i) => graph.reach(&[i], Direction::Back),
+        None => HashSet::new(),
+    };
+    let mut contract = Contract {
+        element_id: target.map(|i| process.elements[i].id.to_string()).unwrap_or_default(),
+        read_anywhere: facts.access.iter().flat_map(|a| a.reads.iter().cloned()).collect(),
+        ..Contract::default()
+    };
+    let written_elsewhere = facts.written_except(process, &own);
+    let first_pass = graph.first_pass_before(process, &own);
+    let after_set: HashSet<usize> = (0..process.elements.len()).filter(|i| !first_pass.contains(i)).collect();
+    let known = known_before(process, &facts, &before, &after_set, &own);
+    let known_names: HashSet<&str> = known.iter().map(|k| k.name.as_str()).collect();
+    let reader = Reader::new(process, &graph, &facts, &own, &before);
+    // must supply: what the step's own output mappings read, then what is read after it
+    let mut needed: HashSet<String> = HashSet::new();
+    for read in reader.reads(&after) {
+        if std::env::var_os("FG_DEBUG").is_some() {
+            eprintln!("read {} at {} elsewhere={} known={} before={} unseen={}", read.path, read.site.element_id, written_elsewhere.contains(&read.name), known_names.contains(read.name.as_str()), reader.read_before(&read.name), reader.unseen_writer_between(read.element));
+        }
+        let settled = written_elsewhere.contains(&read.name)
+            || known_names.contains(read.name.as_str())
+            || reader.read_before(&read.name)
+            || reader.unseen_writer_between(read.element);
+        if settled || !needed.insert(read.name.clone()) || contract.must_supply.len() >= MOST {
+            continue;
+        }
+        contract.must_supply.push(Need {
+            path: read.path.clone(),
+            name: read.name.clone(),
+            site: read.site.clone(),
+            expected: None,
+        });
+    }
+    // what the form's value meets after the step: reads nothing else writes on the way
+    let form_may_set = |name: &str, element: usize| {
+        !written_elsewhere.contains(name) && !reader.unseen_writer_between(element)
+    };
+    for (path, name, expected, with, site, element) in reader.typed_reads(&after) {
+        if form_may_set(&name, element) && contract.typed.len() < MOST {
+            contract.typed.push(TypedRead { path, expected, with, site });
+        }
+    }
+    for (read, element) in reader.literal_reads(&after) {
+        let name = root(&read.path).to_string();
+        if form_may_set(&name, element) && contract.literals.len() < MOST {
+            contract.literals.push(read);
+        }
+    }
+    for (gateway, element) in reader.exhaustive(&after) {
+        let name = root(&gateway.path).to_string();
+        if form_may_set(&name, element) && contract.exhaustive.len() < MOST {
+            contract.exhaustive.push(gateway);
+        }
+    }
+    for need in &mut contract.must_supply {
+        need.expected = contract
+            .typed
+            .iter()
+            .find(|t| t.path == need.path || root(&t.path) == need.name)
+            .map(|t| t.expected);
+    }
+    contract.known_before = known
+        .into_iter()
+        .map(|k| {
+            let read_again = reader.first_read_of(&k.name, &after);
+            KnownValue { read_again, ..k }
+        })
+        .collect();
+    contract
+}
+
+/// The root variable of a path.
+fn root(path: &str) -> &str {
+    path.split('.').next().unwrap_or(path)
+}
+
+/// What earlier elements set: their writes and their forms' keys (not what the process was started
+/// with: nothing set it, so no form overwrites a step's work there).
+fn known_before(
+    process: &Process,
+    facts: &Facts,
+    before: &HashSet<usize>,
+    after: &HashSet<usize>,
+    own: &[usize],
+) -> Vec<KnownValue> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    let mut order: Vec<usize> = before.iter().copied().filter(|i| !own.contains(i)).collect();
+    // what runs only before the step first: where a value comes from on the way to the step
+    order.sort_unstable_by_key(|i| (after.contains(i), *i));
+    for i in order {
+        for name in facts.writes_of(process, i) {
+            if seen.insert(name.clone()) && out.len() < MOST {
+                let only_before = !after.contains(&i);
+                out.push(KnownValue { name, from: facts.origin_of(process, i), read_again: None, only_before });
+            }
+        }
+    }
+    out
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Direction {
+    Forward,
+    Back,
+}
+
+/// The order of a process's elements: what can run after what, sequence flows included as nodes
+/// (so a flow's condition runs after its source and before its target).
+struct Graph {
+    next: Vec<Vec<usize>>,
+    prev: Vec<Vec<usize>>,
+}
+
+impl Graph {
+    fn new(process: &Process) -> Graph {
+        let n = process.elements.len();
+        let mut by_id: HashMap<&str, usize> = HashMap::new();
+        for (i, e) in process.elements.iter().enumerate() {
+            by_id.entry(e.id.as_str()).or_insert(i);
+        }
+        let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut incoming: Vec<bool> = vec![false; n];
+        let mut next: Vec<HashSet<usize>> = vec![HashSet::new(); n];
+        for (f, e) in process.elements.iter().enumerate().filter(|(_, e)| e.is_flow()) {
+            if let Some(&a) = by_id.get(e.source.as_str()) {
+                next[a].insert(f);
+                outgoing[a].push(f);
+            }
+            if let Some(&b) = by_id.get(e.target.as_str()) {
+                next[f].insert(b);
+                incoming[b] = true;
+            }
+        }
+        for (i, e) in process.elements.iter().enumerate() {
+            if e.kind == "boundaryEvent"
+                && let Some(&host) = by_id.get(e.attached_to.as_str())
+            {
+                next[host].insert(i);
+            }
+            if let Some(parent) = e.parent {
+                // a sub-process starts its children that nothing inside leads to
+                if !incoming[i] && !e.is_flow() && e.kind != "boundaryEvent" {
+                    next[parent].insert(i);
+                }
+                // a child with no way on ends the sub-process: what follows the sub-process follows it
+                if !e.is_flow() && outgoing[i].is_empty() {
+                    let after: Vec<usize> = outgoing[parent].clone();
+                    next[i].extend(after);
+                }
+            }
+        }
+        let next: Vec<Vec<usize>> = next
+            .into_iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let mut v: Vec<usize> = s.into_iter().filter(|&j| j != i).collect();
+                v.sort_unstable();
+                v
+            })
+            .collect();
+        let mut prev = vec![Vec::new(); n];
+        for (a, targets) in next.iter().enumerate() {
+            for &b in targets {
+                prev[b].push(a);
+            }
+        }
+        Graph { next, prev }
+    }
+
+    fn top_starts(&self, process: &Process) -> Vec<usize> {
+        process
+            .elements
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.kind == "startEvent" && e.parent.is_none())
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    /// Everything reachable from `from` (not `from` itself, unless on a loop).
+    fn reach(&self, from: &[usize], direction: Direction) -> HashSet<usize> {
+        self.reach_avoiding(from, direction, &[])
+    }
+
+    /// Everything reachable from `from` without passing through `avoid`.
+    fn reach_avoiding(&self, from: &[usize], direction: Direction, avoid: &[usize]) -> HashSet<usize> {
+        let edges = if direction == Direction::Forward { &self.next } else { &self.prev };
+        let mut seen = HashSet::new();
+        let mut queue: VecDeque<usize> = from.iter().flat_map(|&f| edges[f].iter().copied()).collect();
+        while let Some(i) = queue.pop_front() {
+            if !avoid.contains(&i) && seen.insert(i) {
+                queue.extend(edges[i].iter().copied());
+            }
+        }
+        seen
+    }
+
+    /// What can run before `own` on the way from the process's start to it (not what runs before it
+    /// again only because a loop leads back to it).
+    fn first_pass_before(&self, process: &Process, own: &[usize]) -> HashSet<usize> {
+        let mut roots: Vec<usize> = self.top_starts(process);
+        if roots.is_empty() {
+            roots = (0..self.prev.len()).filter(|&i| self.prev[i].is_empty()).collect();
+        }
+        let mut out = self.reach_avoiding(&roots, Direction::Forward, own);
+        out.extend(roots.iter().filter(|r| !own.contains(r)));
+        out.retain(|i| !own.contains(i));
+        out
+    }
+
+    /// What can run after `own`, nearest first (by sequence flows from it), each once.
+    fn after(&self, own: &[usize]) -> Vec<usize> {
+        let mut seen: HashSet<usize> = HashSet::new();
+        let mut order = Vec::new();
+        let mut queue: VecDeque<usize> = own.iter().flat_map(|&f| self.next[f].iter().copied()).collect();
+        while let Some(i) = queue.pop_front() {
+            if seen.insert(i) {
+                order.push(i);
+                queue.extend(self.next[i].iter().copied());
+            }
+        }
+        order
+    }
+}
+
+/// What the elements of a process read and write, with the project's forms and decisions.
+struct Facts {
+    access: Vec<ElementAccess>,
+    /// Per element: the input keys of the form it binds, when formgen knows that form.
+    form_keys: Vec<Option<Vec<String>>>,
+    /// Per element: the variables the decisions it calls read, with each input's `typeRef` (`""` when
+    /// none) and expression.
+    decision_inputs: Vec<Vec<(String, String, String)>>,
+    /// Per element: whether it may write variables formgen cannot see.
+    unseen: Vec<bool>,
+}
+
+impl Facts {
+    fn new(process: &Process, project: &Project) -> Facts {
+        let access = access::of_process(process);
+        let form_keys: Vec<Option<Vec<String>>> =
+            process.elements.iter().map(|e| form_keys(process, e, project)).collect();
+        let decision_inputs = process.elements.iter().map(|e| decision_inputs(e, project)).collect();
+        let unseen = process
+            .elements
+            .iter()
+            .zip(&form_keys)
+            .map(|(e, keys)| writes_unseen(e, keys.is_some()))
+            .collect();
+        Facts { access, form_keys, decision_inputs, unseen }
+    }
+
+    /// Every variable something other than the form of `own` writes, visibly: other elements'
+    /// writes and forms, and the step's own output mappings that set a value from something other
+    /// than the form's value of the same name (`source="=a + b" target="total"`).
+    fn written_except(&self, process: &Process, own: &[usize]) -> HashSet<String> {
+        let mut out = HashSet::new();
+        for (i, a) in self.access.iter().enumerate().filter(|(i, _)| !own.contains(i)) {
+            out.extend(a.writes.iter().map(|w| w.name.clone()));
+            if let Some(keys) = &self.form_keys[i] {
+                out.extend(keys.iter().map(|k| root(k).to_string()));
+            }
+        }
+        for &i in own {
+            for (source, target) in process.elements[i].output_mappings() {
+                let name = root(target);
+                let passes_on = expr::zeebe_value_reads(source).iter().any(|r| r.name == name)
+                    || expr::juel_reads(source).iter().any(|r| r.name == name);
+                if !passes_on && !name.is_empty() {
+                    out.insert(name.to_string());
+                }
+            }
+        }
+        out
+    }
+
+    /// What the element at `i` writes into a scope others see, with its form's keys (roots).
+    fn writes_of(&self, process: &Process, i: usize) -> Vec<String> {
+        let own = &process.elements[i].id;
+        let mut out: Vec<String> =
+            self.access[i].writes.iter().filter(|w| &w.scope != own).map(|w| w.name.clone()).collect();
+        if let Some(keys) = &self.form_keys[i] {
+            out.extend(keys.iter().map(|k| root(k).to_string()));
+        }
+        out
+    }
+
+    /// Where a value written by the element at `i` comes from, in words.
+    fn origin_of(&self, process: &Process, i: usize) -> String {
+        let e = &process.elements[i];
+        match (&self.form_keys[i], e.kind) {
+            (Some(_), "startEvent") => "the start form".to_string(),
+            (Some(_), _) => format!("the form of {}", phrase(e)),
+            (None, _) => phrase(e),
+        }
+    }
+}
+
+/// The input keys of the form an element binds, when formgen has that form.
+fn form_keys(process: &Process, e: &Element, project: &Project) -> Option<Vec<String>> {
+    let declared = e.declared();
+    if !declared.fields.is_empty() {
+        return Some(
+            declared.fields.iter().filter(|f| !f.readonly).map(|f| f.variable.trim().to_string()).collect(),
+        );
+    }
+    if e.form_id.is_empty() {
+        return None;
+    }
+    if let Some(linked) = process.linked_form(e) {
+        let schema = serde_json::from_str(&linked.body).ok()?;
+        let form = crate::project::ProjectForm::read(schema, String::new()).ok()?;
+        return Some(form.input_fields.iter().map(|f| f.key.clone()).collect());
+    }
+    project.form(&e.form_id).map(|f| f.input_fields.iter().map(|f| f.key.clone()).collect())
+}
+
+/// The most decisions followed from one call through their required decisions.
+const MOST_DECISIONS: usize = 64;
+
+/// What the decisions an element calls read from its caller: `(variable, typeRef, input expression)`,
+/// through the decisions they require (whose results are not the caller's to give).
+fn decision_inputs(e: &Element, project: &Project) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    for a in e.accesses.iter().filter(|a| a.place == Place::DecisionId) {
+        let Some(called) = project.decision(a.expression.trim_start_matches('=')) else { continue };
+        let mut decisions = vec![called];
+        let mut k = 0;
+        while k < decisions.len() && decisions.len() < MOST_DECISIONS {
+            for id in &decisions[k].required_decisions {
+                if let Some(d) = project.decision(id)
+                    && !decisions.iter().any(|seen| seen.id == d.id)
+                {
+                    decisions.push(d);
+                }
+            }
+            k += 1;
+        }
+        let produced: HashSet<&str> = decisions[1..]
+            .iter()
+            .flat_map(|d| std::iter::once(d.id.as_str()).chain(d.outputs.iter().map(|o| o.name.as_str())))
+            .collect();
+        for d in &decisions {
+            for input in &d.inputs {
+                for r in expr::feel_reads(&input.expression) {
+                    if produced.contains(r.name.as_str()) {
+                        continue;
+                    }
+                    // only a plain name or path: `amount * 2` says nothing of `amount`'s type
+                    let plain = input.expression.trim() == r.path;
+                    let type_ref = if plain { input.type_ref.clone() } else { String::new() };
+                    out.push((r.path, type_ref, input.expression.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether an element may write variables formgen cannot see: a job worker (Camunda 8 service, send
+/// or business-rule task with a job type) without output mappings, a message it receives, a called
+/// process, a Camunda 7 / Flowable task that runs code, a listener, a user task whose form is not
+/// known. What writes only what it declares (a connector's result, a FEEL script's or a decision's
+/// result variable, output mappings, a known form) is seen.
+fn writes_unseen(e: &Element, known_form: bool) -> bool {
+    let has = |place: &Place| e.accesses.iter().any(|a| &a.place == place);
+    let maps_outputs = has(&Place::OutputTarget) || e.accesses.iter().any(|a| matches!(a.place, Place::CallOutTarget { .. }));
+    if has(&Place::Expression) {
+        return true; // a delegate or listener: code that may set anything
+    }
+    if maps_outputs {
+        return false;
+    }
+    let job_type = e.accesses.iter().find(|a| a.place == Place::JobType).map(|a| a.expression.trim());
+    match e.kind {
+        "userTask" => !known_form,
+        "serviceTask" | "sendTask" => !job_type.is_some_and(|t| t.starts_with("io.camunda:")),
+        "scriptTask" => !has(&Place::Script),
+        "businessRuleTask" => !has(&Place::DecisionId) || job_type.is_some(),
+        "receiveTask" | "callActivity" | "adHocSubProcess" => true,
+        "startEvent" | "intermediateCatchEvent" | "boundaryEvent" => has(&Place::MessageName),
+        _ => false,
+    }
+}
+
+/// An element in a sentence: `the gateway "Genehmigt?"`, `the service task "Buchen"`.
+pub(crate) fn phrase(e: &Element) -> String {
+    format!("the {} \"{}\"", kind_words(e.kind), e.label())
+}
+
+/// A BPMN element kind in words: `userTask` → "user task", any gateway → "gateway".
+fn kind_words(kind: &str) -> String {
+    if kind.ends_with("Gateway") {
+        return "gateway".to_string();
+    }
+    let mut out = String::new();
+    for c in kind.chars() {
+        if c.is_ascii_uppercase() {
+            out.push(' ');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// One read of a variable after the step.
+struct Read {
+    name: String,
+    path: String,
+    element: usize,
+    site: Site,
+}
+
+/// Reads the process's expressions after the step, with the order and what each element writes.
+struct Reader<'a> {
+    process: &'a Process,
+    graph: &'a Graph,
+    facts: &'a Facts,
+    own: &'a [usize],
+    before: &'a HashSet<usize>,
+    /// What can run after the step before it runs again.
+    after_once: HashSet<usize>,
+    /// The variables read (needing a value) by what can run before the step.
+    read_before: HashSet<String>,
+    /// Per reading element: whether an unseen writer can run between the step and it.
+    unseen_between: std::cell::RefCell<HashMap<usize, bool>>,
+}
+
+impl<'a> Reader<'a> {
+    fn new(
+        process: &'a Process,
+        graph: &'a Graph,
+        facts: &'a Facts,
+        own: &'a [usize],
+        before: &'a HashSet<usize>,
+    ) -> Reader<'a> {
+        let after_once = graph.reach_avoiding(own, Direction::Forward, own);
+        let read_before = graph
+            .first_pass_before(process, own)
+            .into_iter()
+            .flat_map(|i| process.elements[i].accesses.iter().filter(|a| needs_value(a)))
+            .flat_map(access::reads_of)
+            .collect();
+        Reader {
+            process,
+            graph,
+            facts,
+            own,
+            before,
+            after_once,
+            read_before,
+            unseen_between: Default::default(),
+        }
+    }
+
+    /// The site of a read on the element at `i` with this expression.
+    fn site(&self, i: usize, expression: &str) -> Site {
+        let e = &self.process.elements[i];
+        let (subject_index, outcome) = if e.is_flow() {
+            let gateway = self.process.element_index(&e.source);
+            let outcome = match gateway.map(|g| &self.process.elements[g]) {
+                Some(g) if !g.default_flow.is_empty() => Outcome::DefaultFlow,
+                _ => Outcome::NoFlow,
+            };
+            (gateway.unwrap_or(i), outcome)
+        } else {
+            (i, Outcome::Null)
+        };
+        let subject = &self.process.elements[subject_index];
+        let next = self.own.iter().any(|&o| {
+            let flows = &self.graph.next[o];
+            subject_index == o
+                || flows.contains(&subject_index)
+                || flows.iter().any(|&f| self.graph.next[f].contains(&subject_index))
+        });
+        Site {
+            element_id: e.id.to_string(),
+            subject: phrase(subject),
+            expression: expression.trim().to_string(),
+            next,
+            outcome,
+        }
+    }
+
+    /// The reads that need a value, nearest first: the step's own output mappings' sources, then
+    /// every read after it (not where it checks for the value first, not an output mapping's source
+    /// or a connector's settings, which read the job's result).
+    fn reads(&self, after: &[usize]) -> Vec<Read> {
+        let mut out = Vec::new();
+        for &i in self.own {
+            let locals = self.locals(i);
+            for a in self.process.elements[i].accesses.iter().filter(|a| a.place == Place::OutputSource) {
+                for r in expr::zeebe_value_reads(&a.expression) {
+                    if !locals.contains(&r.name) {
+                        let site = self.site(i, &a.expression);
+                        out.push(Read { name: r.name, path: r.path, element: i, site });
+                    }
+                }
+            }
+        }
+        for &i in after.iter().filter(|i| !self.own.contains(i)) {
+            let locals = self.locals(i);
+            for a in self.process.elements[i].accesses.iter().filter(|a| needs_value(a)) {
+                let optional = expr::optional_names(&a.expression);
+                for r in path_reads(a) {
+                    if !locals.contains(&r.name)
+                        && !optional.contains(&r.name)
+                        && !checks_for_null(&a.expression, &r.name)
+                    {
+                        let site = self.site(i, &a.expression);
+                        out.push(Read { name: r.name, path: r.path, element: i, site });
+                    }
+                }
+            }
+            for (path, _, expression) in &self.facts.decision_inputs[i] {
+                let name = root(path).to_string();
+                if !locals.contains(&name) {
+                    let site = self.site(i, expression);
+                    out.push(Read { name, path: path.clone(), element: i, site });
+                }
+            }
+        }
+        out
+    }
+
+    /// The first read of `name` by the step or after it.
+    fn first_read_of(&self, name: &str, after: &[usize]) -> Option<Site> {
+        self.own.iter().chain(after.iter()).find_map(|&i| {
+            let a = self.process.elements[i]
+                .accesses
+                .iter()
+                .find(|a| access::reads_of(a).iter().any(|n| n == name))?;
+            Some(self.site(i, &a.expression))
+        })
+    }
+
+    /// Whether something that can run before the step reads `name`: the process was started with it.
+    fn read_before(&self, name: &str) -> bool {
+        self.read_before.contains(name)
+    }
+
+    /// Whether an element that may write unseen variables can run between the step and the element
+    /// at `reader` (on a way from the step to it that does not pass the step again), or alongside the
+    /// step (neither before nor after it) on a way to the reader.
+    fn unseen_writer_between(&self, reader: usize) -> bool {
+        if let Some(&known) = self.unseen_between.borrow().get(&reader) {
+            return known;
+        }
+        let before_reader = self.graph.reach_avoiding(&[reader], Direction::Back, self.own);
+        let found = before_reader.iter().any(|&w| {
+            self.facts.unseen[w]
+                && w != reader
+                && (self.after_once.contains(&w) || !self.before.contains(&w))
+        });
+        self.unseen_between.borrow_mut().insert(reader, found);
+        found
+    }
+
+    /// The element's own locals (its input targets, its loop element).
+    fn locals(&self, i: usize) -> Vec<String> {
+        let own = &self.process.elements[i].id;
+        self.facts.access[i].writes.iter().filter(|w| &w.scope == own).map(|w| w.name.clone()).collect()
+    }
+
+    /// The FEEL conditions after the step that compare a variable with a literal, and the decision
+    /// inputs with a type: `(path, name, expected, with, site, element)`.
+    #[allow(clippy::type_complexity)]
+    fn typed_reads(&self, after: &[usize]) -> Vec<(String, String, Expected, String, Site, usize)> {
+        let mut out = Vec::new();
+        for &i in after {
+            let e = &self.process.elements[i];
+            if e.is_flow() && is_feel(&e.condition) {
+                for c in read_condition(&e.condition).comparisons {
+                    if let Some(expected) = expected_of(&c) {
+                        let with = c.literal.to_string();
+                        out.push((c.variable.clone(), root(&c.variable).to_string(), expected, with, self.site(i, &e.condition), i));
+                    }
+                }
+            }
+            for (path, type_ref, expression) in &self.facts.decision_inputs[i] {
+                if let Some(expected) = expected_of_type_ref(type_ref) {
+                    let with = format!("typeRef {type_ref}");
+                    out.push((path.clone(), root(path).to_string(), expected, with, self.site(i, expression), i));
+                }
+            }
+        }
+        out
+    }
+
+    /// The string literals the conditions after the step compare a variable with (`=`, `in`).
+    fn literal_reads(&self, after: &[usize]) -> Vec<(LiteralRead, usize)> {
+        let mut out = Vec::new();
+        for &i in after {
+            let e = &self.process.elements[i];
+            if !e.is_flow() || e.condition.is_empty() {
+                continue;
+            }
+            for c in read_condition(&e.condition).comparisons {
+                let values = text_values(&c);
+                if !values.is_empty() {
+                    let site = self.site(i, &e.condition);
+                    out.push((LiteralRead { path: c.variable, values, site }, i));
+                }
+            }
+        }
+        out
+    }
+
+    /// The gateways after the step with no default flow whose every condition compares one variable
+    /// with string literals (`=`, `in`), joined only by `or`.
+    fn exhaustive(&self, after: &[usize]) -> Vec<(Exhaustive, usize)> {
+        let mut out = Vec::new();
+        for &g in after {
+            let gateway = &self.process.elements[g];
+            if !gateway.is_gateway() || !gateway.default_flow.is_empty() {
+                continue;
+            }
+            let flows: Vec<usize> = self.graph.next[g]
+                .iter()
+                .copied()
+                .filter(|&f| self.process.elements[f].is_flow())
+                .collect();
+            if flows.len() < 2 {
+                continue;
+            }
+            let mut path: Option<String> = None;
+            let mut values: Vec<String> = Vec::new();
+            let mut plain = true;
+            for &f in &flows {
+                let condition = &self.process.elements[f].condition;
+                let reading = read_condition(condition);
+                let simple = !condition.is_empty()
+                    && !has_word(condition, &["and", "not", "&&", "!"])
+                    && reading.variables.len() == 1
+                    && !reading.comparisons.is_empty()
+                    && reading.comparisons.iter().all(|c| !text_values(c).is_empty());
+                if !simple || path.as_ref().is_some_and(|p| *p != reading.variables[0]) {
+                    plain = false;
+                    break;
+                }
+                path = Some(reading.variables[0].clone());
+                for c in &reading.comparisons {
+                    values.extend(text_values(c));
+                }
+            }
+            if let (true, Some(path)) = (plain, path) {
+                let first = &self.process.elements[flows[0]];
+                let site = self.site(flows[0], &first.condition);
+                out.push((Exhaustive { path, values, site }, flows[0]));
+            }
+        }
+        out
+    }
+}
+
+/// Whether an expression compares `name` with null (`x != null`, `x = null`, JUEL `x == null`,
+/// `empty x`): it is ready for the value to be missing.
+pub fn checks_for_null(expression: &str, name: &str) -> bool {
+    let compact: String = expression.chars().filter(|c| !c.is_whitespace()).collect();
+    ["!=null", "=null", "==null"].iter().any(|op| compact.contains(&format!("{name}{op}")))
+        || ["null!=", "null=", "null=="].iter().any(|op| compact.contains(&format!("{op}{name}")))
+        || expression.contains(&format!("empty {name}"))
+}
+
+/// Whether a condition is FEEL (`= ...`): JUEL converts a text to a number or a boolean where it
+/// compares them, so only FEEL's comparisons say what a value must be.
+fn is_feel(condition: &str) -> bool {
+    condition.trim_start().starts_with('=')
+}
+
+/// Whether a condition holds one of these operators as a word (or symbol).
+fn has_word(condition: &str, words: &[&str]) -> bool {
+    let lower = condition.to_lowercase();
+    words.iter().any(|w| {
+        if w.chars().all(char::is_alphabetic) {
+            lower.split(|c: char| !c.is_alphanumeric() && c != '_').any(|t| t == *w)
+        } else if *w == "!" {
+            lower.replace("!=", "").contains('!')
+        } else {
+            lower.contains(w)
+        }
+    })
+}
+
+/// The kind of value a comparison expects.
+fn expected_of(c: &Comparison) -> Option<Expected> {
+    match &c.literal {
+        Literal::Number(_) => Some(Expected::Number),
+        Literal::Text(_) => Some(Expected::Text),
+        Literal::Bool(_) => Some(Expected::Boolean),
+        Literal::List(items) => match items.first()? {
+            Literal::Number(_) if items.iter().all(|l| matches!(l, Literal::Number(_))) => Some(Expected::Number),
+            Literal::Text(_) if items.iter().all(|l| matches!(l, Literal::Text(_))) => Some(Expected::Text),
+            _ => None,
+        },
+        Literal::Null => None,
+    }
+}
+
+/// The kind of value a decision input's `typeRef` names.
+fn expected_of_type_ref(type_ref: &str) -> Option<Expected> {
+    match type_ref.trim().to_ascii_lowercase().as_str() {
+        "number" | "integer" | "long" | "double" => Some(Expected::Number),
+        "string" => Some(Expected::Text),
+        "boolean" => Some(Expected::Boolean),
+        _ => None,
+    }
+}
+
+/// The string literals an equality (`=`, `in [..]`) compares with.
+fn text_values(c: &Comparison) -> Vec<String> {
+    match (&c.operator, &c.literal) {
+        (Operator::Eq, Literal::Text(t)) => vec![t.clone()],
+        (Operator::In, Literal::List(items)) if items.iter().all(|l| matches!(l, Literal::Text(_))) => items
+            .iter()
+            .filter_map(|l| if let Literal::Text(t) = l { Some(t.clone()) } else { None })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Whether a place needs its variables to exist when it runs: not an output mapping's source (it
+/// reads the job's result), a loop's or ad-hoc sub-process's output element, a connector's own
+/// settings, or what an AI agent fills in.
+fn needs_value(a: &crate::bpmn::Access) -> bool {
+    !matches!(
+        a.place,
+        Place::Property(_)
+            | Place::Header(_)
+            | Place::OutputSource
+            | Place::LoopOutputElement
+            | Place::AdHocOutputElement
+            | Place::JobType
+            | Place::JobRetries
+    ) && !a.expression.contains("fromAi(")
+}
+
+/// The reads of one place with their paths.
+fn path_reads(a: &crate::bpmn::Access) -> Vec<expr::Read> {
+    let names = access::reads_of(a);
+    let text = a.expression.as_str();
+    let with_paths = match text.trim_start().strip_prefix('=') {
+        Some(feel) => expr::feel_reads(feel),
+        None if text.contains("${") || text.contains("#{") => expr::juel_reads(text),
+        None => expr::zeebe_value_reads(text),
+    };
+    names
+        .into_iter()
+        .map(|name| {
+            let path = with_paths.iter().find(|r| r.name == name).map_or_else(|| name.clone(), |r| r.path.clone());
+            expr::Read { name, path }
+        })
+        .collect()
+}
