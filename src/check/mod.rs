@@ -93,7 +93,13 @@ pub struct Finding {
 }
 
 impl Finding {
-    fn new(code: Code, severity: Severity, field: Option<&FormField>, site: Option<&Site>, message: String) -> Finding {
+    fn new(
+        code: Code,
+        severity: Severity,
+        field: Option<&FormField>,
+        site: Option<&Site>,
+        message: String,
+    ) -> Finding {
         Finding {
             code,
             severity,
@@ -146,7 +152,8 @@ fn missing_supply(fields: &[&FormField], contract: &Contract, around: Around<'_>
         // a field that binds nothing and looks like the one meant
         let near = fields.iter().find(|f| {
             !is_used(f, contract, around)
-                && crate::gate::fit::close_variable(&f.key, &[need.path.as_str(), need.name.as_str()]).is_some()
+                && crate::gate::fit::close_variable(&f.key, &[need.path.as_str(), need.name.as_str()])
+                    .is_some()
         });
         let message = sentences::missing_supply(need, contract, near.copied());
         let mut finding = Finding::new(Code::MissingSupply, Severity::Error, None, Some(&need.site), message);
@@ -240,7 +247,13 @@ fn value_conflicts(field: &FormField, contract: &Contract, out: &mut Vec<Finding
     for gateway in contract.exhaustive.iter().filter(|g| g.path == field.key) {
         for value in values.iter().filter(|v| !gateway.values.iter().any(|g| g == *v)) {
             let message = sentences::no_flow_for(field, value, gateway);
-            out.push(Finding::new(Code::ValueConflict, Severity::Error, Some(field), Some(&gateway.site), message));
+            out.push(Finding::new(
+                Code::ValueConflict,
+                Severity::Error,
+                Some(field),
+                Some(&gateway.site),
+                message,
+            ));
         }
     }
 }
@@ -262,7 +275,13 @@ fn optional_but_read(field: &FormField, contract: &Contract, out: &mut Vec<Findi
     });
     if let Some(read) = read {
         let message = sentences::optional_but_read(field, read);
-        out.push(Finding::new(Code::OptionalButRead, Severity::Warning, Some(field), Some(&read.site), message));
+        out.push(Finding::new(
+            Code::OptionalButRead,
+            Severity::Warning,
+            Some(field),
+            Some(&read.site),
+            message,
+        ));
     }
 }
 
@@ -298,7 +317,11 @@ fn is_used(field: &FormField, contract: &Contract, around: Around<'_>) -> bool {
 fn unused_key(field: &FormField, contract: &Contract, around: Around<'_>, out: &mut Vec<Finding>) {
     // a read-only field shows a value, and one known before the step is shown or corrected
     let root = field.key.split('.').next().unwrap_or(&field.key);
-    if field.readonly || field.disabled || is_used(field, contract, around) || contract.known_before.iter().any(|k| k.name == root) {
+    if field.readonly
+        || field.disabled
+        || is_used(field, contract, around)
+        || contract.known_before.iter().any(|k| k.name == root)
+    {
         return;
     }
     // a key nothing reads is often kept on purpose (a comment for the record); only one that looks
@@ -344,7 +367,6 @@ pub fn step_binding(process: &crate::bpmn::Process, form_id: &str) -> Option<usi
         return None;
     }
     process.elements.iter().position(|e| {
-        e.form_id == form_id
-            || e.form_id.strip_prefix(crate::bpmn::LINKED_FORM_PREFIX) == Some(form_id)
+        e.form_id == form_id || e.form_id.strip_prefix(crate::bpmn::LINKED_FORM_PREFIX) == Some(form_id)
     })
 }

@@ -2,12 +2,18 @@
 //! its label and the element by its name, as a modeller reads them in the editor.
 
 use super::ValueKind;
-use crate::flow::contract::{Contract, Exhaustive, Expected, KnownValue, LiteralRead, Need, Outcome, Site, TypedRead};
+use crate::flow::contract::{
+    Contract, Exhaustive, Expected, KnownValue, LiteralRead, Need, Outcome, Site, TypedRead,
+};
 use crate::project::FormField;
 
 /// `the field "Amount"`, or `the field keyed `amount`` when it shows no label.
 fn field_name(field: &FormField) -> String {
-    if field.label.is_empty() { format!("the field keyed `{}`", field.key) } else { format!("the field \"{}\"", field.label) }
+    if field.label.is_empty() {
+        format!("the field keyed `{}`", field.key)
+    } else {
+        format!("the field \"{}\"", field.label)
+    }
 }
 
 /// The sentence's first word capitalised (never a path's: the subject starts with "the").
@@ -69,17 +75,16 @@ fn holds(field: &FormField, kind: ValueKind) -> String {
 }
 
 pub(super) fn missing_supply(need: &Need, contract: &Contract, near: Option<&FormField>) -> String {
-    let values: Vec<String> = contract
-        .literals
-        .iter()
-        .filter(|l| l.path == need.path)
-        .flat_map(|l| l.values.iter().cloned())
-        .fold(Vec::new(), |mut acc, v| {
-            if !acc.contains(&v) {
-                acc.push(v);
-            }
-            acc
-        });
+    let values: Vec<String> =
+        contract.literals.iter().filter(|l| l.path == need.path).flat_map(|l| l.values.iter().cloned()).fold(
+            Vec::new(),
+            |mut acc, v| {
+                if !acc.contains(&v) {
+                    acc.push(v);
+                }
+                acc
+            },
+        );
     let mut text = format!(
         "{} reads `{}` {}, and nothing else sets it: without a field for it {}. Add {} keyed `{}`.",
         need.site.subject,
@@ -100,8 +105,12 @@ pub(super) fn missing_supply(need: &Need, contract: &Contract, near: Option<&For
 
 pub(super) fn type_conflict(field: &FormField, kind: ValueKind, read: &TypedRead) -> String {
     let (compares, fix) = match read.expected {
-        Expected::Number => (format!("compares `{}` with the number {}", read.path, read.with), "a number field"),
-        Expected::Text => (format!("compares `{}` with the text {}", read.path, read.with), "a text field or a select"),
+        Expected::Number => {
+            (format!("compares `{}` with the number {}", read.path, read.with), "a number field")
+        }
+        Expected::Text => {
+            (format!("compares `{}` with the text {}", read.path, read.with), "a text field or a select")
+        }
         Expected::Boolean => (format!("reads `{}` as true or false", read.path), "a checkbox"),
     };
     let compares = if read.with.starts_with("typeRef") {
@@ -137,7 +146,8 @@ pub(super) fn never_taken(field: &FormField, values: &[&str], read: &LiteralRead
         .iter()
         .find_map(|v| {
             field.options.iter().find(|o| {
-                o.label.eq_ignore_ascii_case(v) || o.value.as_str().is_some_and(|ov| ov.eq_ignore_ascii_case(v))
+                o.label.eq_ignore_ascii_case(v)
+                    || o.value.as_str().is_some_and(|ov| ov.eq_ignore_ascii_case(v))
             })
         })
         .map(|o| format!(" (the option \"{}\" has the value {})", o.label, o.value))

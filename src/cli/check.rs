@@ -93,7 +93,9 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
         match gate::check(text, args.form_id.as_deref(), process.as_ref()) {
             Ok(proposal) => {
                 let findings = match (&process, &args.process) {
-                    (Some(p), Some(bpmn_path)) => step_findings(p, &args, bpmn_path, &proposal.schema, limits)?,
+                    (Some(p), Some(bpmn_path)) => {
+                        step_findings(p, &args, bpmn_path, &proposal.schema, limits)?
+                    }
                     _ => Vec::new(),
                 };
                 if findings.iter().any(|f| f.severity == formgen::check::Severity::Error) {
@@ -104,7 +106,13 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
                     let _ = writeln!(std::io::stdout().lock(), "{line}");
                 } else {
                     for f in &findings {
-                        let _ = writeln!(stderr, "{name}: {}: {} [{}]", severity_word(f.severity), f.message, f.code.as_str());
+                        let _ = writeln!(
+                            stderr,
+                            "{name}: {}: {} [{}]",
+                            severity_word(f.severity),
+                            f.message,
+                            f.code.as_str()
+                        );
                     }
                 }
                 if args.json {
@@ -148,9 +156,11 @@ fn step_findings(
         return Ok(Vec::new());
     };
     let target = match &args.element {
-        Some(id) => Some(process.element_index(id).ok_or_else(|| {
-            UsageError(format!("{} has no element \"{id}\"", bpmn_path.display()))
-        })?),
+        Some(id) => Some(
+            process
+                .element_index(id)
+                .ok_or_else(|| UsageError(format!("{} has no element \"{id}\"", bpmn_path.display())))?,
+        ),
         None => match formgen::check::step_binding(process, &form.id) {
             Some(i) => Some(i),
             None => return Ok(Vec::new()),

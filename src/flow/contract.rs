@@ -172,7 +172,7 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
     let facts = Facts::new(process, project);
     let own: Vec<usize> = match target {
         Some(i) => vec![i],
-        None => graph.top_starts(process),
+        None => Graph::top_starts(process),
     };
     let after = graph.after(&own);
     let before: HashSet<usize> = match target {
@@ -193,9 +193,6 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
     // must supply: what the step's own output mappings read, then what is read after it
     let mut needed: HashSet<String> = HashSet::new();
     for read in reader.reads(&after) {
-        if std::env::var_os("FG_DEBUG").is_some() {
-            eprintln!("read {} at {} elsewhere={} known={} before={} unseen={}", read.path, read.site.element_id, written_elsewhere.contains(&read.name), known_names.contains(read.name.as_str()), reader.read_before(&read.name), reader.unseen_writer_between(read.element));
-        }
         let settled = written_elsewhere.contains(&read.name)
             || known_names.contains(read.name.as_str())
             || reader.read_before(&read.name)
@@ -271,7 +268,12 @@ fn known_before(
         for name in facts.writes_of(process, i) {
             if seen.insert(name.clone()) && out.len() < MOST {
                 let only_before = !after.contains(&i);
-                out.push(KnownValue { name, from: facts.origin_of(process, i), read_again: None, only_before });
+                out.push(KnownValue {
+                    name,
+                    from: facts.origin_of(process, i),
+                    read_again: None,
+                    only_before,
+                });
             }
         }
     }
@@ -347,7 +349,7 @@ impl Graph {
         Graph { next, prev }
     }
 
-    fn top_starts(&self, process: &Process) -> Vec<usize> {
+    fn top_starts(process: &Process) -> Vec<usize> {
         process
             .elements
             .iter()
@@ -378,7 +380,7 @@ impl Graph {
     /// What can run before `own` on the way from the process's start to it (not what runs before it
     /// again only because a loop leads back to it).
     fn first_pass_before(&self, process: &Process, own: &[usize]) -> HashSet<usize> {
-        let mut roots: Vec<usize> = self.top_starts(process);
+        let mut roots: Vec<usize> = Graph::top_starts(process);
         if roots.is_empty() {
             roots = (0..self.prev.len()).filter(|&i| self.prev[i].is_empty()).collect();
         }
@@ -544,7 +546,8 @@ fn decision_inputs(e: &Element, project: &Project) -> Vec<(String, String, Strin
 /// result variable, output mappings, a known form) is seen.
 fn writes_unseen(e: &Element, known_form: bool) -> bool {
     let has = |place: &Place| e.accesses.iter().any(|a| &a.place == place);
-    let maps_outputs = has(&Place::OutputTarget) || e.accesses.iter().any(|a| matches!(a.place, Place::CallOutTarget { .. }));
+    let maps_outputs = has(&Place::OutputTarget)
+        || e.accesses.iter().any(|a| matches!(a.place, Place::CallOutTarget { .. }));
     if has(&Place::Expression) {
         return true; // a delegate or listener: code that may set anything
     }
@@ -730,9 +733,7 @@ impl<'a> Reader<'a> {
         }
         let before_reader = self.graph.reach_avoiding(&[reader], Direction::Back, self.own);
         let found = before_reader.iter().any(|&w| {
-            self.facts.unseen[w]
-                && w != reader
-                && (self.after_once.contains(&w) || !self.before.contains(&w))
+            self.facts.unseen[w] && w != reader && (self.after_once.contains(&w) || !self.before.contains(&w))
         });
         self.unseen_between.borrow_mut().insert(reader, found);
         found
@@ -755,14 +756,28 @@ impl<'a> Reader<'a> {
                 for c in read_condition(&e.condition).comparisons {
                     if let Some(expected) = expected_of(&c) {
                         let with = c.literal.to_string();
-                        out.push((c.variable.clone(), root(&c.variable).to_string(), expected, with, self.site(i, &e.condition), i));
+                        out.push((
+                            c.variable.clone(),
+                            root(&c.variable).to_string(),
+                            expected,
+                            with,
+                            self.site(i, &e.condition),
+                            i,
+                        ));
                     }
                 }
             }
             for (path, type_ref, expression) in &self.facts.decision_inputs[i] {
                 if let Some(expected) = expected_of_type_ref(type_ref) {
                     let with = format!("typeRef {type_ref}");
-                    out.push((path.clone(), root(path).to_string(), expected, with, self.site(i, expression), i));
+                    out.push((
+                        path.clone(),
+                        root(path).to_string(),
+                        expected,
+                        with,
+                        self.site(i, expression),
+                        i,
+                    ));
                 }
             }
         }
@@ -797,11 +812,8 @@ impl<'a> Reader<'a> {
             if !gateway.is_gateway() || !gateway.default_flow.is_empty() {
                 continue;
             }
-            let flows: Vec<usize> = self.graph.next[g]
-                .iter()
-                .copied()
-                .filter(|&f| self.process.elements[f].is_flow())
-                .collect();
+            let flows: Vec<usize> =
+                self.graph.next[g].iter().copied().filter(|&f| self.process.elements[f].is_flow()).collect();
             if flows.len() < 2 {
                 continue;
             }
@@ -871,7 +883,9 @@ fn expected_of(c: &Comparison) -> Option<Expected> {
         Literal::Text(_) => Some(Expected::Text),
         Literal::Bool(_) => Some(Expected::Boolean),
         Literal::List(items) => match items.first()? {
-            Literal::Number(_) if items.iter().all(|l| matches!(l, Literal::Number(_))) => Some(Expected::Number),
+            Literal::Number(_) if items.iter().all(|l| matches!(l, Literal::Number(_))) => {
+                Some(Expected::Number)
+            }
             Literal::Text(_) if items.iter().all(|l| matches!(l, Literal::Text(_))) => Some(Expected::Text),
             _ => None,
         },
@@ -929,7 +943,8 @@ fn path_reads(a: &crate::bpmn::Access) -> Vec<expr::Read> {
     names
         .into_iter()
         .map(|name| {
-            let path = with_paths.iter().find(|r| r.name == name).map_or_else(|| name.clone(), |r| r.path.clone());
+            let path =
+                with_paths.iter().find(|r| r.name == name).map_or_else(|| name.clone(), |r| r.path.clone());
             expr::Read { name, path }
         })
         .collect()
