@@ -31,10 +31,11 @@ fn when(site: &Site) -> &'static str {
 }
 
 /// What a read does without a usable value.
-fn consequence(site: &Site) -> &'static str {
-    match site.outcome {
-        Outcome::NoFlow | Outcome::DefaultFlow => "the condition is null and no flow is taken",
-        Outcome::Null => "the expression reads null",
+fn consequence(site: &Site) -> String {
+    match &site.outcome {
+        Outcome::NoFlow | Outcome::DefaultFlow => "the condition is null and no flow is taken".to_string(),
+        Outcome::Null => "the expression reads null".to_string(),
+        Outcome::Mapping(target) => format!("it sets `{target}` to null"),
     }
 }
 
@@ -85,11 +86,15 @@ pub(super) fn missing_supply(need: &Need, contract: &Contract, near: Option<&For
                 acc
             },
         );
+    let when = match need.site.outcome {
+        Outcome::Mapping(_) => format!("(`{}`)", need.site.expression),
+        _ => when(&need.site).to_string(),
+    };
     let mut text = format!(
         "{} reads `{}` {}, and nothing else sets it: without a field for it {}. Add {} keyed `{}`.",
         need.site.subject,
         need.path,
-        when(&need.site),
+        when,
         consequence(&need.site),
         component_for(need.expected, &values),
         need.path
@@ -119,7 +124,7 @@ pub(super) fn type_conflict(field: &FormField, kind: ValueKind, read: &TypedRead
         compares
     };
     let outcome = match read.site.outcome {
-        Outcome::Null => "the decision cannot use it".to_string(),
+        Outcome::Null | Outcome::Mapping(_) => "the decision cannot use it".to_string(),
         _ => "FEEL compares values of different kinds as null, so no flow is taken".to_string(),
     };
     sentence(format!(

@@ -122,7 +122,8 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
                 } else {
                     let _ = writeln!(stderr, "{name}: accepted");
                 }
-                for w in &proposal.warnings {
+                // a finding that says what a warning says replaces it
+                for w in proposal.warnings.iter().filter(|w| !findings.iter().any(|f| f.message == **w)) {
                     let _ = writeln!(stderr, "{name}: warning: {w}");
                 }
             }

@@ -64,7 +64,7 @@ pub struct Site {
 }
 
 /// What a read does with a value it cannot use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Outcome {
     /// A condition of a gateway without a default flow: no flow is taken.
     NoFlow,
@@ -72,6 +72,8 @@ pub enum Outcome {
     DefaultFlow,
     /// Any other expression: it reads null.
     Null,
+    /// The step's own output mapping: it sets its target (this variable or path) to null.
+    Mapping(String),
 }
 
 /// A variable the step's form must supply.
@@ -211,7 +213,12 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
     let form_may_set = |name: &str, element: usize| {
         !written_elsewhere.contains(name) && !reader.unseen_writer_between(element)
     };
+    // every typed read, for the kind of field a need asks for (also through the step's own mapping)
+    let mut kinds: Vec<(String, Expected)> = Vec::new();
     for (path, name, expected, with, site, element) in reader.typed_reads(&after) {
+        if kinds.len() < MOST {
+            kinds.push((path.clone(), expected));
+        }
         if form_may_set(&name, element) && contract.typed.len() < MOST {
             contract.typed.push(TypedRead { path, expected, with, site });
         }
@@ -229,11 +236,12 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
         }
     }
     for need in &mut contract.must_supply {
-        need.expected = contract
-            .typed
-            .iter()
-            .find(|t| t.path == need.path || root(&t.path) == need.name)
-            .map(|t| t.expected);
+        let read_as = match &need.site.outcome {
+            Outcome::Mapping(target) => target.as_str(),
+            _ => need.path.as_str(),
+        };
+        need.expected =
+            kinds.iter().find(|(path, _)| path == read_as || root(path) == read_as).map(|(_, e)| *e);
     }
     contract.known_before = known
         .into_iter()
@@ -672,17 +680,6 @@ impl<'a> Reader<'a> {
     /// or a connector's settings, which read the job's result).
     fn reads(&self, after: &[usize]) -> Vec<Read> {
         let mut out = Vec::new();
-        for &i in self.own {
-            let locals = self.locals(i);
-            for a in self.process.elements[i].accesses.iter().filter(|a| a.place == Place::OutputSource) {
-                for r in expr::zeebe_value_reads(&a.expression) {
-                    if !locals.contains(&r.name) {
-                        let site = self.site(i, &a.expression);
-                        out.push(Read { name: r.name, path: r.path, element: i, site });
-                    }
-                }
-            }
-        }
         for &i in after.iter().filter(|i| !self.own.contains(i)) {
             let locals = self.locals(i);
             for a in self.process.elements[i].accesses.iter().filter(|a| needs_value(a)) {
@@ -702,6 +699,21 @@ impl<'a> Reader<'a> {
                 if !locals.contains(&name) {
                     let site = self.site(i, expression);
                     out.push(Read { name, path: path.clone(), element: i, site });
+                }
+            }
+        }
+        // the step's own output mappings read what its form submits: named after what reads on
+        for &i in self.own {
+            let locals = self.locals(i);
+            let element = &self.process.elements[i];
+            for (source, target) in element.output_mappings() {
+                for r in expr::zeebe_value_reads(source) {
+                    if !locals.contains(&r.name) {
+                        let mut site = self.site(i, source);
+                        site.subject = "this step's output mapping".to_string();
+                        site.outcome = Outcome::Mapping(target.to_string());
+                        out.push(Read { name: r.name, path: r.path, element: i, site });
+                    }
                 }
             }
         }

@@ -192,12 +192,14 @@ mod tests {
         let seen = told.clone();
         // the work only ends once it is told to stop: the answer cannot come from the work finishing
         let answer = service
-            .cpu(true, move |stop| loop {
-                if let Err(e) = stop.check() {
-                    seen.store(true, Ordering::Relaxed);
-                    return Err::<(), _>(e);
+            .cpu(true, move |stop| {
+                loop {
+                    if let Err(e) = stop.check() {
+                        seen.store(true, Ordering::Relaxed);
+                        return Err::<(), _>(e);
+                    }
+                    std::thread::yield_now();
                 }
-                std::thread::yield_now();
             })
             .await;
         assert!(matches!(answer, Err(ServiceError::ProcessStopped { after_s: 1 })), "{answer:?}");

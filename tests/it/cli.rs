@@ -101,12 +101,18 @@ fn check_prints_the_schema_of_one_accepted_file_and_warnings_on_stderr() {
     );
     let (code, out, err) =
         formgen(&["check", "--form-id", "approve-vacation", "--process", &fixture("vacation.bpmn"), &answer]);
-    assert_eq!(code, 0, "{err}");
+    // the form binds as the approval step's form, which must supply `approved`
+    assert_eq!(code, 1, "{err}");
     let schema: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(schema["id"], "approve-vacation");
     assert_eq!(schema["schemaVersion"], 19);
+    assert!(
+        err.contains("error: The gateway \"Genehmigt?\" reads `approved` right after this step"),
+        "{err}"
+    );
     assert!(err.contains("warning: The field \"Vacation days\" binds `vacationDays`"), "{err}");
     assert!(err.contains("the process has `urlaubstage`"), "{err}");
+    assert_eq!(err.matches("binds `vacationDays`").count(), 1, "said once: {err}");
 }
 
 #[test]
