@@ -18,6 +18,7 @@ mod first_use_http;
 mod gate_properties;
 mod gate_vectors;
 mod hostile_files;
+mod layers;
 mod http2;
 mod http_api;
 mod model_adapters;
