@@ -200,16 +200,6 @@ impl Limits {
         zero
     }
 
-    /// The bounds of one project.
-    pub fn project(&self) -> crate::project::ProjectBounds {
-        crate::project::ProjectBounds {
-            max_files: self.project_files,
-            max_bytes_total: self.project_bytes as u64,
-            max_file_bytes: self.project_file_bytes as u64,
-            read_timeout: self.file_read_timeout(),
-        }
-    }
-
     /// The time one read of a file may take.
     pub fn file_read_timeout(&self) -> std::time::Duration {
         std::time::Duration::from_secs(self.file_read_timeout_s.max(1))

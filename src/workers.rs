@@ -10,6 +10,7 @@
 
 use serde::Serialize;
 
+use crate::auth::{Allow, Principal};
 use crate::credentials::CredentialRef;
 
 /// A model wire format.
@@ -42,61 +43,6 @@ impl Provider {
             Provider::ChatCompletions => "chat-completions",
             Provider::Builtin => "builtin",
         }
-    }
-}
-
-/// Who may see and name a Worker: a principal by name, or a group.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Allow {
-    /// `ana`
-    Principal(String),
-    /// `group:designers`
-    Group(String),
-}
-
-impl Allow {
-    /// Parses an `allow` entry: a principal's name (`ana`, or `user:ana`), or `group:NAME`. Any other
-    /// `prefix:` is refused rather than taken as a principal literally named so.
-    pub fn parse(s: &str) -> Option<Allow> {
-        let s = s.trim();
-        let name = |n: &str| {
-            let n = n.trim();
-            (!n.is_empty() && !n.contains(':')).then(|| n.to_string())
-        };
-        match s.split_once(':') {
-            Some(("group", g)) => name(g).map(Allow::Group),
-            Some(("user", u)) => name(u).map(Allow::Principal),
-            Some(_) => None,
-            None => name(s).map(Allow::Principal),
-        }
-    }
-}
-
-impl Allow {
-    /// Whether this entry names `principal`, by name or by one of its groups.
-    pub fn admits(&self, principal: &Principal) -> bool {
-        match self {
-            Allow::Principal(name) => *name == principal.name,
-            Allow::Group(group) => principal.groups.iter().any(|g| g == group),
-        }
-    }
-}
-
-/// Who is asking: a name and the groups it belongs to.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Principal {
-    /// The principal's name (`anonymous` when auth is off).
-    pub name: String,
-    /// Its groups.
-    pub groups: Vec<String>,
-    /// The operator at the command line, who configured the Workers and may use every one.
-    pub operator: bool,
-}
-
-impl Principal {
-    /// The operator running `formgen generate`.
-    pub fn operator() -> Principal {
-        Principal { name: "operator".into(), groups: Vec::new(), operator: true }
     }
 }
 

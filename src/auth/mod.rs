@@ -15,8 +15,62 @@ use subtle::ConstantTimeEq;
 
 mod settings;
 
-use crate::workers::Principal;
 pub use settings::{Auth, AuthMode, PrincipalConfig};
+
+/// Who may see and name a Worker: a principal by name, or a group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Allow {
+    /// `ana`
+    Principal(String),
+    /// `group:designers`
+    Group(String),
+}
+
+impl Allow {
+    /// Parses an `allow` entry: a principal's name (`ana`, or `user:ana`), or `group:NAME`. Any other
+    /// `prefix:` is refused rather than taken as a principal literally named so.
+    pub fn parse(s: &str) -> Option<Allow> {
+        let s = s.trim();
+        let name = |n: &str| {
+            let n = n.trim();
+            (!n.is_empty() && !n.contains(':')).then(|| n.to_string())
+        };
+        match s.split_once(':') {
+            Some(("group", g)) => name(g).map(Allow::Group),
+            Some(("user", u)) => name(u).map(Allow::Principal),
+            Some(_) => None,
+            None => name(s).map(Allow::Principal),
+        }
+    }
+}
+
+impl Allow {
+    /// Whether this entry names `principal`, by name or by one of its groups.
+    pub fn admits(&self, principal: &Principal) -> bool {
+        match self {
+            Allow::Principal(name) => *name == principal.name,
+            Allow::Group(group) => principal.groups.iter().any(|g| g == group),
+        }
+    }
+}
+
+/// Who is asking: a name and the groups it belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Principal {
+    /// The principal's name (`anonymous` when auth is off).
+    pub name: String,
+    /// Its groups.
+    pub groups: Vec<String>,
+    /// The operator at the command line, who configured the Workers and may use every one.
+    pub operator: bool,
+}
+
+impl Principal {
+    /// The operator running `formgen generate`.
+    pub fn operator() -> Principal {
+        Principal { name: "operator".into(), groups: Vec::new(), operator: true }
+    }
+}
 
 /// Why a request has no principal.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -45,19 +99,6 @@ pub enum AuthError {
         "the metrics are for the operators named in auth.metrics, and this principal is not one of them; ask the operator"
     )]
     MetricsNotPermitted,
-}
-
-impl AuthError {
-    /// The stable code.
-    pub fn code(&self) -> crate::service::Code {
-        match self {
-            AuthError::Missing => crate::service::Code::Unauthenticated,
-            AuthError::MetricsLoopbackOnly | AuthError::MetricsNotPermitted => {
-                crate::service::Code::Forbidden
-            }
-            _ => crate::service::Code::UnknownPrincipal,
-        }
-    }
 }
 
 /// The principal of a request.
@@ -148,7 +189,7 @@ mod tests {
             user_header: "X-Forwarded-User".into(),
             groups_header: "X-Forwarded-Groups".into(),
             trusted_proxies: vec!["10.0.0.1".parse().unwrap()],
-            metrics: vec![crate::workers::Allow::Group("ops".into())],
+            metrics: vec![Allow::Group("ops".into())],
         }
     }
 
@@ -176,7 +217,6 @@ mod tests {
         ]);
         let e = principal(&a, &groups, proxy).unwrap_err();
         assert_eq!(e, AuthError::DuplicateIdentity("X-Forwarded-Groups".into()));
-        assert_eq!(e.code(), crate::service::Code::UnknownPrincipal, "a 401");
     }
 
     #[test]
@@ -199,9 +239,9 @@ mod tests {
         let ana = headers(&[("authorization", "Bearer ana-token")]);
         assert_eq!(may_read_metrics(&tokens, &ana, None), Err(AuthError::MetricsNotPermitted));
         let mut operators = auth(AuthMode::Tokens);
-        operators.metrics = vec![crate::workers::Allow::Group("designers".into())];
+        operators.metrics = vec![Allow::Group("designers".into())];
         assert!(may_read_metrics(&operators, &ana, None).is_ok());
-        operators.metrics = vec![crate::workers::Allow::Principal("ana".into())];
+        operators.metrics = vec![Allow::Principal("ana".into())];
         assert!(may_read_metrics(&operators, &ana, None).is_ok());
         let none = auth(AuthMode::None);
         let lo: IpAddr = "127.0.0.1".parse().unwrap();

@@ -3,7 +3,7 @@
 
 use std::net::IpAddr;
 
-use crate::workers::Allow;
+use super::Allow;
 
 /// How requests say who they are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

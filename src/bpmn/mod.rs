@@ -1,4 +1,4 @@
-//! The lenient BPMN reader and the process outline.
+//! The lenient BPMN reader.
 //!
 //! Everything downstream (prompt, builtin drafter, gate's process fit) reads a process through this
 //! module. It owns decoding a file's bytes, reading XML leniently, the [`Definitions`] /
@@ -18,7 +18,6 @@ pub(crate) mod decode;
 mod describe;
 mod extensions;
 mod model;
-mod outline;
 mod places;
 mod reader;
 mod stream;
@@ -34,7 +33,6 @@ pub use model::{
     Decision, Definitions, Element, LINKED_FORM_PREFIX, Lane, LinkedForm, Process, Text, VariableRole,
     VariableUse,
 };
-pub use outline::{OutlineDeclaredForm, OutlineElement, OutlineFile, OutlineProcess, OutlineView};
 pub use places::{
     Access, DeclaredField, DeclaredForm, Dialect, FieldConstraint, FieldKind, FieldOption, Place, Timer,
 };

@@ -1,5 +1,5 @@
 //! The contract check: does a form work with its process? Every form, generated or hand-written, is
-//! checked against the step's contract ([`crate::flow::contract`]), and what does not fit is a
+//! checked against the step's contract ([`crate::flow::contract()`]), and what does not fit is a
 //! [`Finding`]: a stable code, a severity, the field, the element and expression that cause it, and
 //! one sentence that says what will happen and what to do.
 //!
@@ -152,7 +152,7 @@ fn missing_supply(fields: &[&FormField], contract: &Contract, around: Around<'_>
         // a field that binds nothing and looks like the one meant
         let near = fields.iter().find(|f| {
             !is_used(f, contract, around)
-                && crate::gate::fit::close_variable(&f.key, &[need.path.as_str(), need.name.as_str()])
+                && crate::words::fit::close_variable(&f.key, &[need.path.as_str(), need.name.as_str()])
                     .is_some()
         });
         let message = sentences::missing_supply(need, contract, near.copied());
@@ -212,12 +212,19 @@ fn type_conflicts(field: &FormField, contract: &Contract, out: &mut Vec<Finding>
     if field.disabled || field.in_list {
         return;
     }
-    let mut said = false;
-    for read in contract.typed.iter().filter(|t| t.path == field.key) {
-        if said || kind.fits(read.expected) {
-            continue;
-        }
-        said = true; // one sentence per field: the first read that conflicts says enough
+    let reads: Vec<&crate::flow::contract::TypedRead> =
+        contract.typed.iter().filter(|t| t.path == field.key).collect();
+    // an expression that compares the value with kinds it may be (`= x = true or x = "true"`) takes
+    // the field's kind; the first expression that takes none of them says enough
+    let conflict = reads.iter().find(|read| {
+        !reads
+            .iter()
+            .filter(|other| {
+                other.site.element_id == read.site.element_id && other.site.expression == read.site.expression
+            })
+            .any(|other| kind.fits(other.expected))
+    });
+    if let Some(read) = conflict {
         let message = sentences::type_conflict(field, kind, read);
         out.push(Finding::new(Code::TypeConflict, Severity::Error, Some(field), Some(&read.site), message));
     }
@@ -236,11 +243,24 @@ fn value_conflicts(field: &FormField, contract: &Contract, out: &mut Vec<Finding
         return;
     }
     let Some(values) = option_values(field) else { return };
-    for read in contract.literals.iter().filter(|l| l.path == field.key) {
-        // `x = "a"` needs "a" among the options; `x in ["a", "b"]` needs one of them
-        if read.values.iter().any(|v| values.contains(&v.as_str())) {
-            continue;
-        }
+    let reads: Vec<&crate::flow::contract::LiteralRead> =
+        contract.literals.iter().filter(|l| l.path == field.key).collect();
+    // `x = "a"` needs "a" among the options; `x in ["a", "b"]` needs one of them
+    let unmatched: Vec<&&crate::flow::contract::LiteralRead> =
+        reads.iter().filter(|r| !r.values.iter().any(|v| values.contains(&v.as_str()))).collect();
+    if !reads.is_empty() && unmatched.len() == reads.len() {
+        // no option is any value the process tests for: one mistake, said once
+        let message = sentences::no_option_matches(field, &values, &reads);
+        out.push(Finding::new(
+            Code::ValueConflict,
+            Severity::Error,
+            Some(field),
+            Some(&reads[0].site),
+            message,
+        ));
+        return;
+    }
+    for read in unmatched {
         let message = sentences::never_taken(field, &values, read);
         out.push(Finding::new(Code::ValueConflict, Severity::Error, Some(field), Some(&read.site), message));
     }
@@ -269,6 +289,7 @@ fn optional_but_read(field: &FormField, contract: &Contract, out: &mut Vec<Findi
     }
     let read = contract.typed.iter().find(|t| {
         t.path == field.key
+            && t.orders
             && matches!(t.site.outcome, Outcome::NoFlow | Outcome::DefaultFlow)
             && value_kind(field).is_some_and(|k| k.fits(t.expected))
             && !checks_for_null(&t.site.expression, &field.key)
@@ -326,7 +347,7 @@ fn unused_key(field: &FormField, contract: &Contract, around: Around<'_>, out: &
     }
     // a key nothing reads is often kept on purpose (a comment for the record); only one that looks
     // like a variable the process does use is likely a mistake
-    if let Some(close) = crate::gate::fit::close_variable(&field.key, around.variables) {
+    if let Some(close) = crate::words::fit::close_variable(&field.key, around.variables) {
         let message = sentences::unused_key(field, close);
         out.push(Finding::new(Code::UnusedKey, Severity::Warning, Some(field), None, message));
     }

@@ -36,6 +36,10 @@ fn consequence(site: &Site) -> String {
         Outcome::NoFlow | Outcome::DefaultFlow => "the condition is null and no flow is taken".to_string(),
         Outcome::Null => "the expression reads null".to_string(),
         Outcome::Mapping(target) => format!("it sets `{target}` to null"),
+        Outcome::Unresolved => {
+            "the engine cannot resolve it (\"Unknown property used in expression\") and stops there"
+                .to_string()
+        }
     }
 }
 
@@ -124,7 +128,7 @@ pub(super) fn type_conflict(field: &FormField, kind: ValueKind, read: &TypedRead
         compares
     };
     let outcome = match read.site.outcome {
-        Outcome::Null | Outcome::Mapping(_) => "the decision cannot use it".to_string(),
+        Outcome::Null | Outcome::Mapping(_) | Outcome::Unresolved => "the decision cannot use it".to_string(),
         _ => "FEEL compares values of different kinds as null, so no flow is taken".to_string(),
     };
     sentence(format!(
@@ -168,6 +172,25 @@ pub(super) fn never_taken(field: &FormField, values: &[&str], read: &LiteralRead
     ))
 }
 
+pub(super) fn no_option_matches(field: &FormField, values: &[&str], reads: &[&LiteralRead]) -> String {
+    let mut tested: Vec<&str> = Vec::new();
+    for v in reads.iter().flat_map(|r| r.values.iter()) {
+        if !tested.contains(&v.as_str()) {
+            tested.push(v);
+        }
+    }
+    let first = reads[0];
+    sentence(format!(
+        "None of the options of {} ({}) is a value {} compares `{}` with ({}, in `{}`), so no branch that tests for them can be taken. Give the options those values, or change the conditions.",
+        field_name(field),
+        listed(values),
+        first.site.subject,
+        first.path,
+        listed(&tested),
+        first.site.expression
+    ))
+}
+
 pub(super) fn no_flow_for(field: &FormField, value: &str, gateway: &Exhaustive) -> String {
     let tested: Vec<&str> = gateway.values.iter().map(String::as_str).collect();
     sentence(format!(
@@ -180,7 +203,7 @@ pub(super) fn no_flow_for(field: &FormField, value: &str, gateway: &Exhaustive) 
 
 pub(super) fn optional_but_read(field: &FormField, read: &TypedRead) -> String {
     sentence(format!(
-        "{} is optional, but {} reads `{}` without checking that it is set (`{}`): left empty it is null, and so is the condition. Make the field required, or check for null in the condition.",
+        "{} is optional, but {} reads `{}` without checking that it is set (`{}`): left empty it is null, and so is the comparison: no flow is taken. Make the field required, or check for null in the condition.",
         field_name(field),
         read.site.subject,
         read.path,

@@ -168,9 +168,11 @@ fn step_findings(
         },
     };
     let project = match super::project_folder(args.project.as_deref(), Some(bpmn_path))? {
-        Some(folder) => formgen::project::read_folder(&folder, &limits.project())
-            .map(|(p, _)| p)
-            .map_err(|e| UsageError(e.to_string()))?,
+        Some(folder) => {
+            formgen::project::read_folder(&folder, &formgen::project::ProjectBounds::from_limits(limits))
+                .map(|(p, _)| p)
+                .map_err(|e| UsageError(e.to_string()))?
+        }
         None => formgen::project::Project::default(),
     };
     Ok(formgen::check::check_step(process, target, &project, &form))

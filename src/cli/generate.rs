@@ -50,21 +50,75 @@ pub(crate) struct GenerateArgs {
     pub(crate) output: Option<PathBuf>,
 }
 
+/// A usage error when the command names neither a process nor a brief.
+fn something_to_draft(args: &GenerateArgs, has_file: bool) -> Result<(), UsageError> {
+    let has_brief = args.description.as_deref().is_some_and(|d| !d.trim().is_empty());
+    if has_file || args.process_id.is_some() {
+        return Ok(());
+    }
+    if let Some(element) = &args.element {
+        return Err(UsageError(format!(
+            "--element {element} names a step of a process; give the process's BPMN file too (formgen generate FILE.bpmn --element {element})"
+        )));
+    }
+    if !has_brief {
+        return Err(UsageError(
+            "say what the form is for: give a BPMN file (formgen generate FILE.bpmn [--element ID]) or a brief (-d \"...\"); see formgen generate --help".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The generation with the event stream's progress on one line of stderr.
+async fn on_a_terminal(
+    service: &formgen::service::Service,
+    principal: &formgen::auth::Principal,
+    request: formgen::service::GenerateRequest,
+    worker_label: String,
+) -> Result<formgen::service::GenerateResponse, formgen::service::ServiceError> {
+    // on a terminal: the same progress the event stream gives, on one line of stderr
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Seen::default()));
+    let ticker = {
+        let seen = seen.clone();
+        tokio::spawn(async move {
+            let started = std::time::Instant::now();
+            loop {
+                tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+                let who =
+                    if worker_label.is_empty() { "the model".to_string() } else { worker_label.clone() };
+                let s = *seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                let attempt = if s.attempt > 1 { format!(", attempt {}", s.attempt) } else { String::new() };
+                eprint!(
+                    "\r\x1b[2K  asking {who}… {} components, {} tokens{attempt}, {:.1} s",
+                    s.components,
+                    s.tokens,
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        })
+    };
+    let on = |event: formgen::service::Event| {
+        let mut s = seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match event {
+            formgen::service::Event::Progress(p) => {
+                (s.attempt, s.tokens) = (p.attempt, p.tokens);
+            }
+            formgen::service::Event::Draft(d) => {
+                s.components = d["components"].as_array().map_or(0, Vec::len);
+            }
+            formgen::service::Event::Repair(r) => *s = Seen { attempt: r.attempt, ..Seen::default() },
+            formgen::service::Event::Warning(_) => {}
+        }
+    };
+    let result = service.generate_watched(principal, request, &on).await;
+    ticker.abort();
+    eprint!("\r\x1b[2K");
+    result
+}
+
 pub(crate) fn run(mut args: GenerateArgs) -> Result<ExitCode, UsageError> {
     let bpmn_file = args.file.take().or(args.process.take());
-    let has_brief = args.description.as_deref().is_some_and(|d| !d.trim().is_empty());
-    if bpmn_file.is_none() && args.process_id.is_none() {
-        if let Some(element) = &args.element {
-            return Err(UsageError(format!(
-                "--element {element} names a step of a process; give the process's BPMN file too (formgen generate FILE.bpmn --element {element})"
-            )));
-        }
-        if !has_brief {
-            return Err(UsageError(
-                "say what the form is for: give a BPMN file (formgen generate FILE.bpmn [--element ID]) or a brief (-d \"...\"); see formgen generate --help".into(),
-            ));
-        }
-    }
+    something_to_draft(&args, bpmn_file.is_some())?;
     let config = load_config(args.config.as_deref())?;
     init_logs("error");
     let process_xml = match &bpmn_file {
@@ -92,49 +146,11 @@ pub(crate) fn run(mut args: GenerateArgs) -> Result<ExitCode, UsageError> {
     let worker_label = request.worker.clone();
     let rt = runtime();
     let result = rt.block_on(async {
-        let principal = formgen::workers::Principal::operator();
+        let principal = formgen::auth::Principal::operator();
         if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
             return service.generate(&principal, request).await;
         }
-        // on a terminal: the same progress the event stream gives, on one line of stderr
-        let seen = std::sync::Arc::new(std::sync::Mutex::new(Seen::default()));
-        let ticker = {
-            let seen = seen.clone();
-            tokio::spawn(async move {
-                let started = std::time::Instant::now();
-                loop {
-                    tokio::time::sleep(std::time::Duration::from_millis(250)).await;
-                    let who =
-                        if worker_label.is_empty() { "the model".to_string() } else { worker_label.clone() };
-                    let s = *seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                    let attempt =
-                        if s.attempt > 1 { format!(", attempt {}", s.attempt) } else { String::new() };
-                    eprint!(
-                        "\r\x1b[2K  asking {who}… {} components, {} tokens{attempt}, {:.1} s",
-                        s.components,
-                        s.tokens,
-                        started.elapsed().as_secs_f64()
-                    );
-                }
-            })
-        };
-        let on = |event: formgen::service::Event| {
-            let mut s = seen.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            match event {
-                formgen::service::Event::Progress(p) => {
-                    (s.attempt, s.tokens) = (p.attempt, p.tokens);
-                }
-                formgen::service::Event::Draft(d) => {
-                    s.components = d["components"].as_array().map_or(0, Vec::len);
-                }
-                formgen::service::Event::Repair(r) => *s = Seen { attempt: r.attempt, ..Seen::default() },
-                formgen::service::Event::Warning(_) => {}
-            }
-        };
-        let result = service.generate_watched(&principal, request, &on).await;
-        ticker.abort();
-        eprint!("\r\x1b[2K");
-        result
+        on_a_terminal(&service, &principal, request, worker_label).await
     });
     let response = match result {
         Ok(r) => r,

@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use formgen::Limits;
-use formgen::bpmn;
 use formgen::project::{self, Project};
 use formgen::sources::{self, Origin, Resolved};
+use formgen::{bpmn, outline};
 
 use super::{UsageError, read_bpmn};
 
@@ -41,7 +41,7 @@ pub(crate) struct OutlineArgs {
 #[derive(serde::Serialize)]
 struct Line<'a> {
     #[serde(flatten)]
-    outline: bpmn::OutlineView<'a>,
+    outline: outline::OutlineView<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     step: Option<formgen::flow::Picture>,
 }
@@ -75,6 +75,13 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
     let mut stdout = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     for path in &files {
         let defs = Arc::new(read_bpmn(path, limits)?);
+        if defs.processes.is_empty() && !args.json {
+            // the description of no process is nothing; its folder is not read as a project either
+            return Err(UsageError(format!(
+                "{} holds no BPMN process (no definitions element with a process); is it a .bpmn file?",
+                path.display()
+            )));
+        }
         if defs.processes.is_empty() {
             eprintln!(
                 "formgen: {}: found no BPMN process in it (no definitions element with a process); is it a .bpmn file?",
@@ -109,7 +116,7 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
                 }
                 None => None,
             };
-            let line = Line { outline: bpmn::OutlineView::new(&name, processes.iter().copied()), step };
+            let line = Line { outline: outline::OutlineView::new(&name, processes.iter().copied()), step };
             // written straight from the read document into the buffered output
             let _ = serde_json::to_writer(&mut stdout, &line);
             let _ = stdout.write_all(b"\n");
@@ -175,7 +182,7 @@ fn read_project(
     let Some(folder) = super::project_folder(dir, Some(file))? else {
         return Ok(Arc::default());
     };
-    match project::read_folder(&folder, &limits.project()) {
+    match project::read_folder(&folder, &project::ProjectBounds::from_limits(limits)) {
         Ok((p, _)) => {
             for w in &p.warnings {
                 eprintln!("formgen: warning: {w}");

@@ -4,8 +4,8 @@ use std::net::{IpAddr, SocketAddr};
 
 use super::Problems;
 use super::raw::RawAuth;
+use crate::auth::Allow;
 use crate::auth::{Auth, AuthMode, PrincipalConfig};
-use crate::workers::Allow;
 
 impl Auth {
     /// The checked `[auth]` section. `listen` (when it could be read) decides whether `none` is allowed.

@@ -355,7 +355,7 @@ mod tests {
             text.contains("write a principal's name (\"ana\" or \"user:ana\") or \"group:NAME\""),
             "{text}"
         );
-        use crate::workers::Allow;
+        use crate::auth::Allow;
         assert_eq!(Allow::parse("user:carl"), Some(Allow::Principal("carl".into())));
         assert_eq!(Allow::parse("group:designers"), Some(Allow::Group("designers".into())));
     }

@@ -4,7 +4,7 @@
 //! This file reads a checked [`Config`] (and looks at the file system for the page); it changes nothing.
 
 use crate::auth::AuthMode;
-use crate::workers::{Allow, Principal};
+use crate::auth::{Allow, Principal};
 
 use super::Config;
 

@@ -7,8 +7,9 @@ use std::path::Path;
 
 use super::raw::RawWorker;
 use super::{BUILTIN_MODEL, Problems};
+use crate::auth::Allow;
 use crate::credentials::CredentialRef;
-use crate::workers::{Allow, Backend, DEFAULT_MAX_COMPONENTS, ModelWorker, Provider, Wire, Worker};
+use crate::workers::{Backend, DEFAULT_MAX_COMPONENTS, ModelWorker, Provider, Wire, Worker};
 
 /// The checked Workers, in file order. A Worker with a problem that leaves it unusable (no endpoint)
 /// is reported and left out; the configuration is refused then anyway.

@@ -9,8 +9,8 @@
 
 use serde_json::{Value, json};
 
-use crate::gate::fit::close_variable;
 use crate::words;
+use crate::words::fit::close_variable;
 
 /// The language the brief is written in, for the labels the drafter makes up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -237,7 +237,7 @@ pub(super) fn merge(
     let mut unusable = Vec::new();
     for label in fields {
         // a form is no place for a secret: the gate would refuse the whole draft for one such field
-        if crate::gate::secret_in(label).is_some() {
+        if crate::words::secrets::secret_in(label).is_some() {
             unusable.push(label.clone());
             continue;
         }

@@ -106,7 +106,7 @@ pub(super) fn defined_field(name: &str, use_: Use, d: &Definition) -> Value {
     let label = if d.label.trim().is_empty() { words::humanise(name) } else { d.label.trim().to_string() };
     let mut c = Map::new();
     let choice = matches!(d.kind.as_str(), "select" | "radio" | "checklist" | "taglist");
-    let kind = if choice && d.options.is_empty() || !crate::gate::INPUTS.contains(&d.kind.as_str()) {
+    let kind = if choice && d.options.is_empty() || !crate::formjs::INPUTS.contains(&d.kind.as_str()) {
         "textfield"
     } else {
         d.kind.as_str()

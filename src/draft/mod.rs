@@ -109,7 +109,9 @@ pub fn draft_in(
             let key = c.get("key").and_then(Value::as_str).unwrap_or_default().to_string();
             let label =
                 c.get("label").or_else(|| c.get("dateLabel")).and_then(Value::as_str).unwrap_or_default();
-            if let Some(asked) = crate::gate::secret_in(&key).or_else(|| crate::gate::secret_in(label)) {
+            if let Some(asked) =
+                crate::words::secrets::secret_in(&key).or_else(|| crate::words::secrets::secret_in(label))
+            {
                 warnings.push(secret_skipped(&key, &asked));
                 continue;
             }
@@ -132,7 +134,7 @@ pub fn draft_in(
         if bound.clashes(&name) {
             continue;
         }
-        if let Some(asked) = crate::gate::secret_in(&name) {
+        if let Some(asked) = crate::words::secrets::secret_in(&name) {
             warnings.push(secret_skipped(&name, &asked));
             continue;
         }
@@ -225,8 +227,9 @@ fn unused_warning(unused: &[String]) -> Option<String> {
         n => format!(" and {} more lines", n - 1),
     };
     Some(format!(
-        "the builtin Worker drafts from the process and uses only the brief's first line as heading and a \
-         list of fields; it did not use the brief's \"{shown}{ellipsis}\"{more}; a model Worker reads all of it"
+        "the builtin Worker drafts from the process and takes two things from the brief: a short title line \
+         (the heading, in place of the step's name) and a list of fields; it did not use the brief's \
+         \"{shown}{ellipsis}\"{more}; a model Worker reads all of it"
     ))
 }
 
@@ -289,11 +292,11 @@ struct Paths {
 
 impl Paths {
     fn insert(&mut self, path: &str) {
-        let dots = path.match_indices('.').take(crate::gate::MAX_PATH_SEGMENTS);
-        for (i, _) in dots.take_while(|(i, _)| *i <= crate::gate::MAX_PATH_BYTES) {
+        let dots = path.match_indices('.').take(crate::formjs::MAX_PATH_SEGMENTS);
+        for (i, _) in dots.take_while(|(i, _)| *i <= crate::formjs::MAX_PATH_BYTES) {
             self.below.insert(path[..i].to_string());
         }
-        if crate::gate::within_path_bounds(path) {
+        if crate::formjs::within_path_bounds(path) {
             self.held.insert(path.to_string());
         }
     }
@@ -369,7 +372,7 @@ fn escape_markdown(s: &str) -> String {
 /// within the gate's path bounds.
 fn valid_key(name: &str) -> bool {
     !name.is_empty()
-        && crate::gate::within_path_bounds(name)
+        && crate::formjs::within_path_bounds(name)
         && name.split('.').all(|seg| {
             !seg.is_empty()
                 && seg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')

@@ -4,7 +4,7 @@
 //! generation. It owns reading the pairs (a [`pairs`] folder in the format of `corpus/pairs/`, or an
 //! operator's [`project`] folder, leave-one-out), hiding the answer from the generator ([`embedded`]),
 //! reducing forms to their input fields ([`fields`]), the measures ([`score`]), the driver that runs a
-//! few generations at a time with a progress bar ([`run`]), the table and JSON lines ([`report`]), and
+//! few generations at a time with a progress bar ([`run()`]), the table and JSON lines ([`report`]), and
 //! the service's `generate` as the generation ([`service`]).
 //!
 //! The driver does not know how a form is generated: it takes the generation as a closure from a

@@ -1,10 +1,10 @@
 //! The results: one [`Row`] per pair, the [`Summary`], and their two renderings, a readable table
 //! and JSON lines (one object per pair, then `{"summary": {...}}`), with fractions from 0 to 1.
 //!
-//! Overall figures are micro-averaged over keys (see [`super::score`]) across the pairs that produced
-//! a proposal; failed pairs (no proposal) are counted in `failed`, listed with their sentence, and
-//! left out of the figures, except `keyRecallWithFailures`, which counts the author keys of pairs whose
-//! generation failed as not reproduced. `promptChars` in the summary is the mean over those pairs;
+//! The headline `keyRecall` is over every pair: a pair that gave no form reproduced none of its
+//! author's keys. The other figures are micro-averaged over keys (see [`super::score`]) across the
+//! pairs that produced a proposal, and `keyRecallEvaluated` is the recall over those pairs alone;
+//! failed pairs (no proposal) are counted in `failed` and listed with their sentence. `promptChars` in the summary is the mean over those pairs;
 //! tokens are totals; `seconds` is the wall-clock time of the whole run (per pair, the time of its
 //! generation).
 
@@ -116,10 +116,10 @@ pub struct Summary {
     pub author_keys: usize,
     /// Proposal keys of the evaluated pairs.
     pub proposal_keys: usize,
-    /// Key recall (micro).
+    /// Key recall over every pair (micro): the author keys of failed pairs count as not reproduced.
     pub key_recall: Option<f64>,
-    /// Key recall counting the author keys of failed generations as not reproduced.
-    pub key_recall_with_failures: Option<f64>,
+    /// Key recall over the evaluated pairs only (micro).
+    pub key_recall_evaluated: Option<f64>,
     /// Key precision (micro).
     pub key_precision: Option<f64>,
     /// Type agreement (micro over keys both have).
@@ -176,8 +176,8 @@ impl Report {
             failed: self.rows.len() - evaluated.len(),
             author_keys: t.author_keys,
             proposal_keys: t.proposal_keys,
-            key_recall: t.key_recall().map(round),
-            key_recall_with_failures: ratio(t.matched as f64, t.author_keys + lost).map(round),
+            key_recall: ratio(t.matched as f64, t.author_keys + lost).map(round),
+            key_recall_evaluated: t.key_recall().map(round),
             key_precision: t.key_precision().map(round),
             type_agreement: t.type_agreement().map(round),
             loose_type_agreement: t.loose_type_agreement().map(round),
@@ -212,83 +212,35 @@ impl Report {
 
     /// The readable table: one row per pair, then the summary.
     pub fn table(&self) -> String {
-        let name = |r: &Row| {
-            let file = r.bpmn.rsplit('/').next().unwrap_or(&r.bpmn);
-            let or_unknown = |s: &str| if s.is_empty() { "?".to_string() } else { s.to_string() };
-            format!("{}#{}", or_unknown(file), or_unknown(&r.element_id))
-        };
-        let width = self.rows.iter().map(|r| name(r).chars().count()).max().unwrap_or(4).clamp(4, 60);
-        let mut out = String::new();
-        let _ = writeln!(
-            out,
-            "{:<width$}  {:>4} {:>4} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>3} {:>8} {:>6}",
-            "pair",
-            "keys",
-            "gen",
-            "recall",
-            "prec",
-            "type",
-            "loose",
-            "label",
-            "opts",
-            "req",
-            "cover",
-            "chars",
-            "att",
-            "tokens",
-            "s"
-        );
+        let width = self.rows.iter().map(|r| pair_name(r).chars().count()).max().unwrap_or(4).clamp(4, 60);
+        let mut out = header(width);
         for r in &self.rows {
-            let mut n = name(r);
-            if n.chars().count() > width {
-                n = format!(
-                    "…{}",
-                    n.chars().rev().take(width - 1).collect::<Vec<_>>().into_iter().rev().collect::<String>()
-                );
-            }
-            if let Some(e) = &r.error {
-                let _ = writeln!(out, "{n:<width$}  {:>4}    failed: {e}", r.author_keys.len());
-                continue;
-            }
-            let c = &r.counts;
-            let _ = writeln!(
-                out,
-                "{n:<width$}  {:>4} {:>4} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>3} {:>8} {:>6.1}",
-                c.author_keys,
-                c.proposal_keys,
-                pct(c.key_recall()),
-                pct(c.key_precision()),
-                pct(c.type_agreement()),
-                pct(c.loose_type_agreement()),
-                pct(c.label_agreement()),
-                pct(c.options_agreement()),
-                pct(c.required_agreement()),
-                pct(c.prompt_key_coverage()),
-                r.prompt_chars,
-                r.attempts,
-                r.input_tokens + r.output_tokens,
-                r.seconds,
-            );
+            out.push_str(&table_row(r, width));
         }
+        out.push_str(&self.summary_lines());
+        out
+    }
+
+    /// The summary under the table.
+    fn summary_lines(&self) -> String {
         let s = self.summary();
+        let t = self.totals();
         let evaluated = s.pairs - s.failed;
+        let all_keys: usize = self.rows.iter().map(|r| r.author_keys.len()).sum();
+        let mut out = String::new();
         let _ = writeln!(out);
         let _ = writeln!(
             out,
-            "{} pairs, {} evaluated, {} failed; figures micro-averaged over the keys of the evaluated pairs",
+            "{} pairs, {} evaluated, {} failed; key recall over every pair, the other figures \
+             micro-averaged over the keys of the evaluated pairs",
             s.pairs, evaluated, s.failed
         );
-        let t = self.totals();
         let lines = [
+            ("key recall", s.key_recall, format!("{} of {all_keys} author keys reproduced", t.matched)),
             (
-                "key recall",
-                s.key_recall,
-                format!("{} of {} author keys reproduced", t.matched, t.author_keys),
-            ),
-            (
-                "  with failures",
-                s.key_recall_with_failures,
-                "counting the keys of failed generations as not reproduced".to_string(),
+                "  of evaluated pairs",
+                s.key_recall_evaluated,
+                format!("{} of {} author keys of the pairs that gave a form", t.matched, t.author_keys),
             ),
             (
                 "key precision",
@@ -323,6 +275,58 @@ impl Report {
         );
         out
     }
+}
+
+/// `file#element`, with `?` for what is unknown.
+fn pair_name(r: &Row) -> String {
+    let file = r.bpmn.rsplit('/').next().unwrap_or(&r.bpmn);
+    let or_unknown = |s: &str| if s.is_empty() { "?".to_string() } else { s.to_string() };
+    format!("{}#{}", or_unknown(file), or_unknown(&r.element_id))
+}
+
+/// The table's heading line.
+fn header(width: usize) -> String {
+    let names = [
+        "keys", "gen", "recall", "prec", "type", "loose", "label", "opts", "req", "cover", "chars", "att",
+        "tokens", "s",
+    ];
+    let widths = [4, 4, 6, 6, 6, 6, 6, 6, 6, 6, 6, 3, 8, 6];
+    let mut out = format!("{:<width$} ", "pair");
+    for (n, w) in names.iter().zip(widths) {
+        let _ = write!(out, " {n:>w$}");
+    }
+    out.push('\n');
+    out
+}
+
+/// One pair's line: its figures, or why it failed.
+fn table_row(r: &Row, width: usize) -> String {
+    let mut n = pair_name(r);
+    if n.chars().count() > width {
+        let tail: Vec<char> = n.chars().rev().take(width - 1).collect();
+        n = format!("…{}", tail.into_iter().rev().collect::<String>());
+    }
+    if let Some(e) = &r.error {
+        return format!("{n:<width$}  {:>4}    failed: {e}\n", r.author_keys.len());
+    }
+    let c = &r.counts;
+    format!(
+        "{n:<width$}  {:>4} {:>4} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>6} {:>3} {:>8} {:>6.1}\n",
+        c.author_keys,
+        c.proposal_keys,
+        pct(c.key_recall()),
+        pct(c.key_precision()),
+        pct(c.type_agreement()),
+        pct(c.loose_type_agreement()),
+        pct(c.label_agreement()),
+        pct(c.options_agreement()),
+        pct(c.required_agreement()),
+        pct(c.prompt_key_coverage()),
+        r.prompt_chars,
+        r.attempts,
+        r.input_tokens + r.output_tokens,
+        r.seconds,
+    )
 }
 
 /// A fraction as a percentage with one decimal; `-` when there is none.

@@ -5,8 +5,8 @@
 //! request type touches this file only.
 
 use super::{Generated, GenerationInput};
+use crate::auth::Principal;
 use crate::service::{GenerateRequest, Service};
-use crate::workers::Principal;
 
 /// Generates the form for `input` with `worker` (empty: the only one in reach) and `model` (empty:
 /// the Worker's), as the operator at the command line. The error is the service's sentence.

@@ -74,6 +74,9 @@ pub enum Outcome {
     Null,
     /// The step's own output mapping: it sets its target (this variable or path) to null.
     Mapping(String),
+    /// A JUEL expression (Camunda 7, Flowable): the engine cannot resolve a missing variable and
+    /// fails there.
+    Unresolved,
 }
 
 /// A variable the step's form must supply.
@@ -99,6 +102,9 @@ pub struct TypedRead {
     /// The literal it is compared with, as FEEL writes it (`1000`, `"travel"`), or the decision
     /// input's type (`typeRef number`).
     pub with: String,
+    /// Whether it orders the value (`<`, `<=`, `>`, `>=`): with null, FEEL's answer is null (an
+    /// equality with null is false).
+    pub orders: bool,
     /// Where.
     pub site: Site,
 }
@@ -168,6 +174,9 @@ impl Contract {
 /// Most entries of one list of the contract: a bound for any process size.
 const MOST: usize = 200;
 
+/// Most variables whose setters' reach is walked (each walk is linear in the process).
+const MOST_WALKS: usize = 256;
+
 /// The contract of the element at `target` (none: the start form) of `process`, with its project.
 pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> Contract {
     let graph = Graph::new(process);
@@ -186,19 +195,23 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
         read_anywhere: facts.access.iter().flat_map(|a| a.reads.iter().cloned()).collect(),
         ..Contract::default()
     };
-    let written_elsewhere = facts.written_except(process, &own);
+    let own_sets = Facts::set_by_own_mappings(process, &own);
     let first_pass = graph.first_pass_before(process, &own);
     let after_set: HashSet<usize> = (0..process.elements.len()).filter(|i| !first_pass.contains(i)).collect();
     let known = known_before(process, &facts, &before, &after_set, &own);
-    let known_names: HashSet<&str> = known.iter().map(|k| k.name.as_str()).collect();
-    let reader = Reader::new(process, &graph, &facts, &own, &before);
-    // must supply: what the step's own output mappings read, then what is read after it
+    // set on the way to the step (not only by what a loop runs after it and back)
+    let known_names: HashSet<&str> =
+        known.iter().filter(|k| k.only_before).map(|k| k.name.as_str()).collect();
+    let reader = Reader::new(process, &graph, &facts, &own, &before, &first_pass);
+    // must supply: what is read after the step (then what its own output mappings read) and can
+    // arrive there unset: not known before, not what the process was started with, and on some way
+    // from the step to the read nothing else sets it
     let mut needed: HashSet<String> = HashSet::new();
     for read in reader.reads(&after) {
-        let settled = written_elsewhere.contains(&read.name)
+        let settled = own_sets.contains(&read.name)
             || known_names.contains(read.name.as_str())
             || reader.read_before(&read.name)
-            || reader.unseen_writer_between(read.element);
+            || !reader.reaches_unset(read.element, &read.name);
         if settled || !needed.insert(read.name.clone()) || contract.must_supply.len() >= MOST {
             continue;
         }
@@ -209,18 +222,31 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
             expected: None,
         });
     }
-    // what the form's value meets after the step: reads nothing else writes on the way
+    // what the form's value meets after the step: reads it reaches with nothing else setting it
+    let transformed = Facts::transformed_by_own_mappings(process, &own);
     let form_may_set = |name: &str, element: usize| {
-        !written_elsewhere.contains(name) && !reader.unseen_writer_between(element)
+        !own_sets.contains(name) && !transformed.contains(name) && reader.reaches_unset(element, name)
     };
     // every typed read, for the kind of field a need asks for (also through the step's own mapping)
     let mut kinds: Vec<(String, Expected)> = Vec::new();
-    for (path, name, expected, with, site, element) in reader.typed_reads(&after) {
-        if kinds.len() < MOST {
-            kinds.push((path.clone(), expected));
+    // JUEL converts where it compares, so its reads only say what field a need asks for
+    for &i in &after {
+        let e = &process.elements[i];
+        if e.is_flow() && !e.condition.is_empty() && !is_feel(&e.condition) && kinds.len() < MOST {
+            kinds.extend(
+                read_condition(&e.condition)
+                    .comparisons
+                    .iter()
+                    .filter_map(|c| Some((c.variable.clone(), expected_of(c)?))),
+            );
         }
-        if form_may_set(&name, element) && contract.typed.len() < MOST {
-            contract.typed.push(TypedRead { path, expected, with, site });
+    }
+    for (read, element) in reader.typed_reads(&after) {
+        if kinds.len() < MOST {
+            kinds.push((read.path.clone(), read.expected));
+        }
+        if form_may_set(root(&read.path), element) && contract.typed.len() < MOST {
+            contract.typed.push(read);
         }
     }
     for (read, element) in reader.literal_reads(&after) {
@@ -392,8 +418,10 @@ impl Graph {
         if roots.is_empty() {
             roots = (0..self.prev.len()).filter(|&i| self.prev[i].is_empty()).collect();
         }
+        // the step itself may be where the process starts: then nothing runs before it
+        roots.retain(|r| !own.contains(r));
         let mut out = self.reach_avoiding(&roots, Direction::Forward, own);
-        out.extend(roots.iter().filter(|r| !own.contains(r)));
+        out.extend(roots.iter().copied());
         out.retain(|i| !own.contains(i));
         out
     }
@@ -440,17 +468,10 @@ impl Facts {
         Facts { access, form_keys, decision_inputs, unseen }
     }
 
-    /// Every variable something other than the form of `own` writes, visibly: other elements'
-    /// writes and forms, and the step's own output mappings that set a value from something other
-    /// than the form's value of the same name (`source="=a + b" target="total"`).
-    fn written_except(&self, process: &Process, own: &[usize]) -> HashSet<String> {
+    /// What the step's own output mappings set from something other than the form's value of the
+    /// same name (`source="=a + b" target="total"`): the engine's to write, not the form's.
+    fn set_by_own_mappings(process: &Process, own: &[usize]) -> HashSet<String> {
         let mut out = HashSet::new();
-        for (i, a) in self.access.iter().enumerate().filter(|(i, _)| !own.contains(i)) {
-            out.extend(a.writes.iter().map(|w| w.name.clone()));
-            if let Some(keys) = &self.form_keys[i] {
-                out.extend(keys.iter().map(|k| root(k).to_string()));
-            }
-        }
         for &i in own {
             for (source, target) in process.elements[i].output_mappings() {
                 let name = root(target);
@@ -458,6 +479,36 @@ impl Facts {
                     || expr::juel_reads(source).iter().any(|r| r.name == name);
                 if !passes_on && !name.is_empty() {
                     out.insert(name.to_string());
+                }
+            }
+        }
+        out
+    }
+
+    /// What the step's own output mappings set from an expression rather than pass on as they are
+    /// (`source="=if count(x) > 0 then x[1] else null" target="x"`): what follows the step reads the
+    /// mapping's value, not the form's.
+    fn transformed_by_own_mappings(process: &Process, own: &[usize]) -> HashSet<String> {
+        let mut out = HashSet::new();
+        for &i in own {
+            for (source, target) in process.elements[i].output_mappings() {
+                let plain = source.trim().strip_prefix('=').map(str::trim) == Some(target.trim());
+                if !plain && !target.trim().is_empty() {
+                    out.insert(root(target).to_string());
+                }
+            }
+        }
+        out
+    }
+
+    /// Per variable, the elements other than `own` that write it where others see it.
+    fn writers(&self, process: &Process, own: &[usize]) -> HashMap<String, Vec<usize>> {
+        let mut out: HashMap<String, Vec<usize>> = HashMap::new();
+        for i in (0..process.elements.len()).filter(|i| !own.contains(i)) {
+            for name in self.writes_of(process, i) {
+                let at = out.entry(name).or_default();
+                if at.last() != Some(&i) {
+                    at.push(i);
                 }
             }
         }
@@ -486,7 +537,8 @@ impl Facts {
     }
 }
 
-/// The input keys of the form an element binds, when formgen has that form.
+/// The keys the form an element binds sets, when formgen has that form: its editable fields (a
+/// read-only or disabled field hands back the value it was shown, so it sets nothing new).
 fn form_keys(process: &Process, e: &Element, project: &Project) -> Option<Vec<String>> {
     let declared = e.declared();
     if !declared.fields.is_empty() {
@@ -500,9 +552,13 @@ fn form_keys(process: &Process, e: &Element, project: &Project) -> Option<Vec<St
     if let Some(linked) = process.linked_form(e) {
         let schema = serde_json::from_str(&linked.body).ok()?;
         let form = crate::project::ProjectForm::read(schema, String::new()).ok()?;
-        return Some(form.input_fields.iter().map(|f| f.key.clone()).collect());
+        return Some(editable_keys(&form));
     }
-    project.form(&e.form_id).map(|f| f.input_fields.iter().map(|f| f.key.clone()).collect())
+    project.form(&e.form_id).map(editable_keys)
+}
+
+fn editable_keys(form: &crate::project::ProjectForm) -> Vec<String> {
+    form.input_fields.iter().filter(|f| !f.readonly && !f.disabled).map(|f| f.key.clone()).collect()
 }
 
 /// The most decisions followed from one call through their required decisions.
@@ -610,13 +666,20 @@ struct Reader<'a> {
     graph: &'a Graph,
     facts: &'a Facts,
     own: &'a [usize],
-    before: &'a HashSet<usize>,
-    /// What can run after the step before it runs again.
-    after_once: HashSet<usize>,
     /// The variables read (needing a value) by what can run before the step.
     read_before: HashSet<String>,
-    /// Per reading element: whether an unseen writer can run between the step and it.
-    unseen_between: std::cell::RefCell<HashMap<usize, bool>>,
+    /// What neither runs before the step on the way to it nor after it: alongside it, on another
+    /// branch.
+    alongside: HashSet<usize>,
+    /// Per variable, the elements other than the step that set it visibly.
+    writers: HashMap<String, Vec<usize>>,
+    /// What can run after the step before it runs again.
+    after_once: HashSet<usize>,
+    /// What runs after an element that may set unseen variables and can run after the step or
+    /// alongside it, without passing the step.
+    after_unseen: HashSet<usize>,
+    /// Per variable, what runs after the elements that set it (see [`Reader::after_setters`]).
+    setters_reach: std::cell::RefCell<HashMap<String, Option<std::rc::Rc<HashSet<usize>>>>>,
 }
 
 impl<'a> Reader<'a> {
@@ -626,23 +689,32 @@ impl<'a> Reader<'a> {
         facts: &'a Facts,
         own: &'a [usize],
         before: &'a HashSet<usize>,
+        first_pass: &HashSet<usize>,
     ) -> Reader<'a> {
         let after_once = graph.reach_avoiding(own, Direction::Forward, own);
-        let read_before = graph
-            .first_pass_before(process, own)
-            .into_iter()
-            .flat_map(|i| process.elements[i].accesses.iter().filter(|a| needs_value(a)))
+        let read_before = first_pass
+            .iter()
+            .flat_map(|&i| process.elements[i].accesses.iter().filter(|a| needs_value(a)))
             .flat_map(access::reads_of)
             .collect();
+        let alongside: HashSet<usize> = (0..process.elements.len())
+            .filter(|i| !own.contains(i) && !after_once.contains(i) && !before.contains(i))
+            .collect();
+        let unseen: Vec<usize> = (0..process.elements.len())
+            .filter(|&w| facts.unseen[w] && (after_once.contains(&w) || alongside.contains(&w)))
+            .collect();
+        let after_unseen = graph.reach_avoiding(&unseen, Direction::Forward, own);
         Reader {
             process,
             graph,
             facts,
             own,
-            before,
-            after_once,
             read_before,
-            unseen_between: Default::default(),
+            alongside,
+            writers: facts.writers(process, own),
+            after_once,
+            after_unseen,
+            setters_reach: Default::default(),
         }
     }
 
@@ -659,6 +731,8 @@ impl<'a> Reader<'a> {
         } else {
             (i, Outcome::Null)
         };
+        let juel = expression.contains("${") || expression.contains("#{");
+        let outcome = if juel { Outcome::Unresolved } else { outcome };
         let subject = &self.process.elements[subject_index];
         let next = self.own.iter().any(|&o| {
             let flows = &self.graph.next[o];
@@ -683,7 +757,8 @@ impl<'a> Reader<'a> {
         for &i in after.iter().filter(|i| !self.own.contains(i)) {
             let locals = self.locals(i);
             for a in self.process.elements[i].accesses.iter().filter(|a| needs_value(a)) {
-                let optional = expr::optional_names(&a.expression);
+                let mut optional = expr::optional_names(&a.expression);
+                optional.extend(expr::conditional_names(&a.expression));
                 for r in path_reads(a) {
                     if !locals.contains(&r.name)
                         && !optional.contains(&r.name)
@@ -702,11 +777,13 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        // the step's own output mappings read what its form submits: named after what reads on
+        // the step's own output mappings read what its form submits, where what they set is read on
+        // (a mapping to a value nothing reads after the step sets null harmlessly)
+        let read_on: HashSet<String> = out.iter().map(|r| r.name.clone()).collect();
         for &i in self.own {
             let locals = self.locals(i);
             let element = &self.process.elements[i];
-            for (source, target) in element.output_mappings() {
+            for (source, target) in element.output_mappings().filter(|(_, t)| read_on.contains(root(t))) {
                 for r in expr::zeebe_value_reads(source) {
                     if !locals.contains(&r.name) {
                         let mut site = self.site(i, source);
@@ -736,19 +813,40 @@ impl<'a> Reader<'a> {
         self.read_before.contains(name)
     }
 
-    /// Whether an element that may write unseen variables can run between the step and the element
-    /// at `reader` (on a way from the step to it that does not pass the step again), or alongside the
-    /// step (neither before nor after it) on a way to the reader.
-    fn unseen_writer_between(&self, reader: usize) -> bool {
-        if let Some(&known) = self.unseen_between.borrow().get(&reader) {
-            return known;
+    /// Whether the step's value of `name` reaches the element at `reader` as the step left it: no
+    /// element that can run between them (after the step and before the reader, on any way) sets
+    /// `name` visibly or may set variables formgen cannot see, nor one on another branch alongside the
+    /// step that leads to the reader. A writer on some way only may be how the process means to set
+    /// the value: then the contract says nothing. The step's own output mapping reads its value
+    /// directly.
+    fn reaches_unset(&self, reader: usize, name: &str) -> bool {
+        if self.own.contains(&reader) {
+            return true;
         }
-        let before_reader = self.graph.reach_avoiding(&[reader], Direction::Back, self.own);
-        let found = before_reader.iter().any(|&w| {
-            self.facts.unseen[w] && w != reader && (self.after_once.contains(&w) || !self.before.contains(&w))
+        !self.after_unseen.contains(&reader)
+            && self.after_setters(name).is_some_and(|reached| !reached.contains(&reader))
+    }
+
+    /// What runs after an element that sets `name` and can run between the step and what follows it
+    /// (or alongside the step), without passing the step; memoised, for at most [`MOST_WALKS`] names
+    /// (`None` past that: nothing is said of the rest).
+    fn after_setters(&self, name: &str) -> Option<std::rc::Rc<HashSet<usize>>> {
+        if let Some(known) = self.setters_reach.borrow().get(name) {
+            return known.clone();
+        }
+        let walk = (self.setters_reach.borrow().len() < MOST_WALKS).then(|| {
+            let setters = self.writers.get(name).map(Vec::as_slice).unwrap_or_default();
+            let from: Vec<usize> =
+                setters.iter().copied().filter(|w| self.between_or_alongside(*w)).collect();
+            std::rc::Rc::new(self.graph.reach_avoiding(&from, Direction::Forward, self.own))
         });
-        self.unseen_between.borrow_mut().insert(reader, found);
-        found
+        self.setters_reach.borrow_mut().insert(name.to_string(), walk.clone());
+        walk
+    }
+
+    /// Whether the element at `w` can run after the step (before it runs again) or alongside it.
+    fn between_or_alongside(&self, w: usize) -> bool {
+        self.after_once.contains(&w) || self.alongside.contains(&w)
     }
 
     /// The element's own locals (its input targets, its loop element).
@@ -758,38 +856,27 @@ impl<'a> Reader<'a> {
     }
 
     /// The FEEL conditions after the step that compare a variable with a literal, and the decision
-    /// inputs with a type: `(path, name, expected, with, site, element)`.
-    #[allow(clippy::type_complexity)]
-    fn typed_reads(&self, after: &[usize]) -> Vec<(String, String, Expected, String, Site, usize)> {
+    /// inputs with a type, each with the element that reads.
+    fn typed_reads(&self, after: &[usize]) -> Vec<(TypedRead, usize)> {
         let mut out = Vec::new();
         for &i in after {
             let e = &self.process.elements[i];
             if e.is_flow() && is_feel(&e.condition) {
                 for c in read_condition(&e.condition).comparisons {
                     if let Some(expected) = expected_of(&c) {
+                        let orders =
+                            matches!(c.operator, Operator::Lt | Operator::Le | Operator::Gt | Operator::Ge);
+                        let site = self.site(i, &e.condition);
                         let with = c.literal.to_string();
-                        out.push((
-                            c.variable.clone(),
-                            root(&c.variable).to_string(),
-                            expected,
-                            with,
-                            self.site(i, &e.condition),
-                            i,
-                        ));
+                        out.push((TypedRead { path: c.variable, expected, with, orders, site }, i));
                     }
                 }
             }
             for (path, type_ref, expression) in &self.facts.decision_inputs[i] {
                 if let Some(expected) = expected_of_type_ref(type_ref) {
                     let with = format!("typeRef {type_ref}");
-                    out.push((
-                        path.clone(),
-                        root(path).to_string(),
-                        expected,
-                        with,
-                        self.site(i, expression),
-                        i,
-                    ));
+                    let site = self.site(i, expression);
+                    out.push((TypedRead { path: path.clone(), expected, with, orders: false, site }, i));
                 }
             }
         }

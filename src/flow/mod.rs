@@ -5,7 +5,7 @@
 //! ([`crate::bpmn::Access`]); this stage reads those texts as expressions ([`expr`]: FEEL, JUEL,
 //! connector templates) and decides where each written variable lives ([`access`]: the element for a
 //! local, a sub-process that maps it, else the process). With the project around the process (the
-//! forms its steps bind, the decisions it calls) it draws one step's data picture ([`picture`]: what is
+//! forms its steps bind, the decisions it calls) it draws one step's data picture ([`picture()`]: what is
 //! known before it, what its form supplies, what is decided on) and says where a variable is already
 //! defined ([`define`]). It knows the engines' scope rules and the expression languages; it knows
 //! nothing of XML, prompts, models or HTTP.

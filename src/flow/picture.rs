@@ -31,6 +31,7 @@ use crate::project::{Project, ProjectForm};
 
 /// A variable known before the step, and where it comes from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct Known {
     /// The variable.
     pub name: String,

@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 
 use super::Report;
-use super::catalogue::OPTION_FIELDS;
+use crate::formjs::OPTION_FIELDS;
 
 /// Checks the constraints of a component of form-js type `kind`.
 pub fn check(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
@@ -260,55 +260,9 @@ fn check_options(c: &mut Map<String, Value>, who: &str, report: &mut Report) {
     let mut duplicates: Vec<String> = Vec::new();
     let mut reported: HashSet<String> = HashSet::new();
     for item in items.iter_mut() {
-        if let Some(s) = scalar_text(item) {
-            *item = serde_json::json!({"label": s, "value": s});
-            converted = true;
-        }
-        let Some(option) = item.as_object_mut() else {
-            report.refuse(format!(
-                "{who} has the option {}, which is not a {{\"label\", \"value\"}} pair.",
-                brief(item)
-            ));
+        let Some(value) = normalise_option(item, who, report, &mut converted) else {
             continue;
         };
-        let value = match option.get("value") {
-            Some(Value::String(s)) => s.clone(),
-            Some(v) if scalar_text(v).is_some() => {
-                let s = scalar_text(v).expect("scalar");
-                option.insert("value".into(), Value::String(s.clone()));
-                converted = true;
-                s
-            }
-            Some(v) => {
-                report.refuse(format!(
-                    "{who} has an option whose value is {}; option values are texts.",
-                    brief(v)
-                ));
-                continue;
-            }
-            None => match option.get("label").and_then(Value::as_str) {
-                Some(label) => {
-                    let label = label.to_string();
-                    option.insert("value".into(), Value::String(label.clone()));
-                    converted = true;
-                    label
-                }
-                None => {
-                    report.refuse(format!("{who} has an option with neither a value nor a label."));
-                    continue;
-                }
-            },
-        };
-        match option.get("label") {
-            Some(Value::String(_)) => {}
-            Some(v) if scalar_text(v).is_some() => {
-                let s = scalar_text(v).expect("scalar");
-                option.insert("label".into(), Value::String(s));
-            }
-            _ => {
-                option.insert("label".into(), Value::String(value.clone()));
-            }
-        }
         if !seen.insert(value.clone()) && reported.insert(value.clone()) {
             duplicates.push(value);
         }
@@ -322,6 +276,64 @@ fn check_options(c: &mut Map<String, Value>, who: &str, report: &mut Report) {
             quoted(&duplicates)
         ));
     }
+}
+
+/// One option as a `{"label", "value"}` pair of texts (plain values and numbers converted, noted in
+/// `converted`), and its value; `None` for an option that cannot be one, refused.
+fn normalise_option(
+    item: &mut Value,
+    who: &str,
+    report: &mut Report,
+    converted: &mut bool,
+) -> Option<String> {
+    if let Some(s) = scalar_text(item) {
+        *item = serde_json::json!({"label": s, "value": s});
+        *converted = true;
+    }
+    let Some(option) = item.as_object_mut() else {
+        report.refuse(format!(
+            "{who} has the option {}, which is not a {{\"label\", \"value\"}} pair.",
+            brief(item)
+        ));
+        return None;
+    };
+    let value = match option.get("value") {
+        Some(Value::String(s)) => s.clone(),
+        Some(v) if scalar_text(v).is_some() => {
+            let s = scalar_text(v).expect("scalar");
+            option.insert("value".into(), Value::String(s.clone()));
+            *converted = true;
+            s
+        }
+        Some(v) => {
+            report
+                .refuse(format!("{who} has an option whose value is {}; option values are texts.", brief(v)));
+            return None;
+        }
+        None => match option.get("label").and_then(Value::as_str) {
+            Some(label) => {
+                let label = label.to_string();
+                option.insert("value".into(), Value::String(label.clone()));
+                *converted = true;
+                label
+            }
+            None => {
+                report.refuse(format!("{who} has an option with neither a value nor a label."));
+                return None;
+            }
+        },
+    };
+    match option.get("label") {
+        Some(Value::String(_)) => {}
+        Some(v) if scalar_text(v).is_some() => {
+            let s = scalar_text(v).expect("scalar");
+            option.insert("label".into(), Value::String(s));
+        }
+        _ => {
+            option.insert("label".into(), Value::String(value.clone()));
+        }
+    }
+    Some(value)
 }
 
 /// A number or boolean (or string) as option text.

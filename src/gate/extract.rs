@@ -14,11 +14,14 @@ pub enum Unreadable {
     /// No JSON object or array at all.
     #[error("the answer holds no JSON form; {}", if .0 == "empty" { "it is empty".to_string() } else { format!("it begins {}", .0) })]
     NoJson(String),
-    /// JSON that starts but never ends: the model most likely ran out of output tokens.
+    /// JSON that starts but never ends.
+    #[error("the JSON breaks off before it is complete (it ends {0})")]
+    Truncated(String),
+    /// A model's answer whose JSON never ends: the model most likely ran out of output tokens.
     #[error(
         "the answer's JSON breaks off before it is complete (it ends {0}); the model probably hit its output limit"
     )]
-    Truncated(String),
+    CutOff(String),
     /// JSON with a syntax error.
     #[error("the answer's JSON is malformed: {reason} near {near}")]
     Malformed {
@@ -278,6 +281,17 @@ fn strip_position(message: &str) -> String {
     match message.rfind(" at line ") {
         Some(at) => message[..at].to_string(),
         None => message.to_string(),
+    }
+}
+
+impl Unreadable {
+    /// The same reason, said of a model's answer: JSON that breaks off there means the model ran out
+    /// of output tokens, which a hand-written file gives no reason to suppose.
+    pub fn of_model_answer(self) -> Unreadable {
+        match self {
+            Unreadable::Truncated(end) => Unreadable::CutOff(end),
+            other => other,
+        }
     }
 }
 

@@ -9,8 +9,9 @@ use serde_json::{Map, Value};
 
 use super::Origin;
 use super::constraints::brief;
-use super::names::{naming, unsafe_segment, valid_key, valid_path, within_path_bounds};
+use super::names::{naming, unsafe_segment, valid_key, valid_path};
 use super::normalise::Walker;
+use crate::formjs::within_path_bounds;
 use crate::words;
 
 /// How to mend a key past the path bounds.

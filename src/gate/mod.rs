@@ -13,12 +13,10 @@
 //!
 //! This module knows form-js and the process outline; it knows nothing of models, HTTP or storage.
 
-mod catalogue;
 mod claims;
 mod constraints;
 mod extract;
 mod fields;
-pub mod fit;
 mod form_id;
 mod leaks;
 mod names;
@@ -36,12 +34,9 @@ use serde_json::{Map, Value};
 
 use crate::bpmn::Process;
 
-pub use catalogue::{CONTAINERS, INPUTS, OPTION_FIELDS, PRESENTATIONAL};
 pub use extract::Unreadable;
 pub use form_id::choose as choose_form_id;
-pub use names::{MAX_PATH_BYTES, MAX_PATH_SEGMENTS, within_path_bounds};
 pub use normalise::Binding;
-pub use secrets::secret_in;
 
 /// The `schemaVersion` form-js 1.23's editor writes (`node check.mjs --info`).
 pub const SCHEMA_VERSION: u64 = 19;
@@ -191,7 +186,10 @@ pub fn check_value(
 
 /// Runs the gate on text with every option (origin, stop hook).
 pub fn run_text(text: &str, options: &Options<'_>) -> Result<Proposal, GateError> {
-    let form = extract::form_in(text)?;
+    let form = extract::form_in(text).map_err(|u| match options.origin {
+        Origin::Model => u.of_model_answer(),
+        Origin::Author => u,
+    })?;
     gate(form, options)
 }
 
@@ -200,7 +198,7 @@ pub fn run_text(text: &str, options: &Options<'_>) -> Result<Proposal, GateError
 /// anything from them (the service takes the call's secrets out) decodes with this and gates the
 /// value with [`run_value`]; the outcome is the one [`run_text`] gives.
 pub fn decode(answer: &str) -> Result<Value, GateError> {
-    Ok(extract::json_in(answer)?)
+    Ok(extract::json_in(answer).map_err(Unreadable::of_model_answer)?)
 }
 
 /// Runs the gate on a parsed value with every option.
@@ -280,7 +278,7 @@ fn fit_report(process: &Process, bindings: &[Binding], report: &mut Report) -> V
             }
             continue;
         }
-        if let Some(close) = fit::close_variable(&b.path, &variables) {
+        if let Some(close) = crate::words::fit::close_variable(&b.path, &variables) {
             report.warn(format!(
                 "{} binds `{}`, which nothing in this process uses; the process has `{close}`. Use that key if it is the same data.",
                 b.who, b.path

@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use super::catalogue::{self, Class};
+use crate::formjs::{self, Class, MAX_PATH_BYTES, MAX_PATH_SEGMENTS, segments, within_path_bounds};
 
 /// form-js's key pattern (`^\w+(\.\w+)*$`, ASCII word characters).
 pub(super) fn valid_key(key: &str) -> bool {
@@ -19,22 +19,6 @@ pub(super) fn valid_key(key: &str) -> bool {
 /// The path of a group (may be empty) or a dynamic list.
 pub(super) fn valid_path(path: &str) -> bool {
     path.is_empty() || valid_key(path)
-}
-
-/// The most segments a binding path may have: a key, a container's path, or the whole path a field
-/// binds (its containers' paths and its key, dot-joined). The real forms of the corpus bind at most 3.
-pub const MAX_PATH_SEGMENTS: usize = 32;
-
-/// The most bytes a binding path may have (the real forms of the corpus bind at most 33).
-pub const MAX_PATH_BYTES: usize = 512;
-
-/// Whether a path is within [`MAX_PATH_SEGMENTS`] and [`MAX_PATH_BYTES`].
-pub fn within_path_bounds(path: &str) -> bool {
-    path.len() <= MAX_PATH_BYTES && segments(path) <= MAX_PATH_SEGMENTS
-}
-
-fn segments(path: &str) -> usize {
-    path.bytes().filter(|&b| b == b'.').count() + 1
 }
 
 /// The refusal of a path past the bounds, when it is: `what` says which path it is, as the end of
@@ -61,7 +45,7 @@ pub(super) fn unsafe_segment(key: &str) -> Option<&str> {
 /// "The field \"Label\"", falling back to the key, then the id, then the position.
 pub fn naming(c: &Map<String, Value>, at: &str) -> String {
     let kind = c.get("type").and_then(Value::as_str).unwrap_or("component");
-    let noun = match catalogue::class_of(kind) {
+    let noun = match formjs::class_of(kind) {
         Some(Class::Input) | None => "field",
         Some(Class::Container) if kind == "group" => "group",
         Some(Class::Container) => "list",

@@ -15,12 +15,13 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use super::catalogue::{self, Class};
 use super::claims::Claims;
 use super::constraints::{self, brief};
 use super::fields::{KEY_FIX, PATH_FIX};
-use super::names::{describe_kind, naming, path_refusal, valid_key, valid_path, within_path_bounds};
+use super::names::{describe_kind, naming, path_refusal, valid_key, valid_path};
 use super::{Origin, Report, STOP_EVERY, leaks, secrets};
+use crate::formjs::within_path_bounds;
+use crate::formjs::{self, Class};
 use crate::words;
 
 /// A keyed input field as the walk found it: for process fit and the refinement diff.
@@ -150,7 +151,7 @@ impl<'r> Walker<'r> {
             let repeatable = c.as_object().is_some_and(|o| {
                 o.get("key").is_some_and(Value::is_string)
                     && o.get("type").and_then(Value::as_str).is_none_or(|t| {
-                        !matches!(catalogue::class_of(t), Some(Class::Container | Class::Presentational))
+                        !matches!(formjs::class_of(t), Some(Class::Container | Class::Presentational))
                     })
             });
             if !repeatable {
@@ -195,26 +196,18 @@ impl<'r> Walker<'r> {
         *components = kept;
     }
 
-    fn component(
-        &mut self,
-        c: &mut Map<String, Value>,
-        prefix: &str,
-        claims: &mut Claims,
-        in_list: bool,
-        at: &str,
-        depth: usize,
-    ) {
+    /// A component's type settled (refused when it asks for a secret), its class's own repairs done
+    /// and its id settled: the type, its kind and how sentences name the component now.
+    fn settle(&mut self, c: &mut Map<String, Value>, at: &str) -> Option<(String, Kind, String)> {
         let original_type = c.get("type").and_then(Value::as_str).map(str::to_string);
         let who_before = naming(c, at);
         // Secrets first: a field asking for one is refused whatever else is wrong with it.
         if let Some(sentence) = secrets::refusal(c, original_type.as_deref(), &who_before) {
             self.report.refuse(sentence);
-            return;
+            return None;
         }
-        let Some(kind_name) = self.settle_type(c, &who_before) else {
-            return;
-        };
-        let kind = match catalogue::class_of(&kind_name) {
+        let kind_name = self.settle_type(c, &who_before)?;
+        let kind = match formjs::class_of(&kind_name) {
             Some(class) => Kind::Known(class),
             None => Kind::Custom,
         };
@@ -229,6 +222,21 @@ impl<'r> Walker<'r> {
         }
         self.settle_id(c, at);
         let who = naming(c, at);
+        Some((kind_name, kind, who))
+    }
+
+    fn component(
+        &mut self,
+        c: &mut Map<String, Value>,
+        prefix: &str,
+        claims: &mut Claims,
+        in_list: bool,
+        at: &str,
+        depth: usize,
+    ) {
+        let Some((kind_name, kind, who)) = self.settle(c, at) else {
+            return;
+        };
 
         // Bindings: a path past the bounds is refused before anything holds it
         let key = c.get("key").and_then(Value::as_str);
@@ -380,7 +388,7 @@ impl<'r> Walker<'r> {
             self.report.refuse(format!("{who} has the type \"default\", which only the form itself has; use a group to hold components."));
             return None;
         }
-        if catalogue::class_of(&given).is_some() {
+        if formjs::class_of(&given).is_some() {
             return Some(given);
         }
         if let Some((_, instead)) = RETIRED.iter().find(|(t, _)| *t == given) {
@@ -389,7 +397,7 @@ impl<'r> Walker<'r> {
             ));
             return None;
         }
-        let synonym = catalogue::synonym(&given);
+        let synonym = formjs::synonym(&given);
         if self.origin == Origin::Author {
             let meant = synonym
                 .map(|r| {
@@ -438,7 +446,7 @@ impl<'r> Walker<'r> {
     /// Common spellings models use for form-js properties.
     fn aliases(&mut self, c: &mut Map<String, Value>, kind: &str, who: &str) {
         if !c.contains_key("key")
-            && catalogue::class_of(kind) == Some(Class::Input)
+            && formjs::class_of(kind) == Some(Class::Input)
             && let Some(Value::String(name)) = c.get("name")
             && valid_key(name)
         {
@@ -447,7 +455,7 @@ impl<'r> Walker<'r> {
             c.insert("key".into(), Value::String(name.clone()));
             self.report.warn(format!("{who} named its key in \"name\"; it is now the key \"{name}\"."));
         }
-        if catalogue::OPTION_FIELDS.contains(&kind)
+        if formjs::OPTION_FIELDS.contains(&kind)
             && !c.contains_key("values")
             && let Some(options) = c.remove("options")
         {

@@ -98,7 +98,7 @@ impl From<ServiceError> for ApiError {
 
 impl From<AuthError> for ApiError {
     fn from(e: AuthError) -> Self {
-        ApiError::new(e.code(), e.to_string())
+        ApiError::new(Code::from(&e), e.to_string())
     }
 }
 

@@ -31,8 +31,8 @@ use axum::http::request::Parts;
 
 use super::AppState;
 use super::error::ApiError;
+use crate::auth::Principal;
 use crate::service::Code;
-use crate::workers::Principal;
 
 /// The budget of request-body bytes being read (and held by their requests) at once.
 #[derive(Debug, Clone)]

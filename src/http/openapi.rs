@@ -31,8 +31,8 @@ use crate::service::{
         crate::model::Usage,
         crate::workers::WorkerView,
         crate::workers::Provider,
-        crate::bpmn::OutlineProcess,
-        crate::bpmn::OutlineElement
+        crate::outline::OutlineProcess,
+        crate::outline::OutlineElement
     ))
 )]
 struct ApiDoc;

@@ -25,8 +25,8 @@ use serde::Serialize;
 
 use super::error::ApiError;
 use super::server::Draining;
+use crate::auth::Principal;
 use crate::service::{Event, GenerateRequest, Service};
-use crate::workers::Principal;
 
 /// Whether the caller asked for the event stream.
 pub fn wants_events(headers: &HeaderMap) -> bool {

@@ -120,28 +120,10 @@ pub fn list_folder(dir: &Path, bounds: &ProjectBounds) -> Result<Listing, Projec
             let Ok(file_type) = entry.file_type() else {
                 continue;
             };
-            let (is_dir, resolved) = if file_type.is_symlink() {
-                match std::fs::canonicalize(&path) {
-                    Ok(target) if target.starts_with(&root) => (target.is_dir(), Some(target)),
-                    Ok(_) => {
-                        if kind_of(file_name).is_some() || target_is_dir(&path) {
-                            listing.warnings.push(format!(
-                                "{name} is a link to outside the project folder; it was not followed."
-                            ));
-                        }
-                        continue;
-                    }
-                    Err(e) => {
-                        if kind_of(file_name).is_some() {
-                            listing.warnings.push(format!(
-                                "{name} is a link that cannot be followed ({e}); it was skipped."
-                            ));
-                        }
-                        continue;
-                    }
-                }
-            } else {
-                (file_type.is_dir(), None)
+            let Some((is_dir, resolved)) =
+                followed(&path, &name, file_name, file_type, &root, &mut listing.warnings)
+            else {
+                continue;
             };
             if is_dir {
                 if IGNORED.contains(&file_name) {
@@ -168,27 +150,10 @@ pub fn list_folder(dir: &Path, bounds: &ProjectBounds) -> Result<Listing, Projec
             let Some(kind) = kind_of(file_name) else {
                 continue;
             };
-            let Ok(meta) = std::fs::metadata(&path) else {
+            let Some(file) = listed(path, name, kind, bounds, &mut listing.warnings) else {
                 continue;
             };
-            if !meta.is_file() {
-                continue;
-            }
-            if meta.len() > bounds.max_file_bytes {
-                listing.warnings.push(format!(
-                    "{name} is {} bytes, over this installation's limit of {} bytes for one project file; it was skipped.",
-                    meta.len(),
-                    bounds.max_file_bytes
-                ));
-                continue;
-            }
-            listing.files.push(ListedFile {
-                path,
-                name,
-                kind,
-                len: meta.len(),
-                modified: meta.modified().ok(),
-            });
+            listing.files.push(file);
             if listing.files.len() > bounds.max_files {
                 return Err(ProjectError::TooManyFiles { dir: dir.to_path_buf(), limit: bounds.max_files });
             }
@@ -209,6 +174,58 @@ pub fn list_folder(dir: &Path, bounds: &ProjectBounds) -> Result<Listing, Projec
         });
     }
     Ok(listing)
+}
+
+/// Whether an entry is a folder, and where a link inside the project leads; `None` for an entry not
+/// followed (a link outside the folder or one that cannot be followed, with a warning when it looks
+/// like a project file or folder).
+fn followed(
+    path: &Path,
+    name: &str,
+    file_name: &str,
+    file_type: std::fs::FileType,
+    root: &Path,
+    warnings: &mut Vec<String>,
+) -> Option<(bool, Option<PathBuf>)> {
+    if !file_type.is_symlink() {
+        return Some((file_type.is_dir(), None));
+    }
+    match std::fs::canonicalize(path) {
+        Ok(target) if target.starts_with(root) => Some((target.is_dir(), Some(target))),
+        Ok(_) => {
+            if kind_of(file_name).is_some() || target_is_dir(path) {
+                warnings
+                    .push(format!("{name} is a link to outside the project folder; it was not followed."));
+            }
+            None
+        }
+        Err(e) => {
+            if kind_of(file_name).is_some() {
+                warnings.push(format!("{name} is a link that cannot be followed ({e}); it was skipped."));
+            }
+            None
+        }
+    }
+}
+
+/// A project file as listed, when it is a regular file within the bounds (a warning when it is over).
+fn listed(
+    path: PathBuf,
+    name: String,
+    kind: FileKind,
+    bounds: &ProjectBounds,
+    warnings: &mut Vec<String>,
+) -> Option<ListedFile> {
+    let meta = std::fs::metadata(&path).ok().filter(std::fs::Metadata::is_file)?;
+    if meta.len() > bounds.max_file_bytes {
+        warnings.push(format!(
+            "{name} is {} bytes, over this installation's limit of {} bytes for one project file; it was skipped.",
+            meta.len(),
+            bounds.max_file_bytes
+        ));
+        return None;
+    }
+    Some(ListedFile { path, name, kind, len: meta.len(), modified: meta.modified().ok() })
 }
 
 /// The kind of project file a name ends in (case-insensitively).

@@ -8,7 +8,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::gate::{CONTAINERS, INPUTS};
+use crate::formjs::{CONTAINERS, INPUTS};
 
 /// Containers nested deeper than this are not walked (form-js editors nest a few levels).
 const MAX_NESTING: usize = crate::limits::nesting::FORM;

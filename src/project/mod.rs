@@ -58,10 +58,22 @@ pub struct ProjectBounds {
     pub read_timeout: std::time::Duration,
 }
 
+impl ProjectBounds {
+    /// The bounds the installation's limits set for one project.
+    pub fn from_limits(limits: &crate::Limits) -> ProjectBounds {
+        ProjectBounds {
+            max_files: limits.project_files,
+            max_bytes_total: limits.project_bytes as u64,
+            max_file_bytes: limits.project_file_bytes as u64,
+            read_timeout: limits.file_read_timeout(),
+        }
+    }
+}
+
 impl Default for ProjectBounds {
-    /// The installation's default limits ([`crate::Limits::project`]).
+    /// The installation's default limits.
     fn default() -> Self {
-        crate::Limits::default().project()
+        ProjectBounds::from_limits(&crate::Limits::default())
     }
 }
 

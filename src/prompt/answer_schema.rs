@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use crate::gate::{CONTAINERS, INPUTS, OPTION_FIELDS};
+use crate::formjs::{CONTAINERS, INPUTS, OPTION_FIELDS};
 
 /// The JSON schema of the answer, for structured output: form-js's shape, kept small. A component is a
 /// field (which must have a key and a label), a container, or something shown; the gate fills in ids,

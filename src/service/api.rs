@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::bpmn::OutlineProcess;
 use crate::model::Usage;
+use crate::outline::OutlineProcess;
 use crate::workers::WorkerView;
 
 /// `POST /api/formgen/generate`: what an author asks for. Everything but a brief or a process is

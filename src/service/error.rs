@@ -5,6 +5,7 @@
 //! (`http::error`); the CLI prints the code and picks its exit code from it; the metrics' outcome
 //! label is the code. Sentences are for the author; codes are for programs.
 
+use crate::auth::AuthError;
 use crate::credentials::CredentialError;
 use crate::model::ModelError;
 use crate::sources::SourceError;
@@ -139,6 +140,16 @@ impl Code {
             Code::MethodNotAllowed => "method_not_allowed",
             Code::ShuttingDown => "shutting_down",
             Code::Internal => "internal",
+        }
+    }
+}
+
+impl From<&AuthError> for Code {
+    fn from(e: &AuthError) -> Code {
+        match e {
+            AuthError::Missing => Code::Unauthenticated,
+            AuthError::MetricsLoopbackOnly | AuthError::MetricsNotPermitted => Code::Forbidden,
+            _ => Code::UnknownPrincipal,
         }
     }
 }

@@ -22,16 +22,18 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::bpmn::{self, Process};
+use crate::auth::Principal;
+use crate::bpmn::Process;
 use crate::config::Config;
 use crate::credentials::Credentials;
 use crate::gate::{self, GateError};
 use crate::limits::Limits;
 use crate::metrics::Metrics;
+use crate::outline;
 use crate::prompt::{PromptError, Prompts};
 use crate::sources::{self, Named, ProcessStore, Resolved};
 use crate::vault::Vault;
-use crate::workers::{Backend, Principal, Registry, Worker};
+use crate::workers::{Backend, Registry, Worker};
 
 pub use admission::{Admission, Permit};
 pub use api::*;
@@ -81,7 +83,10 @@ impl Service {
             credentials: Credentials::new(vault, config.credential_cache),
             store: Arc::new(
                 ProcessStore::new(config.processes_dir.clone(), config.limits.bpmn_bytes)
-                    .with_project(config.project_dir().map(Into::into), config.limits.project())
+                    .with_project(
+                        config.project_dir().map(Into::into),
+                        crate::project::ProjectBounds::from_limits(&config.limits),
+                    )
                     .with_read_timeout(config.limits.file_read_timeout()),
             ),
             prompts: Arc::new(prompts),
@@ -157,13 +162,9 @@ impl Service {
         self.generate_inner(principal, Box::new(req), Some(events), || {})
     }
 
-    async fn generate_inner(
-        &self,
-        principal: &Principal,
-        mut req: Box<GenerateRequest>,
-        events: Option<Events<'_>>,
-        on_read: impl FnOnce() + Send,
-    ) -> Result<GenerateResponse, ServiceError> {
+    /// The request's own bounds and shape, checked before any Worker is chosen; the current form's
+    /// size when there is one.
+    fn check_generate(&self, req: &GenerateRequest) -> Result<usize, ServiceError> {
         let chars = req.description.chars().count();
         if chars > self.limits.description_chars {
             return Err(ServiceError::TooLarge {
@@ -189,6 +190,17 @@ impl Service {
         if req.description.trim().is_empty() && !has_process {
             return Err(ServiceError::BriefRequired);
         }
+        Ok(current_size)
+    }
+
+    async fn generate_inner(
+        &self,
+        principal: &Principal,
+        mut req: Box<GenerateRequest>,
+        events: Option<Events<'_>>,
+        on_read: impl FnOnce() + Send,
+    ) -> Result<GenerateResponse, ServiceError> {
+        let current_size = self.check_generate(&req)?;
         let worker = self.registry.choose(principal, req.worker.trim())?;
         // admitted before the BPMN is parsed: a refused request costs no parse
         let _permit = self.admission.admit(worker)?;
@@ -281,7 +293,7 @@ impl Service {
         self.check_bpmn(&req.process_xml)?;
         let sent = sources::read_sent(
             named(&req.process_id, &req.process_xml, &req.element_id, &req.forms, &req.decisions),
-            &self.limits.project(),
+            &crate::project::ProjectBounds::from_limits(&self.limits),
         )?;
         let resolved = self.resolve_sent(&req.process_id, &req.element_id, sent).await?;
         let job = Job::new(req, resolved.target());
@@ -420,7 +432,7 @@ fn outlined(
 ) -> Result<OutlineResponse, ServiceError> {
     let Some(target) = resolved.target() else {
         return Ok(OutlineResponse {
-            process: bpmn::OutlineProcess::from(&Process::default()),
+            process: outline::OutlineProcess::from(&Process::default()),
             text: String::new(),
             process_source: source_name(resolved),
             step: None,
@@ -431,7 +443,7 @@ fn outlined(
     let text = crate::prompt::process_text(target, Some(&picture), budget);
     stop.check()?;
     Ok(OutlineResponse {
-        process: bpmn::OutlineProcess::from(target.process()),
+        process: outline::OutlineProcess::from(target.process()),
         text,
         process_source: source_name(resolved),
         step: Some(picture),

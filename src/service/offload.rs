@@ -117,7 +117,7 @@ impl Service {
     pub(super) async fn resolve_taken(&self, taken: Taken<'_>) -> Result<Resolved, ServiceError> {
         let Taken { process_id, element_id, process_xml, forms, decisions } = taken;
         let large = sent_is_large(&process_xml, &forms, &decisions);
-        let bounds = self.limits.project();
+        let bounds = crate::project::ProjectBounds::from_limits(&self.limits);
         let sent = self
             .cpu(large, move |_| {
                 let named = Named {

@@ -11,7 +11,8 @@
 
 use std::collections::HashSet;
 
-use formgen::bpmn::{self, Definitions, OutlineElement, OutlineProcess};
+use formgen::bpmn::{self, Definitions};
+use formgen::outline::{OutlineElement, OutlineProcess};
 use serde::Deserialize;
 
 /// A reference outline line, as `outline.mjs` prints it (its `file` and `error` are not compared).

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use formgen::gate;
+use formgen::{formjs, gate};
 use serde_json::Value;
 
 /// What must survive the gate, per component, in document order: its type, its binding path as form-js
@@ -51,13 +51,13 @@ fn walk(components: &[Value], prefix: &str, out: &mut Vec<String>) {
         if let Some(id) = c.get("id") {
             parts.insert("id", id.to_string());
         }
-        let keyed = gate::INPUTS.contains(&kind)
-            || !gate::CONTAINERS.contains(&kind) && !gate::PRESENTATIONAL.contains(&kind);
+        let keyed = formjs::INPUTS.contains(&kind)
+            || !formjs::CONTAINERS.contains(&kind) && !formjs::PRESENTATIONAL.contains(&kind);
         if keyed && let Some(key) = c["key"].as_str() {
             parts
                 .insert("binds", if prefix.is_empty() { key.to_string() } else { format!("{prefix}.{key}") });
         }
-        let path = c["path"].as_str().filter(|p| !p.is_empty() && gate::CONTAINERS.contains(&kind));
+        let path = c["path"].as_str().filter(|p| !p.is_empty() && formjs::CONTAINERS.contains(&kind));
         let (inner, list) = match (kind, path) {
             ("dynamiclist", Some(p)) => (String::new(), Some(join(prefix, p))),
             (_, Some(p)) => (join(prefix, p), None),

@@ -7,7 +7,8 @@
 use std::path::Path;
 use std::process::Command;
 
-use formgen::gate::{self, MAX_PATH_BYTES, MAX_PATH_SEGMENTS};
+use formgen::formjs::{MAX_PATH_BYTES, MAX_PATH_SEGMENTS};
+use formgen::gate;
 use proptest::prelude::*;
 use serde_json::{Value, json};
 use wiremock::matchers::method;

@@ -131,7 +131,7 @@ async fn one_deadline_covers_the_repair_round() {
         .mount(&model)
         .await;
     let (app, service) = app(&chat_worker(&model.uri(), "timeout_s = 5"));
-    let capability = service.capability(&formgen::workers::Principal::default());
+    let capability = service.capability(&formgen::auth::Principal::default());
     assert_eq!(capability.limits.model_timeout_s, 5, "capability reports the generation's deadline");
     let started = Instant::now();
     let (status, answer) = post(&app, "/api/formgen/generate", json!({"description": "x"})).await;

@@ -37,12 +37,24 @@ fn outline_json_is_one_line_per_file_in_the_contract_format() {
 
 #[test]
 fn broken_files_still_exit_zero() {
-    for f in ["truncated.bpmn", "mismatched.bpmn", "billion-laughs.bpmn", "not-bpmn.bpmn"] {
+    for f in ["truncated.bpmn", "mismatched.bpmn", "billion-laughs.bpmn"] {
         let (code, _, err) = formgen(&["outline", &fixture(f)]);
         assert_eq!(code, 0, "{f}: {err}");
         let (code, _, _) = formgen(&["outline", "--json", &fixture(f)]);
         assert_eq!(code, 0, "{f}");
     }
+}
+
+#[test]
+fn a_file_with_no_bpmn_is_a_usage_error_and_its_folder_is_not_read() {
+    let (code, out, err) = formgen(&["outline", &fixture("not-bpmn.bpmn")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("not-bpmn.bpmn holds no BPMN process"), "{err}");
+    assert!(!err.contains("warning"), "the folder is not read as a project: {err}");
+    // the JSON contract has one line per file, an empty one for a file with no process
+    let (code, out, _) = formgen(&["outline", "--json", &fixture("not-bpmn.bpmn")]);
+    assert_eq!((code, out.lines().count()), (0, 1));
 }
 
 #[test]

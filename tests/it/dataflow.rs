@@ -8,6 +8,7 @@
 
 use formgen::bpmn::{self, Dialect, FieldKind, Place, Process, Timer};
 use formgen::flow::access::{self, ElementAccess};
+use formgen::outline;
 
 fn process(name: &str) -> Process {
     let bytes = std::fs::read(crate::common::fixtures().join("bpmn").join(name)).unwrap();
@@ -270,7 +271,7 @@ fn outline_json_snapshots() {
     for name in ["dataflow-zeebe", "dataflow-c7", "dataflow-flowable"] {
         let bytes =
             std::fs::read(crate::common::fixtures().join("bpmn").join(format!("{name}.bpmn"))).unwrap();
-        let outline = bpmn::OutlineFile::new(format!("{name}.bpmn"), &bpmn::read(&bytes));
+        let outline = outline::OutlineFile::new(format!("{name}.bpmn"), &bpmn::read(&bytes));
         insta::assert_snapshot!(format!("outline-{name}"), serde_json::to_string_pretty(&outline).unwrap());
     }
 }

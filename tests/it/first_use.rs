@@ -79,7 +79,7 @@ fn cli_fixture(name: &str) -> String {
 }
 
 #[test]
-fn a_file_with_no_bpmn_is_an_error_when_a_step_is_named_and_a_true_warning_when_not() {
+fn a_file_with_no_bpmn_is_an_error_when_a_step_is_named_or_it_is_outlined_and_a_warning_when_drafted() {
     let notes = cli_fixture("notes.txt");
     let (code, out, err) = formgen(&["generate", "--process", &notes, "--element", "Task_approve"]);
     assert_eq!((code, out.as_str()), (2, ""), "{err}");
@@ -92,9 +92,10 @@ fn a_file_with_no_bpmn_is_an_error_when_a_step_is_named_and_a_true_warning_when_
     assert!(!err.contains("the description was the whole brief"), "{err}");
     assert!(err.contains("no BPMN process in it") && err.contains("There was no brief either"), "{err}");
 
+    // a description of no process is of no use: outline says so and exits as generate does
     let (code, out, err) = formgen(&["outline", &notes]);
-    assert_eq!((code, out.trim()), (0, ""));
-    assert!(err.contains("found no BPMN process in it"), "{err}");
+    assert_eq!((code, out.trim()), (2, ""));
+    assert!(err.contains(&format!("{notes} holds no BPMN process")), "{err}");
 }
 
 #[test]

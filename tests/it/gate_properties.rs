@@ -2,7 +2,7 @@
 //! import rules (unique ids, valid and non-overlapping keys, a stamped id, schemaVersion 19), and
 //! running it on its own output changes nothing.
 
-use formgen::gate;
+use formgen::{formjs, gate};
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -123,13 +123,13 @@ fn check_invariants(schema: &Value) -> Result<(), String> {
                 return Err(format!("duplicate id {id}"));
             }
             let kind = c["type"].as_str().ok_or("no type")?;
-            if !gate::INPUTS.contains(&kind)
-                && !gate::CONTAINERS.contains(&kind)
-                && !gate::PRESENTATIONAL.contains(&kind)
+            if !formjs::INPUTS.contains(&kind)
+                && !formjs::CONTAINERS.contains(&kind)
+                && !formjs::PRESENTATIONAL.contains(&kind)
             {
                 return Err(format!("unknown type {kind}"));
             }
-            if gate::INPUTS.contains(&kind) {
+            if formjs::INPUTS.contains(&kind) {
                 let key = c["key"].as_str().ok_or(format!("input without key: {c}"))?;
                 static KEY: std::sync::LazyLock<regex::Regex> =
                     std::sync::LazyLock::new(|| regex::Regex::new(r"^\w+(\.\w+)*$").unwrap());
@@ -188,7 +188,7 @@ proptest! {
     fn hand_written_forms_keep_their_components_and_are_a_fixed_point(f in form()) {
         let options = gate::Options { origin: gate::Origin::Author, form_id: Some("stamped"), ..Default::default() };
         if let Ok(p) = gate::run_value(f.clone(), &options) {
-            let presentational = |v: &Value| count(v, &|k| gate::PRESENTATIONAL.contains(&k));
+            let presentational = |v: &Value| count(v, &|k| formjs::PRESENTATIONAL.contains(&k));
             prop_assert_eq!(presentational(&f), presentational(&p.schema), "a presentational component was dropped");
             if !p.warnings.iter().any(|w| w.contains("the copy was removed")) {
                 prop_assert_eq!(count(&f, &|_| true), count(&p.schema, &|_| true));

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::moddle::{Reference, compare};
 use formgen::bpmn::{self, ReadError};
+use formgen::outline;
 use proptest::prelude::*;
 
 fn fixture(name: &str) -> Vec<u8> {
@@ -14,7 +15,7 @@ fn fixture(name: &str) -> Vec<u8> {
 }
 
 fn outline_json(defs: &bpmn::Definitions) -> String {
-    serde_json::to_string(&bpmn::OutlineFile::new("x", defs)).unwrap()
+    serde_json::to_string(&outline::OutlineFile::new("x", defs)).unwrap()
 }
 
 #[test]

@@ -136,6 +136,56 @@ pub fn optional_names(text: &str) -> Vec<String> {
     out.into_iter().collect()
 }
 
+/// The variables a FEEL expression reads only in the branches of an `if … then … else …`, never
+/// in its test or outside it, by their root: read only when a test lets them be, so a process that
+/// reads them there may never need them. Lenient like the rest: the branches run from `then` to
+/// where the `if` ends (a closing bracket or a `,` at its depth, or the end of the text).
+pub fn conditional_names(text: &str) -> Vec<String> {
+    use lexer::Kind;
+    let text = bounded(text.trim_start().strip_prefix('=').unwrap_or(text));
+    let toks = lexer::tokens(text);
+    let word = |i: usize, w: &str| toks[i].kind == Kind::Word && toks[i].text == w;
+    let mut depth = 0usize;
+    let depths: Vec<usize> = toks
+        .iter()
+        .map(|t| {
+            match t.kind {
+                Kind::LParen | Kind::LBracket | Kind::LBrace => depth += 1,
+                Kind::RParen | Kind::RBracket | Kind::RBrace => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            depth
+        })
+        .collect();
+    // the byte ranges of every `if`'s branches
+    let mut branches: Vec<(usize, usize)> = Vec::new();
+    for i in (0..toks.len()).filter(|&i| word(i, "if")) {
+        let d = depths[i];
+        let Some(then) = (i + 1..toks.len()).find(|&j| word(j, "then") && depths[j] == d) else { continue };
+        let end = (then + 1..toks.len())
+            .find(|&j| depths[j] < d || (toks[j].kind == Kind::Comma && depths[j] == d))
+            .map_or(text.len(), |j| toks[j].start);
+        branches.push((toks[then].start, end));
+    }
+    if branches.is_empty() {
+        return Vec::new();
+    }
+    // what is read with the branches blanked out is read whatever the tests say
+    let mut outside: Vec<u8> = text.as_bytes().to_vec();
+    for &(from, to) in &branches {
+        outside[from..to].iter_mut().filter(|b| b.is_ascii()).for_each(|b| *b = b' ');
+    }
+    let outside = String::from_utf8_lossy(&outside);
+    let always: indexmap::IndexSet<String> = feel_reads(&outside).into_iter().map(|r| r.name).collect();
+    let mut out = indexmap::IndexSet::new();
+    for read in feel_reads(text) {
+        if !always.contains(&read.name) {
+            out.insert(read.name);
+        }
+    }
+    out.into_iter().collect()
+}
+
 /// Variables a FEEL expression reads (text WITHOUT the leading `=`), deduplicated by path, in order
 /// of first appearance.
 pub fn feel_reads(expr: &str) -> Vec<Read> {

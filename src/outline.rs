@@ -11,8 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::model::{Definitions, Element, Process};
-use super::places::DeclaredField;
+use crate::bpmn::{DeclaredField, Definitions, Element, Process};
 use crate::flow::access::{self, ElementAccess, Write};
 
 /// One input file's outline: one line of `formgen outline --json`.
@@ -256,7 +255,7 @@ mod tests {
             "expense-c7.bpmn",
             "order.bpmn",
         ] {
-            let defs = super::super::read(&std::fs::read(dir.join(name)).unwrap());
+            let defs = crate::bpmn::read(&std::fs::read(dir.join(name)).unwrap());
             let owned = serde_json::to_string(&OutlineFile::new(name, &defs)).unwrap();
             let view = serde_json::to_string(&OutlineView::new(name, &defs.processes)).unwrap();
             assert_eq!(view, owned, "{name}");

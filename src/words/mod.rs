@@ -3,6 +3,12 @@
 //! Three stages read identifiers as words: the gate's secret rule (a key `apiKey` asks for an API key,
 //! `keyboard` does not), its process-fit rule (is `vacationDays` the process's `urlaubstage`?), and the
 //! builtin drafter's labels (`startDate` becomes "Start date"). They must split alike, so they share this.
+//!
+//! [`secrets`] reads a text for a secret it asks for; [`fit`] finds the process variable a key
+//! probably means.
+
+pub mod fit;
+pub mod secrets;
 
 /// Splits an identifier or label into lower-case words: at spaces and punctuation, at lower-to-upper
 /// case changes (`startDate`), before the last capital of an acronym run (`APIKey` → api, key), and
@@ -38,13 +44,29 @@ fn flush(current: &mut String, words: &mut Vec<String>) {
     }
 }
 
-/// The first character upper-cased: a sentence start, an option label.
+/// The first character upper-cased: a sentence start, an option label. A sentence that starts with a
+/// path or a file name (`fixtures/order.bpmn: ...`) keeps it as written: its case is the file's.
 pub fn capitalise(s: &str) -> String {
+    if starts_with_path(s) {
+        return s.to_string();
+    }
     let mut chars = s.chars();
     match chars.next() {
         Some(f) => f.to_uppercase().chain(chars).collect(),
         None => String::new(),
     }
+}
+
+/// Whether the first word is a path or a file name: it holds a `/` or `\\`, or a `.` between letters
+/// or digits (`order.bpmn`, not the `e.` of a sentence's last word).
+fn starts_with_path(s: &str) -> bool {
+    let word = s.split_whitespace().next().unwrap_or_default().trim_end_matches([':', ',', ';']);
+    let inner_dot = word.char_indices().any(|(i, c)| {
+        c == '.'
+            && word[..i].chars().last().is_some_and(char::is_alphanumeric)
+            && word[i + 1..].chars().next().is_some_and(char::is_alphanumeric)
+    });
+    word.contains(['/', '\\']) || inner_dot
 }
 
 /// A message as a sentence: upper-case start, full stop at the end (unless it ends in one already).
@@ -127,6 +149,15 @@ fn fold(c: char) -> Vec<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_at_a_sentence_start_keeps_its_case() {
+        assert_eq!(sentence("fixtures/bpmn/x.bpmn holds no BPMN"), "fixtures/bpmn/x.bpmn holds no BPMN.");
+        assert_eq!(sentence("order.bpmn: no process"), "order.bpmn: no process.");
+        assert_eq!(sentence("the form is empty"), "The form is empty.");
+        assert_eq!(capitalise("e.g. this"), "e.g. this");
+        assert_eq!(capitalise("ok. then"), "Ok. then");
+    }
 
     #[test]
     fn splits_every_spelling_alike() {

@@ -1,4 +1,6 @@
-//! The component types form-js 1.23 knows, and what to make of the ones it does not.
+//! form-js's vocabulary: the component types form-js 1.23 knows, what to make of the ones it does
+//! not, and how long a binding path may be. Everything that reads or writes a form names types from
+//! here, never as its own strings.
 //!
 //! The list is open: a model (or a newer editor) may write a type form-js has never heard of, and a host
 //! application may register its own (`range`, `starRating`). The real library refuses the whole form on
@@ -102,6 +104,23 @@ pub fn synonym(kind: &str) -> Option<Replacement> {
         "submit" | "reset" => r("button", None, None),
         _ => None,
     }
+}
+
+/// The most segments a binding path may have: a key, a container's path, or the whole path a field
+/// binds (its containers' paths and its key, dot-joined). The real forms of the corpus bind at most 3.
+pub const MAX_PATH_SEGMENTS: usize = 32;
+
+/// The most bytes a binding path may have (the real forms of the corpus bind at most 33).
+pub const MAX_PATH_BYTES: usize = 512;
+
+/// Whether a path is within [`MAX_PATH_SEGMENTS`] and [`MAX_PATH_BYTES`].
+pub fn within_path_bounds(path: &str) -> bool {
+    path.len() <= MAX_PATH_BYTES && segments(path) <= MAX_PATH_SEGMENTS
+}
+
+/// The segments of a dot-joined path (`a.b.c`: 3).
+pub fn segments(path: &str) -> usize {
+    path.bytes().filter(|&b| b == b'.').count() + 1
 }
 
 #[cfg(test)]

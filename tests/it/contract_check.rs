@@ -1,0 +1,65 @@
+//! The contract check through `formgen check --element`: every case of `fixtures/check/cases.json`
+//! is a form checked against one step of a process, with the findings it must raise (code, severity,
+//! the key and the element that reads it) and no others. The exit code is 1 exactly when a finding is
+//! an error.
+
+use std::collections::BTreeSet;
+use std::process::Command;
+
+use serde_json::Value;
+
+type Found = BTreeSet<(String, String, String, String)>;
+
+fn field(v: &Value, name: &str) -> String {
+    v[name].as_str().unwrap_or_default().to_string()
+}
+
+fn findings(list: &Value) -> Found {
+    list.as_array()
+        .into_iter()
+        .flatten()
+        .map(|f| (field(f, "code"), field(f, "severity"), field(f, "key"), field(f, "elementId")))
+        .collect()
+}
+
+#[test]
+fn every_case_raises_exactly_its_findings() {
+    let dir = crate::common::fixtures().join("check");
+    let cases: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("cases.json")).unwrap()).unwrap();
+    assert!(cases.len() >= 10, "the cases are read");
+    let mut wrong = Vec::new();
+    for case in &cases {
+        let name = field(case, "case");
+        let process = dir.join(field(case, "process"));
+        let form = dir.join(field(case, "form"));
+        let element = field(case, "element");
+        let out = Command::new(env!("CARGO_BIN_EXE_formgen"))
+            .args(["check", "--json", "--element", &element, "--process"])
+            .arg(&process)
+            .arg(&form)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let Some(line) = stdout.lines().next().and_then(|l| serde_json::from_str::<Value>(l).ok()) else {
+            wrong.push(format!("{name}: no JSON line; stderr: {}", String::from_utf8_lossy(&out.stderr)));
+            continue;
+        };
+        let got = findings(&line["findings"]);
+        let want = findings(&case["findings"]);
+        if got != want {
+            wrong.push(format!("{name}:\n  expected {want:?}\n  found    {got:?}"));
+        }
+        let errors = want.iter().any(|(_, severity, _, _)| severity == "error");
+        if out.status.code() != Some(i32::from(errors)) {
+            wrong.push(format!("{name}: exit {:?}, expected {}", out.status.code(), i32::from(errors)));
+        }
+        for f in line["findings"].as_array().into_iter().flatten() {
+            let message = field(f, "message");
+            if message.len() < 20 || !message.ends_with('.') {
+                wrong.push(format!("{name}: a finding without a sentence: {f}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
