@@ -89,6 +89,9 @@ pub struct ModelWorker {
     /// Ask for the answer as a stream when the caller watches it being written (`stream = false`:
     /// always one answer at the end, for servers that stream badly).
     pub stream: bool,
+    /// Show the model the builtin draft of the step as its starting point (`starting_point = false`:
+    /// the process text alone, with the step's data picture).
+    pub starting_point: bool,
 }
 
 impl ModelWorker {
@@ -105,6 +108,7 @@ impl ModelWorker {
             max_components: DEFAULT_MAX_COMPONENTS,
             lean_schema: false,
             stream: true,
+            starting_point: true,
         }
     }
 }

@@ -59,3 +59,6 @@ mod variables;
 
 #[path = "conformance/eval_local.rs"]
 mod eval_local;
+
+#[path = "conformance/check.rs"]
+mod check;

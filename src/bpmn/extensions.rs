@@ -25,7 +25,9 @@ fn vendor_attribute(local: &str) -> Option<(Place, Dialect)> {
         "dueDate" => (Place::DueDate, Dialect::Juel),
         "followUpDate" => (Place::FollowUpDate, Dialect::Juel),
         "priority" => (Place::Priority, Dialect::Juel),
-        "expression" | "delegateExpression" => (Place::Expression, Dialect::Juel),
+        "expression" => (Place::Implementation, Dialect::Juel),
+        "delegateExpression" => (Place::Delegate, Dialect::Juel),
+        "class" => (Place::DelegateClass, Dialect::Name),
         "resultVariable" | "resultVariableName" => (Place::ResultVariable, Dialect::Name),
         "formKey" => (Place::FormKey, Dialect::Juel),
         "decisionRef" => (Place::DecisionId, Dialect::Juel),
@@ -182,9 +184,17 @@ impl Builder {
             }
             "formField" | "formProperty" => Some(self.declared_field(index, ns, attrs)),
             "expression" => Some(self.capture(index, Place::Expression, juel)),
-            "field" | "executionListener" | "taskListener" => {
+            "field" => {
                 self.attributes(index, attrs, &[("expression", Place::Expression, juel)]);
-                self.attributes(index, attrs, &[("delegateExpression", Place::Expression, juel)]);
+                Some(Frame::Inner)
+            }
+            "executionListener" | "taskListener" => {
+                let table = [
+                    ("expression", Place::Implementation, juel),
+                    ("delegateExpression", Place::Delegate, juel),
+                    ("class", Place::DelegateClass, name),
+                ];
+                self.attributes(index, attrs, &table);
                 Some(Frame::Inner)
             }
             _ => Some(Frame::Inner),
@@ -382,5 +392,60 @@ impl Builder {
                 element.accesses.extend(accesses);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Place, read_str};
+
+    /// The places of the element `id` in a process of the given extension namespace.
+    fn places(ns: &str, body: &str, id: &str) -> Vec<(Place, String)> {
+        let xml = format!(
+            r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:x="{ns}"><process id="p">{body}</process></definitions>"#
+        );
+        let defs = read_str(&xml);
+        let e = defs.processes[0].element(id).unwrap_or_else(|| panic!("{id} in {xml}"));
+        e.accesses.iter().map(|a| (a.place.clone(), a.expression.to_string())).collect()
+    }
+
+    #[test]
+    fn the_code_a_task_runs_is_its_own_kind_of_place() {
+        for ns in
+            ["http://camunda.org/schema/1.0/bpmn", "http://flowable.org/bpmn", "http://activiti.org/bpmn"]
+        {
+            let body = r##"<serviceTask id="a" x:delegateExpression="#{svnService}"/>
+                <serviceTask id="b" x:expression="${orderService.check(order)}"/>
+                <serviceTask id="c" x:class="com.example.Notify"/>"##;
+            assert_eq!(places(ns, body, "a"), [(Place::Delegate, "#{svnService}".into())], "{ns}");
+            assert_eq!(
+                places(ns, body, "b"),
+                [(Place::Implementation, "${orderService.check(order)}".into())],
+                "{ns}"
+            );
+            assert_eq!(places(ns, body, "c"), [(Place::DelegateClass, "com.example.Notify".into())], "{ns}");
+        }
+    }
+
+    #[test]
+    fn listeners_run_code_and_field_injections_hand_it_data() {
+        let body = r#"<userTask id="t"><extensionElements>
+            <x:taskListener event="create" delegateExpression="${assigner}"/>
+            <x:taskListener event="complete" expression="${audit.log(task, comment)}"/>
+            <x:executionListener event="end" class="com.example.Listener">
+              <x:field name="note" expression="${summary}"/>
+              <x:field name="other"><x:expression>${details}</x:expression></x:field>
+            </x:executionListener>
+        </extensionElements></userTask>"#;
+        assert_eq!(
+            places("http://camunda.org/schema/1.0/bpmn", body, "t"),
+            [
+                (Place::Delegate, "${assigner}".into()),
+                (Place::Implementation, "${audit.log(task, comment)}".into()),
+                (Place::DelegateClass, "com.example.Listener".into()),
+                (Place::Expression, "${summary}".into()),
+                (Place::Expression, "${details}".into()),
+            ]
+        );
     }
 }

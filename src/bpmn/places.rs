@@ -130,8 +130,19 @@ pub enum Place {
     Property(String),
     /// `zeebe:header value`, by the header's key (`resultVariable`, `resultExpression`, ...).
     Header(String),
-    /// `camunda:expression`, `delegateExpression`, a field injection's expression.
+    /// A field injection's expression (`camunda:field expression`, its `camunda:expression` child):
+    /// a value the engine evaluates against the process's data and hands to the code that runs.
     Expression,
+    /// `camunda:expression` / `flowable:expression` of a task or event definition, a listener's
+    /// `expression`: code evaluated for its effect. A method called on a root names a bean
+    /// (`${orderService.check(order)}`), not data; what it is passed is data.
+    Implementation,
+    /// `camunda:delegateExpression` / `flowable:delegateExpression` of a task or event definition, a
+    /// listener's `delegateExpression`: resolves to the bean that runs (`#{svnService}`), not data.
+    Delegate,
+    /// `camunda:class` / `flowable:class` of a task or event definition, a listener's `class`: the
+    /// Java class that runs. It reads nothing.
+    DelegateClass,
     /// `camunda:formKey`, `flowable:formKey`.
     FormKey,
     /// A declared form field's default value or expression. (What a field writes is its

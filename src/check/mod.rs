@@ -353,6 +353,79 @@ fn unused_key(field: &FormField, contract: &Contract, around: Around<'_>, out: &
     }
 }
 
+/// What the check of one step's forms needs, worked out once from the process and its project: the
+/// step's contract, the process's variables and the keys other forms bind. A generation builds it
+/// while the process is at hand and checks the answer with it later, without reading anything again.
+#[derive(Debug, Clone, Default)]
+pub struct StepCheck {
+    contract: Contract,
+    variables: Vec<String>,
+    /// The keys of every other form of the project, with that form's id ("" when it has none).
+    other_forms: Vec<(String, Vec<String>)>,
+    /// The keys of the embedded forms of the process's other steps.
+    linked_keys: HashSet<String>,
+    /// The form id the step binds ("" for none).
+    own_id: String,
+}
+
+impl StepCheck {
+    /// The check for the element at `target` of `process` (none: the start form).
+    pub fn new(
+        process: &crate::bpmn::Process,
+        target: Option<usize>,
+        project: &crate::project::Project,
+    ) -> Self {
+        Self::from_contract(process, target, project, crate::flow::contract(process, target, project))
+    }
+
+    /// [`StepCheck::new`] with the step's contract read already.
+    pub fn from_contract(
+        process: &crate::bpmn::Process,
+        target: Option<usize>,
+        project: &crate::project::Project,
+        contract: Contract,
+    ) -> Self {
+        let variables = process.variables().into_iter().map(str::to_string).collect();
+        let own_id = target.map(|i| process.elements[i].form_id.to_string()).unwrap_or_default();
+        let other_forms = project
+            .forms
+            .iter()
+            .map(|f| (f.id.clone(), f.input_fields.iter().map(|f| f.key.clone()).collect()))
+            .collect();
+        let mut linked_keys = HashSet::new();
+        for (_, e) in process.elements.iter().enumerate().filter(|(i, _)| Some(*i) != target) {
+            if let Some(linked) = process.linked_form(e)
+                && let Ok(schema) = serde_json::from_str(&linked.body)
+                && let Ok(f) = ProjectForm::read(schema, String::new())
+            {
+                linked_keys.extend(f.input_fields.iter().map(|f| f.key.clone()));
+            }
+        }
+        StepCheck { contract, variables, other_forms, linked_keys, own_id }
+    }
+
+    /// The findings of `form`: errors first, then in the form's order.
+    pub fn findings(&self, form: &ProjectForm) -> Vec<Finding> {
+        let mut other_keys = self.linked_keys.clone();
+        for (id, keys) in &self.other_forms {
+            // the project's copy of this very form (by its own id or the one the step binds) is not another form
+            if *id != form.id && (id.is_empty() || *id != self.own_id) {
+                other_keys.extend(keys.iter().cloned());
+            }
+        }
+        let variables: Vec<&str> = self.variables.iter().map(String::as_str).collect();
+        findings(form, &self.contract, Around { variables: &variables, other_keys: &other_keys })
+    }
+
+    /// The findings of a form-js schema the gate accepted; none when it holds no form to read.
+    pub fn of_schema(&self, schema: &serde_json::Value) -> Vec<Finding> {
+        match ProjectForm::read(schema.clone(), String::new()) {
+            Ok(form) => self.findings(&form),
+            Err(_) => Vec::new(),
+        }
+    }
+}
+
 /// The findings of `form` for the element at `target` of `process` (none: the start form), with the
 /// process's project: the contract of the step, then the check.
 pub fn check_step(
@@ -361,23 +434,13 @@ pub fn check_step(
     project: &crate::project::Project,
     form: &ProjectForm,
 ) -> Vec<Finding> {
-    let contract = crate::flow::contract(process, target, project);
-    let variables = process.variables();
-    let own_id = target.map(|i| process.elements[i].form_id.as_str()).unwrap_or_default();
-    let mut other_keys: HashSet<String> = HashSet::new();
-    for other in project.forms.iter().filter(|f| f.id != form.id && (f.id.is_empty() || f.id != own_id)) {
-        other_keys.extend(other.input_fields.iter().map(|f| f.key.clone()));
-    }
-    for (i, e) in process.elements.iter().enumerate().filter(|(i, _)| Some(*i) != target) {
-        let _ = i;
-        if let Some(linked) = process.linked_form(e)
-            && let Ok(schema) = serde_json::from_str(&linked.body)
-            && let Ok(f) = ProjectForm::read(schema, String::new())
-        {
-            other_keys.extend(f.input_fields.iter().map(|f| f.key.clone()));
-        }
-    }
-    findings(form, &contract, Around { variables: &variables, other_keys: &other_keys })
+    StepCheck::new(process, target, project).findings(form)
+}
+
+/// Leaves out the warnings a finding already says, word for word (the gate's sentence on a key
+/// nothing uses is also the `unused_key` finding's).
+pub fn without_repeats(warnings: &mut Vec<String>, findings: &[Finding]) {
+    warnings.retain(|w| !findings.iter().any(|f| f.message == *w));
 }
 
 /// The step of `process` that binds the form with this id (`zeebe:formDefinition formId`, a form

@@ -31,8 +31,8 @@ pub(crate) struct CheckArgs {
     /// Print `{"schema", "findings"}` per form on stdout, one JSON object per line.
     #[arg(long)]
     pub(crate) json: bool,
-    /// Forms or model answers to check.
-    #[arg(required = true)]
+    /// Forms or model answers to check. None, with `--project DIR`: every form a step of a process in
+    /// the folder binds.
     pub(crate) files: Vec<PathBuf>,
 }
 
@@ -47,7 +47,13 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
         args.process = Some(args.files.remove(i));
     }
     if args.files.is_empty() {
-        return Err(UsageError("name the forms to check: formgen check [FILE.bpmn] FORM...".into()));
+        return match (&args.project, &args.process) {
+            (Some(dir), None) if args.element.is_none() => super::check_project::run(dir, args.json, limits),
+            _ => Err(UsageError(
+                "name the forms to check: formgen check [FILE.bpmn] FORM..., or formgen check --project DIR for every form of a folder"
+                    .into(),
+            )),
+        };
     }
     let process = match &args.process {
         Some(path) => {
@@ -138,7 +144,7 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
     Ok(if refused { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-fn severity_word(s: formgen::check::Severity) -> &'static str {
+pub(super) fn severity_word(s: formgen::check::Severity) -> &'static str {
     match s {
         formgen::check::Severity::Error => "error",
         formgen::check::Severity::Warning => "warning",

@@ -191,6 +191,15 @@ pub(crate) fn run(mut args: GenerateArgs) -> Result<ExitCode, UsageError> {
     for w in &response.warnings {
         let _ = writeln!(stderr, "warning: {w}");
     }
+    for f in &response.findings {
+        let _ = writeln!(
+            stderr,
+            "{}: {} [{}]",
+            super::check::severity_word(f.severity),
+            f.message,
+            f.code.as_str()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -9,6 +9,7 @@
 //! `--process FILE`, a process of the file is `--process-id ID`, a step is `--element ID`.
 
 mod check;
+mod check_project;
 mod errors;
 mod eval;
 mod generate;

@@ -139,7 +139,7 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
             found = true;
             let target = step(&defs, Some(&p.id), element, path)?.with_project(around.clone());
             let picture = formgen::flow::picture(target.process(), target.element_index(), target.project());
-            let text = formgen::prompt::process_text(&target, Some(&picture), limits.prompt_chars);
+            let text = formgen::prompt::process_text(&target, Some(&picture), false, limits.prompt_chars);
             let _ = writeln!(stdout, "{text}");
         }
         let _ = stdout.flush();

@@ -85,6 +85,7 @@ pub(super) struct RawWorker {
     pub max_components: Option<usize>,
     pub answer_schema: Option<String>,
     pub stream: Option<bool>,
+    pub starting_point: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]

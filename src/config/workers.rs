@@ -168,5 +168,6 @@ fn model_backend(
         max_components: rw.max_components.unwrap_or(DEFAULT_MAX_COMPONENTS),
         lean_schema,
         stream: rw.stream.unwrap_or(true),
+        starting_point: rw.starting_point.unwrap_or(true),
     }))
 }

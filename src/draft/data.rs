@@ -9,7 +9,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
 use super::{Use, valid_key, without_objects};
-use crate::bpmn::{DeclaredField, Element, FieldKind};
+use crate::bpmn::{Comparison, DeclaredField, Element, FieldKind};
 use crate::flow::{Definition, Known, PathRoots, Picture};
 use crate::words;
 
@@ -23,7 +23,12 @@ pub const COMPUTED_SHOWN: usize = 2;
 
 /// Adds the picture's variables to the fields chosen from the process: what the step supplies and
 /// what is decided on (captured), then what is known before (shown, for a step; not for the start form).
-pub(super) fn add_picture_fields(chosen: &mut Vec<(String, Use)>, picture: &Picture, is_step: bool) {
+pub(super) fn add_picture_fields(
+    chosen: &mut Vec<(String, Use)>,
+    picture: &Picture,
+    needs: &[crate::flow::contract::Need],
+    is_step: bool,
+) {
     let mut seen: HashSet<String> = chosen.iter().map(|(n, _)| n.clone()).collect();
     let mut push = |name: &str, use_: Use, chosen: &mut Vec<(String, Use)>| {
         if valid_key(name) && seen.insert(name.to_string()) {
@@ -32,6 +37,10 @@ pub(super) fn add_picture_fields(chosen: &mut Vec<(String, Use)>, picture: &Pict
     };
     for s in &picture.to_supply {
         push(&s.name, Use::Write, chosen);
+    }
+    // what the process reads later and nothing else sets: without it a condition is null
+    for need in needs {
+        push(&need.path, Use::Write, chosen);
     }
     for d in &picture.decided_on {
         push(&d.name, Use::Write, chosen);
@@ -101,8 +110,14 @@ pub(super) fn expand_objects(
     *chosen = out.into_iter().collect();
 }
 
-/// A field for a variable the project already defines: its type, label and options from there.
-pub(super) fn defined_field(name: &str, use_: Use, d: &Definition) -> Value {
+/// A field for a variable the project already defines: its type, label and options from there. A
+/// type the field cannot be without what the definition brings (an expression field) is made as the
+/// definition says when it can be, else as the comparisons type a plain field, under the definition's
+/// label.
+pub(super) fn defined_field(name: &str, use_: Use, d: &Definition, comparisons: &[Comparison]) -> Value {
+    if d.kind == "expression" {
+        return computed_field(name, use_, d).unwrap_or_else(|| plain_field(name, use_, d, comparisons));
+    }
     let label = if d.label.trim().is_empty() { words::humanise(name) } else { d.label.trim().to_string() };
     let mut c = Map::new();
     let choice = matches!(d.kind.as_str(), "select" | "radio" | "checklist" | "taglist");
@@ -137,6 +152,38 @@ pub(super) fn defined_field(name: &str, use_: Use, d: &Definition) -> Value {
         Use::Write => {}
     }
     Value::Object(c)
+}
+
+/// An expression field computing `name` as the defining form does: only where the step supplies the
+/// value and the definition has its FEEL expression. A value known before the step is shown instead;
+/// an expression field shows nothing and would compute it again.
+fn computed_field(name: &str, use_: Use, d: &Definition) -> Option<Value> {
+    let expression = d.properties.get("expression").and_then(Value::as_str)?;
+    if use_ == Use::Read || !expression.trim_start().starts_with('=') {
+        return None;
+    }
+    let mut c = Map::new();
+    c.insert("type".into(), json!("expression"));
+    c.insert("key".into(), json!(name));
+    c.insert("expression".into(), json!(expression));
+    if let Some(on) = d.properties.get("computeOn").and_then(Value::as_str)
+        && matches!(on, "change" | "presubmit")
+    {
+        c.insert("computeOn".into(), json!(on));
+    }
+    Some(Value::Object(c))
+}
+
+/// The field the comparisons make for `name`, under the definition's label when it has one.
+fn plain_field(name: &str, use_: Use, d: &Definition, comparisons: &[Comparison]) -> Value {
+    let mut c = super::field::field(name, use_, comparisons);
+    let label = d.label.trim();
+    if let Some(slot) = ["label", "dateLabel", "timeLabel"].into_iter().find(|k| c.get(*k).is_some())
+        && !label.is_empty()
+    {
+        c[slot] = json!(label);
+    }
+    c
 }
 
 /// The fields a Camunda 7 (`camunda:formData`) or Flowable (`formProperty`) step declares, as form-js
@@ -211,4 +258,47 @@ fn declared_field(f: &DeclaredField) -> Value {
         c.insert("validate".into(), Value::Object(validate));
     }
     Value::Object(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bpmn::read_condition;
+
+    fn expression_definition(properties: Value) -> Definition {
+        Definition {
+            name: "total".into(),
+            source: "the form \"entry\"".into(),
+            label: String::new(),
+            kind: "expression".into(),
+            options: Vec::new(),
+            required: false,
+            properties: properties.as_object().cloned().unwrap_or_default(),
+        }
+    }
+
+    #[test]
+    fn an_expression_definition_is_computed_where_the_step_supplies_it() {
+        let d = expression_definition(json!({"expression": "=a + b", "computeOn": "presubmit"}));
+        assert_eq!(
+            defined_field("total", Use::Write, &d, &[]),
+            json!({"type": "expression", "key": "total", "expression": "=a + b", "computeOn": "presubmit"})
+        );
+    }
+
+    #[test]
+    fn an_expression_definition_without_what_it_needs_is_a_plain_field() {
+        let compared = read_condition("= total > 100").comparisons;
+        let known = defined_field(
+            "total",
+            Use::Read,
+            &expression_definition(json!({"expression": "=a + b"})),
+            &compared,
+        );
+        assert_eq!((&known["type"], &known["readonly"]), (&json!("number"), &json!(true)), "shown: {known}");
+        for properties in [json!({}), json!({"expression": "a + b"}), json!({"expression": 3})] {
+            let c = defined_field("total", Use::Write, &expression_definition(properties.clone()), &[]);
+            assert_eq!(c, json!({"type": "textfield", "key": "total", "label": "Total"}), "{properties}");
+        }
+    }
 }

@@ -26,6 +26,7 @@ use indexmap::{IndexMap, IndexSet};
 use serde_json::{Map, Value, json};
 
 use crate::bpmn::{Process, read_condition};
+use crate::flow::contract::Contract;
 use crate::flow::{Definition, Picture};
 use crate::project::Project;
 
@@ -49,6 +50,8 @@ pub struct Around<'a> {
     pub picture: &'a Picture,
     /// The forms and decisions around the process.
     pub project: &'a Project,
+    /// The step's contract: what the form must supply.
+    pub contract: &'a Contract,
 }
 
 /// What a field does with its variable.
@@ -126,7 +129,7 @@ pub fn draft_in(
         chosen.retain(|(n, _)| !engine_written.contains(n.as_str()));
     }
     if let Some(around) = around {
-        data::add_picture_fields(&mut chosen, around.picture, target.is_some());
+        data::add_picture_fields(&mut chosen, around.picture, &around.contract.must_supply, target.is_some());
         data::expand_objects(&mut chosen, process, around.project);
     }
     let definitions = around.map(|a| crate::flow::Definitions::new(process, a.project));
@@ -141,7 +144,7 @@ pub fn draft_in(
         let cs = comparisons.get(&name).map(Vec::as_slice).unwrap_or_default();
         let definition: Option<Definition> = definitions.as_ref().and_then(|d| d.get(&name));
         let component = match &definition {
-            Some(d) if cs.is_empty() || d.kind != "textfield" => data::defined_field(&name, use_, d),
+            Some(d) if cs.is_empty() || d.kind != "textfield" => data::defined_field(&name, use_, d, cs),
             _ => field(&name, use_, cs),
         };
         bound.insert(&name);

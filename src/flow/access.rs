@@ -67,7 +67,11 @@ pub fn reads_of(access: &Access) -> Vec<String> {
         | Place::CallOutSource
         | Place::CallOutTarget { .. }
         | Place::CaughtVariable
-        | Place::Initiator => return Vec::new(),
+        | Place::Initiator
+        | Place::DelegateClass => return Vec::new(),
+        // the bean that runs is code, not data; what it is passed is read
+        Place::Delegate => expr::juel_delegate_reads(text),
+        Place::Implementation => expr::juel_call_reads(text),
         _ => read_text(access.dialect, text),
     };
     let bound: &[&str] = match &access.place {
@@ -309,6 +313,40 @@ mod tests {
             expression: "={status: response.status, id: orderId}".into(),
         };
         assert_eq!(reads_of(&access), ["orderId"]);
+    }
+
+    #[test]
+    fn the_code_an_element_runs_is_not_data_but_what_it_is_passed_is() {
+        let xml = r##"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
+            xmlns:camunda="http://camunda.org/schema/1.0/bpmn" xmlns:activiti="http://activiti.org/bpmn"
+            xmlns:flowable="http://flowable.org/bpmn"><process id="p">
+          <serviceTask id="svn" activiti:delegateExpression="#{svnService}"/>
+          <serviceTask id="mine" camunda:delegateExpression="${myDelegate}"/>
+          <serviceTask id="made" flowable:delegateExpression="${factory.get(kind)}"/>
+          <serviceTask id="check" camunda:expression="${orderService.check(order)}" camunda:resultVariable="ok"/>
+          <serviceTask id="plain" activiti:expression="${approved}"/>
+          <serviceTask id="java" camunda:class="com.example.Notify">
+            <extensionElements><camunda:field name="to" expression="${recipient}"/></extensionElements>
+          </serviceTask>
+          <userTask id="review"><extensionElements>
+            <camunda:taskListener event="create" delegateExpression="${assigner}"/>
+            <camunda:taskListener event="complete" expression="${audit.log(task, comment)}"/>
+            <camunda:executionListener event="end" class="com.example.Listener"/>
+          </extensionElements></userTask>
+        </process></definitions>"##;
+        let process = crate::bpmn::read_str(xml).processes.remove(0);
+        let reads = |id: &str| of_element(&process, process.element_index(id).unwrap()).reads;
+        for (id, want) in [
+            ("svn", &[][..]),
+            ("mine", &[]),
+            ("made", &["kind"]),
+            ("check", &["order"]),
+            ("plain", &["approved"]),
+            ("java", &["recipient"]),
+            ("review", &["comment"]),
+        ] {
+            assert_eq!(reads(id), want, "{id}");
+        }
     }
 }
 

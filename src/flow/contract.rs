@@ -612,7 +612,8 @@ fn writes_unseen(e: &Element, known_form: bool) -> bool {
     let has = |place: &Place| e.accesses.iter().any(|a| &a.place == place);
     let maps_outputs = has(&Place::OutputTarget)
         || e.accesses.iter().any(|a| matches!(a.place, Place::CallOutTarget { .. }));
-    if has(&Place::Expression) {
+    let runs_code = [Place::Expression, Place::Implementation, Place::Delegate, Place::DelegateClass];
+    if runs_code.iter().any(has) {
         return true; // a delegate or listener: code that may set anything
     }
     if maps_outputs {
@@ -797,13 +798,15 @@ impl<'a> Reader<'a> {
         out
     }
 
-    /// The first read of `name` by the step or after it.
+    /// The first read of `name` by the step once its form is submitted, or after it. What the step
+    /// reads as it starts (its input mappings, who it is assigned to, its dates) reads the value the
+    /// form was shown with, not what the person entered.
     fn first_read_of(&self, name: &str, after: &[usize]) -> Option<Site> {
-        self.own.iter().chain(after.iter()).find_map(|&i| {
-            let a = self.process.elements[i]
-                .accesses
-                .iter()
-                .find(|a| access::reads_of(a).iter().any(|n| n == name))?;
+        let own = self.own.iter().map(|&i| (i, true));
+        own.chain(after.iter().map(|&i| (i, false))).find_map(|(i, is_own)| {
+            let a = self.process.elements[i].accesses.iter().find(|a| {
+                !(is_own && read_on_activation(&a.place)) && access::reads_of(a).iter().any(|n| n == name)
+            })?;
             Some(self.site(i, &a.expression))
         })
     }
@@ -1047,4 +1050,18 @@ fn path_reads(a: &crate::bpmn::Access) -> Vec<expr::Read> {
             expr::Read { name, path }
         })
         .collect()
+}
+
+/// Whether an element reads this place as it starts, before a form it shows is submitted.
+fn read_on_activation(place: &Place) -> bool {
+    matches!(
+        place,
+        Place::InputSource
+            | Place::Assignee
+            | Place::CandidateGroups
+            | Place::CandidateUsers
+            | Place::DueDate
+            | Place::FollowUpDate
+            | Place::Priority
+    )
 }

@@ -8,6 +8,7 @@
 use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
+use serde_json::{Map, Value};
 
 use super::expr;
 use crate::bpmn::{DeclaredField, Element, Place, Process};
@@ -31,7 +32,15 @@ pub struct Definition {
     pub options: Vec<(String, String)>,
     /// Whether it is required there.
     pub required: bool,
+    /// What its type needs besides a key, a label and options, as the defining form writes it: an
+    /// expression field's `expression` and `computeOn`. Empty for every other type.
+    #[serde(skip)]
+    pub properties: Map<String, Value>,
 }
+
+/// The properties a form-js type cannot do without (besides its key, label and options), by type:
+/// what a field copied from a sibling form must carry to be that type.
+const NEEDED: &[(&str, &[&str])] = &[("expression", &["expression", "computeOn"])];
 
 /// The first definition of `name`: a sibling form's field, else a C7/Flowable declared field, else a
 /// decision's output (for the result variable of a step that calls it) or input. For many names, make
@@ -115,6 +124,7 @@ impl<'a> Definitions<'a> {
                     })
                     .collect(),
                 required: field.required,
+                properties: needed_properties(form, field),
             });
         }
         if let Some((e, f)) = self.declared.get(name) {
@@ -125,6 +135,7 @@ impl<'a> Definitions<'a> {
                 kind: f.kind.form_js().to_string(),
                 options: f.options.iter().map(|o| (o.id.clone(), o.name.clone())).collect(),
                 required: f.required,
+                properties: Map::new(),
             });
         }
         self.decision_output(name).or_else(|| self.decision_input(name))
@@ -148,6 +159,7 @@ impl<'a> Definitions<'a> {
                         kind: kind_of(&output.type_ref, !output.allowed_values.is_empty()).to_string(),
                         options: output.allowed_values.iter().map(|v| (v.clone(), v.clone())).collect(),
                         required: true,
+                        properties: Map::new(),
                     });
                 }
             }
@@ -165,8 +177,53 @@ impl<'a> Definitions<'a> {
             kind: kind_of(&input.type_ref, !input.allowed_values.is_empty()).to_string(),
             options: input.allowed_values.iter().map(|v| (v.clone(), v.clone())).collect(),
             required: true,
+            properties: Map::new(),
         })
     }
+}
+
+/// The properties [`NEEDED`] by the type of `field`, as its component in `form` writes them (none
+/// for a type that needs nothing, or when the component is not found).
+fn needed_properties(form: &ProjectForm, field: &FormField) -> Map<String, Value> {
+    let Some((_, names)) = NEEDED.iter().find(|(kind, _)| *kind == field.kind) else {
+        return Map::new();
+    };
+    let Some(component) = form.schema.get("components").and_then(|cs| component_of(cs, "", field, 0)) else {
+        return Map::new();
+    };
+    names.iter().filter_map(|&n| Some((n.to_string(), component.get(n)?.clone()))).collect()
+}
+
+/// The component of `components` (walked as the project reads a form: a container's `path` prefixes
+/// its children) that is `field`: the same binding path and type, and the same id when it has one.
+fn component_of<'s>(
+    components: &'s Value,
+    prefix: &str,
+    field: &FormField,
+    depth: usize,
+) -> Option<&'s Map<String, Value>> {
+    let join = |key: &str| if prefix.is_empty() { key.to_string() } else { format!("{prefix}.{key}") };
+    for c in components.as_array()?.iter().filter_map(Value::as_object) {
+        let text = |name: &str| c.get(name).and_then(Value::as_str).unwrap_or_default();
+        let kind = text("type");
+        if kind == field.kind
+            && join(text("key")) == field.key
+            && (field.id.is_empty() || text("id").trim() == field.id)
+        {
+            return Some(c);
+        }
+        if crate::formjs::CONTAINERS.contains(&kind)
+            && depth < crate::limits::nesting::FORM
+            && let Some(children) = c.get("components")
+        {
+            let path = text("path").trim();
+            let inner = if path.is_empty() { prefix.to_string() } else { join(path) };
+            if let Some(found) = component_of(children, &inner, field, depth + 1) {
+                return Some(found);
+            }
+        }
+    }
+    None
 }
 
 /// The dotted paths the process and its project use below `root` (`order.total` for `order`): read
@@ -277,6 +334,28 @@ fn kind_of(type_ref: &str, has_values: bool) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sibling_expression_field_brings_what_it_computes() {
+        let schema = serde_json::json!({"id": "entry", "components": [
+            {"type": "textfield", "key": "a", "label": "A"},
+            {"type": "group", "path": "order", "components": [
+                {"type": "expression", "key": "total", "expression": "=a + 1", "computeOn": "presubmit", "id": "Field_t"}
+            ]},
+            {"type": "expression", "key": "bare"}
+        ]});
+        let project = crate::project::from_request(&[schema], &[], &Default::default()).unwrap();
+        let process = Process::default();
+        let definitions = Definitions::new(&process, &project);
+        let total = definitions.get("order.total").unwrap();
+        assert_eq!(total.kind, "expression");
+        assert_eq!(
+            Value::Object(total.properties),
+            serde_json::json!({"expression": "=a + 1", "computeOn": "presubmit"})
+        );
+        assert!(definitions.get("bare").unwrap().properties.is_empty(), "nothing to bring");
+        assert!(definitions.get("a").unwrap().properties.is_empty(), "a text field needs nothing");
+    }
 
     #[test]
     fn dmn_types() {

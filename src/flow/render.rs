@@ -62,6 +62,29 @@ pub fn describe_picture(
     embedded: &[ProjectForm],
     budget: usize,
 ) -> String {
+    render_picture(picture, process, project, embedded, budget, true)
+}
+
+/// [`describe_picture`] for a prompt that shows the builtin draft too: without the project's
+/// definitions of the step's variables (key, label, type, options), which the draft's fields carry.
+pub fn describe_picture_beside_draft(
+    picture: &Picture,
+    process: &Process,
+    project: &Project,
+    embedded: &[ProjectForm],
+    budget: usize,
+) -> String {
+    render_picture(picture, process, project, embedded, budget, false)
+}
+
+fn render_picture(
+    picture: &Picture,
+    process: &Process,
+    project: &Project,
+    embedded: &[ProjectForm],
+    budget: usize,
+    with_definitions: bool,
+) -> String {
     if picture.known_before.is_empty()
         && picture.to_supply.is_empty()
         && picture.decided_on.is_empty()
@@ -117,7 +140,7 @@ pub fn describe_picture(
             defined.push((d.name, line));
         }
     }
-    if !defined.is_empty() {
+    if with_definitions && !defined.is_empty() {
         lines.push("- Already defined in the project (reuse the key, label, type and options):".into());
         lines.extend(defined.into_iter().map(|(_, l)| l));
     }

@@ -32,7 +32,10 @@ use crate::service::{
         crate::workers::WorkerView,
         crate::workers::Provider,
         crate::outline::OutlineProcess,
-        crate::outline::OutlineElement
+        crate::outline::OutlineElement,
+        crate::check::Finding,
+        crate::check::Code,
+        crate::check::Severity
     ))
 )]
 struct ApiDoc;

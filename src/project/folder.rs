@@ -32,7 +32,12 @@ pub enum FileKind {
     Form,
     /// `.dmn`: DMN decisions.
     Decisions,
+    /// `.bpmn`: processes (listed only by [`list_processes`]; a project is its forms and decisions).
+    Process,
 }
+
+/// What a project listing holds.
+const PROJECT_KINDS: &[FileKind] = &[FileKind::Form, FileKind::Decisions];
 
 /// One file of a listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -83,6 +88,15 @@ impl Listing {
 
 /// Lists the project files under `dir`. Blocking (file system): call it from a blocking task.
 pub fn list_folder(dir: &Path, bounds: &ProjectBounds) -> Result<Listing, ProjectError> {
+    list_kinds(dir, bounds, PROJECT_KINDS)
+}
+
+/// Lists the `.bpmn` files under `dir`, by the same rules and bounds as [`list_folder`].
+pub fn list_processes(dir: &Path, bounds: &ProjectBounds) -> Result<Listing, ProjectError> {
+    list_kinds(dir, bounds, &[FileKind::Process])
+}
+
+fn list_kinds(dir: &Path, bounds: &ProjectBounds, kinds: &[FileKind]) -> Result<Listing, ProjectError> {
     let folder_error = |source| ProjectError::Folder { dir: dir.to_path_buf(), source };
     let root = std::fs::canonicalize(dir).map_err(folder_error)?;
     std::fs::read_dir(&root).map_err(folder_error)?; // a root that is not a readable folder is an error
@@ -121,7 +135,7 @@ pub fn list_folder(dir: &Path, bounds: &ProjectBounds) -> Result<Listing, Projec
                 continue;
             };
             let Some((is_dir, resolved)) =
-                followed(&path, &name, file_name, file_type, &root, &mut listing.warnings)
+                followed(&path, (&name, file_name), file_type, (&root, kinds), &mut listing.warnings)
             else {
                 continue;
             };
@@ -147,7 +161,7 @@ pub fn list_folder(dir: &Path, bounds: &ProjectBounds) -> Result<Listing, Projec
                 }
                 continue;
             }
-            let Some(kind) = kind_of(file_name) else {
+            let Some(kind) = kind_of(file_name, kinds) else {
                 continue;
             };
             let Some(file) = listed(path, name, kind, bounds, &mut listing.warnings) else {
@@ -155,7 +169,12 @@ pub fn list_folder(dir: &Path, bounds: &ProjectBounds) -> Result<Listing, Projec
             };
             listing.files.push(file);
             if listing.files.len() > bounds.max_files {
-                return Err(ProjectError::TooManyFiles { dir: dir.to_path_buf(), limit: bounds.max_files });
+                let kinds = if kinds == PROJECT_KINDS { ".form and .dmn" } else { ".bpmn" };
+                return Err(ProjectError::TooManyFiles {
+                    dir: dir.to_path_buf(),
+                    kinds,
+                    limit: bounds.max_files,
+                });
             }
         }
     }
@@ -181,10 +200,9 @@ pub fn list_folder(dir: &Path, bounds: &ProjectBounds) -> Result<Listing, Projec
 /// like a project file or folder).
 fn followed(
     path: &Path,
-    name: &str,
-    file_name: &str,
+    (name, file_name): (&str, &str),
     file_type: std::fs::FileType,
-    root: &Path,
+    (root, kinds): (&Path, &[FileKind]),
     warnings: &mut Vec<String>,
 ) -> Option<(bool, Option<PathBuf>)> {
     if !file_type.is_symlink() {
@@ -193,14 +211,14 @@ fn followed(
     match std::fs::canonicalize(path) {
         Ok(target) if target.starts_with(root) => Some((target.is_dir(), Some(target))),
         Ok(_) => {
-            if kind_of(file_name).is_some() || target_is_dir(path) {
+            if kind_of(file_name, kinds).is_some() || target_is_dir(path) {
                 warnings
                     .push(format!("{name} is a link to outside the project folder; it was not followed."));
             }
             None
         }
         Err(e) => {
-            if kind_of(file_name).is_some() {
+            if kind_of(file_name, kinds).is_some() {
                 warnings.push(format!("{name} is a link that cannot be followed ({e}); it was skipped."));
             }
             None
@@ -228,16 +246,16 @@ fn listed(
     Some(ListedFile { path, name, kind, len: meta.len(), modified: meta.modified().ok() })
 }
 
-/// The kind of project file a name ends in (case-insensitively).
-fn kind_of(name: &str) -> Option<FileKind> {
+/// The kind of file a name ends in (case-insensitively), when it is one of `kinds`.
+fn kind_of(name: &str, kinds: &[FileKind]) -> Option<FileKind> {
     let (_, ext) = name.rsplit_once('.')?;
-    if ext.eq_ignore_ascii_case("form") {
-        Some(FileKind::Form)
-    } else if ext.eq_ignore_ascii_case("dmn") {
-        Some(FileKind::Decisions)
-    } else {
-        None
-    }
+    let kind = match ext.to_ascii_lowercase().as_str() {
+        "form" => FileKind::Form,
+        "dmn" => FileKind::Decisions,
+        "bpmn" => FileKind::Process,
+        _ => return None,
+    };
+    kinds.contains(&kind).then_some(kind)
 }
 
 fn target_is_dir(path: &Path) -> bool {

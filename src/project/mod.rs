@@ -40,7 +40,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-pub use folder::{FileKind, ListedFile, Listing, list_folder};
+pub use folder::{FileKind, ListedFile, Listing, list_folder, list_processes};
 pub use form::{FieldOption, FormField, ProjectForm};
 
 use crate::dmn::{self, Decision};
@@ -82,13 +82,16 @@ impl Default for ProjectBounds {
 pub enum ProjectError {
     /// A folder holds more project files than the limit (the walk stops there).
     #[error(
-        "the project folder {} holds more than {limit} .form and .dmn files, this installation's limit for a \
-         project; point formgen at the process's own project folder or ask the operator to raise the limit",
+        "the project folder {} holds more than {limit} {kinds} files, this installation's limit for a \
+         project (FORMGEN_LIMIT_PROJECT_FILES); point formgen at the process's own project folder or ask the \
+         operator to raise the limit",
         dir.display()
     )]
     TooManyFiles {
         /// The folder.
         dir: PathBuf,
+        /// The kinds of file counted (".form and .dmn", ".bpmn").
+        kinds: &'static str,
         /// The limit.
         limit: usize,
     },
@@ -281,6 +284,8 @@ pub fn read_listing(listing: &Listing, bounds: &ProjectBounds) -> Result<Project
                 }
             }
             folder::FileKind::Decisions => project.add_decisions(dmn::read(&bytes), &file.name),
+            // a project listing holds none; a process is read as a process, not as project context
+            folder::FileKind::Process => {}
         }
     }
     Ok(project)

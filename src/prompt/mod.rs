@@ -59,6 +59,7 @@ enum Slot {
     Description,
     Process,
     CurrentForm,
+    StartingPoint,
 }
 
 /// What the repair template can be filled with.
@@ -73,6 +74,7 @@ const GENERATE_SLOTS: &[(&str, Slot)] = &[
     ("target", Slot::Target),
     ("form_binding", Slot::FormBinding),
     ("description", Slot::Description),
+    ("starting_point", Slot::StartingPoint),
     ("process", Slot::Process),
 ];
 const REFINE_SLOTS: &[(&str, Slot)] = &[
@@ -125,6 +127,9 @@ pub struct GenerateInput<'a> {
     pub current: Option<&'a Value>,
     /// The id the form will carry.
     pub form_id: Option<&'a str>,
+    /// The builtin drafter's form for the step, which a first generation starts from: its keys,
+    /// types and options are what the process reads and decides on.
+    pub starting_point: Option<&'a Value>,
     /// The installation's prompt budget, in characters.
     pub budget: usize,
 }
@@ -209,10 +214,17 @@ impl Prompts {
         };
         let current = input.current.map(|s| fence_safe(&serde_json::to_string_pretty(s).unwrap_or_default()));
         let template = if current.is_some() { &self.refine } else { &self.generate };
-        let used = template.len() + description.len() + current.as_ref().map_or(0, String::len);
+        let start = match input.starting_point {
+            Some(form) if current.is_none() => fence_safe(&starting_point(form)),
+            _ => "(none: the process names no data for this step)".to_string(),
+        };
+        let used = template.len() + description.len() + current.as_ref().map_or(0, String::len) + start.len();
         let budget = input.budget.saturating_sub(used).max(MIN_PROCESS_CHARS);
+        // the starting point carries the fields' labels, types and options: the process text does not
+        // say them again, but keeps why each variable matters and the project's vocabulary
+        let beside_draft = input.starting_point.is_some() && current.is_none();
         let process = match input.target {
-            Some(t) => process_text(t, input.picture, budget),
+            Some(t) => process_text(t, input.picture, beside_draft, budget),
             None => String::new(),
         };
         let process = if process.is_empty() { "(no process)".to_string() } else { fence_safe(&process) };
@@ -222,6 +234,7 @@ impl Prompts {
             Slot::Description => &description,
             Slot::Process => &process,
             Slot::CurrentForm => current.as_deref().unwrap_or(""),
+            Slot::StartingPoint => &start,
         })
     }
 
@@ -239,11 +252,13 @@ impl Prompts {
 }
 
 /// The process as a model reads it: `describe`'s paragraphs and, after them, the step's data picture,
-/// together within `budget` characters (the picture takes at most a third of it).
-pub fn process_text(target: &Target, picture: Option<&Picture>, budget: usize) -> String {
+/// together within `budget` characters (the picture takes at most a third of it). `beside_draft`: the
+/// prompt shows the builtin draft too, so the picture leaves out what its fields say.
+pub fn process_text(target: &Target, picture: Option<&Picture>, beside_draft: bool, budget: usize) -> String {
     let embedded = embedded_forms(target);
+    let render = if beside_draft { flow::describe_picture_beside_draft } else { flow::describe_picture };
     let data = picture
-        .map(|p| flow::describe_picture(p, target.process(), target.project(), &embedded, budget / 3))
+        .map(|p| render(p, target.process(), target.project(), &embedded, budget / 3))
         .unwrap_or_default();
     let text = bpmn::describe(target.process(), target.element_index(), budget.saturating_sub(data.len()));
     match (text.is_empty(), data.is_empty()) {
@@ -267,6 +282,31 @@ fn embedded_forms(target: &Target) -> Vec<crate::project::ProjectForm> {
             crate::project::ProjectForm::read(schema, format!("the embedded form {}", f.id)).ok()
         })
         .collect()
+}
+
+/// A draft as the prompt shows it: one component per line, compact, without the ids the gate
+/// generated (the model's answer gets its own).
+fn starting_point(form: &Value) -> String {
+    let components = form.get("components").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let lines: Vec<String> = components
+        .iter()
+        .map(|c| {
+            let mut c = c.clone();
+            without_ids(&mut c);
+            format!("  {c}")
+        })
+        .collect();
+    format!("{{\"type\": \"default\", \"components\": [\n{}\n]}}", lines.join(",\n"))
+}
+
+/// Removes every `id` of a component and its children.
+fn without_ids(component: &mut Value) {
+    if let Some(o) = component.as_object_mut() {
+        o.remove("id");
+        if let Some(children) = o.get_mut("components").and_then(Value::as_array_mut) {
+            children.iter_mut().for_each(without_ids);
+        }
+    }
 }
 
 /// Makes text safe inside a `<<<DATA` … `DATA>>>` fence: a closing (or opening) marker inside it is
@@ -294,6 +334,7 @@ mod tests {
             description: "A {{x}} form",
             current: None,
             form_id: None,
+            starting_point: None,
             budget: 9,
         };
         let user = p.user(&input);

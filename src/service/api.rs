@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::check::Finding;
 use crate::model::Usage;
 use crate::outline::OutlineProcess;
 use crate::workers::WorkerView;
@@ -60,6 +61,8 @@ pub struct GenerateResponse {
     pub usage: Usage,
     /// Model calls it took: 1, or 2 after a repair round.
     pub attempts: u32,
+    /// What the proposal does not do as its step needs (the contract check); empty without a process.
+    pub findings: Vec<Finding>,
 }
 
 /// `POST /api/formgen/validate`: the gate on a hand-written form.
@@ -77,6 +80,9 @@ pub struct ValidateRequest {
     pub process_id: String,
     /// Or the process's BPMN.
     pub process_xml: String,
+    /// The step the form is for; empty: the step that binds the form's id (`formId`, else the
+    /// schema's `id`), and no contract check when none does.
+    pub element_id: String,
     /// Form-js schemas of the process's project that the editor holds (the forms of other steps).
     #[schema(value_type = Vec<Object>)]
     pub forms: Vec<Value>,
@@ -93,6 +99,9 @@ pub struct ValidateResponse {
     pub schema: Value,
     /// What was repaired or looks wrong.
     pub warnings: Vec<String>,
+    /// What the form does not do as its step needs (the contract check); empty without a process or
+    /// a step.
+    pub findings: Vec<Finding>,
 }
 
 /// `POST /api/formgen/outline`: what a model would be shown.

@@ -10,10 +10,12 @@ use std::time::Instant;
 use secrecy::SecretString;
 use serde_json::Value;
 
+use super::complete::AnswerCheck;
 use super::events::{Event, Events, Repair, Watcher};
 use super::{GenerateRequest, Service, ServiceError};
+use crate::check::StepCheck;
 use crate::draft;
-use crate::flow::{self, Picture};
+use crate::flow::{self, Contract, Picture};
 use crate::gate::{self, GateError, Proposal};
 use crate::model::{self, Bounds, ModelError, ModelRequest, Usage};
 use crate::prompt::{GenerateInput, RepairInput};
@@ -41,6 +43,12 @@ pub(super) struct Job<'a> {
     pub form_id: Option<String>,
     /// The step's data picture, drawn once for the drafter and the prompt.
     pub picture: Option<Picture>,
+    /// The step's contract, read once for the drafter and the check of the answer.
+    pub contract: Option<Contract>,
+    /// The builtin draft, gated, drafted once when first needed (see [`Job::gated_draft`]).
+    drafted: std::cell::OnceCell<Option<Value>>,
+    /// Whether the prompt starts from the builtin draft (a Worker's `starting_point`).
+    pub start_from_draft: bool,
 }
 
 impl<'a> Job<'a> {
@@ -52,7 +60,65 @@ impl<'a> Job<'a> {
             target.map(|t| (t.process(), t.element_index())),
         );
         let picture = target.map(|t| flow::picture(t.process(), t.element_index(), t.project()));
-        Job { request, target, form_id, picture }
+        let contract = target.map(|t| flow::contract(t.process(), t.element_index(), t.project()));
+        Job {
+            request,
+            target,
+            form_id,
+            picture,
+            contract,
+            drafted: std::cell::OnceCell::new(),
+            start_from_draft: true,
+        }
+    }
+
+    /// The check of the answer against the step's contract, when there is a process.
+    pub(super) fn step_check(&self) -> Option<StepCheck> {
+        let (t, contract) = (self.target?, self.contract.clone()?);
+        Some(StepCheck::from_contract(t.process(), t.element_index(), t.project(), contract))
+    }
+
+    /// The step check with the builtin draft's fields, which complete a model's answer that leaves
+    /// out what the process needs (and, when the prompt started from the draft, what the draft has).
+    pub(super) fn answer_check(&self) -> Option<AnswerCheck> {
+        let check = self.step_check()?;
+        let components = self.gated_draft().and_then(|f| f.get("components")).and_then(Value::as_array);
+        let draft = components.into_iter().flatten().filter(|c| c.get("key").is_some()).cloned().collect();
+        Some(AnswerCheck {
+            check,
+            draft,
+            keep_draft: self.start_from_draft && self.request.schema.is_none(),
+            brief: self.request.description.clone(),
+        })
+    }
+
+    /// The builtin draft as the gate accepted it, with a process only: the prompt's starting point
+    /// and what completes a model's answer.
+    fn gated_draft(&self) -> Option<&Value> {
+        self.drafted
+            .get_or_init(|| {
+                self.target?;
+                let form = self.builtin_draft().form;
+                gate::schema_from_value(form, self.form_id.as_deref(), self.process()).ok().map(|p| p.schema)
+            })
+            .as_ref()
+    }
+
+    /// The builtin drafter's draft for this job.
+    fn builtin_draft(&self) -> draft::Draft {
+        let around = match (self.target, &self.picture, &self.contract) {
+            (Some(t), Some(picture), Some(contract)) => {
+                Some(draft::Around { picture, project: t.project(), contract })
+            }
+            _ => None,
+        };
+        draft::draft_in(
+            self.process(),
+            self.target.and_then(Target::element_index),
+            around,
+            &self.request.description,
+            self.request.schema.as_ref(),
+        )
     }
 
     fn process(&self) -> Option<&crate::bpmn::Process> {
@@ -67,6 +133,7 @@ impl<'a> Job<'a> {
             description: &self.request.description,
             current: self.request.schema.as_ref(),
             form_id: self.form_id.as_deref(),
+            starting_point: if self.start_from_draft { self.gated_draft() } else { None },
             budget,
         }
     }
@@ -273,17 +340,7 @@ impl Service {
 
 /// The builtin drafter on `job`: a draft, gated and reconciled, at once.
 pub(super) fn draft(worker: &Worker, job: &Job<'_>) -> Result<Generation, ServiceError> {
-    let around = match (job.target, &job.picture) {
-        (Some(t), Some(picture)) => Some(draft::Around { picture, project: t.project() }),
-        _ => None,
-    };
-    let draft = draft::draft_in(
-        job.process(),
-        job.target.and_then(Target::element_index),
-        around,
-        &job.request.description,
-        job.request.schema.as_ref(),
-    );
+    let draft = job.builtin_draft();
     let mut proposal =
         accept(gate::schema_from_value(draft.form, job.form_id.as_deref(), job.process()), job)
             .map_err(|e| ServiceError::Unusable { worker: worker.name.clone(), problems: e.problems() })?;

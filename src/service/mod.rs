@@ -10,9 +10,11 @@
 
 mod admission;
 pub mod api;
+mod complete;
 pub mod error;
 pub mod events;
 mod fields;
+mod findings;
 mod generate;
 mod offload;
 pub mod refine;
@@ -24,6 +26,7 @@ use serde_json::Value;
 
 use crate::auth::Principal;
 use crate::bpmn::Process;
+use crate::check;
 use crate::config::Config;
 use crate::credentials::Credentials;
 use crate::gate::{self, GateError};
@@ -40,6 +43,7 @@ pub use api::*;
 pub use error::{BusyScope, Code, Oversized, ServiceError};
 pub use events::{Event, Events};
 pub use fields::Field;
+use findings::Step;
 use generate::Job;
 use offload::Taken;
 
@@ -239,29 +243,28 @@ impl Service {
                     .cpu(large, move |stop| {
                         let job = Job::new(&req, resolved.target());
                         stop.check()?;
-                        generate::draft(&drafter, &job)
+                        let generation = generate::draft(&drafter, &job)?;
+                        let findings = job.step_check().map(|c| c.of_schema(&generation.proposal.schema));
+                        Ok((generation, findings.unwrap_or_default()))
                     })
                     .await;
                 on_read();
-                if let (Some(events), Ok(generation)) = (events, &drafted) {
+                if let (Some(events), Ok((generation, _))) = (events, &drafted) {
                     events(Event::Draft(generation.proposal.schema.clone()));
                 }
                 drafted
             }
             Backend::Model(settings) => {
-                let (prompts, budget) = (self.prompts.clone(), self.limits.prompt_chars);
-                // the parsed process, its project and the request's bytes are not kept while the
-                // model thinks: only what the gate checks against (dropped with the closure)
-                let asked = self
-                    .cpu(large, move |stop| {
-                        let job = Job::new(&req, resolved.target());
-                        stop.check()?;
-                        Ok(job.asked(&prompts, budget))
-                    })
-                    .await;
+                let asked = self.asked(req, resolved, settings, large).await;
                 on_read();
                 match asked {
-                    Ok(asked) => self.ask_within_deadline(worker, settings, asked, events).await,
+                    Ok((asked, check)) => {
+                        let form_id = asked.form_id.clone();
+                        match self.ask_within_deadline(worker, settings, asked, events).await {
+                            Ok(generation) => self.checked(generation, check, form_id, large).await,
+                            Err(e) => Err(e),
+                        }
+                    }
                     Err(e) => Err(e),
                 }
             }
@@ -271,9 +274,10 @@ impl Service {
             Err(e) => e.code().as_str(),
         };
         self.metrics.finished(&worker.name, outcome);
-        let generation = result?;
+        let (generation, findings) = result?;
         let mut warnings = reply.warnings;
         warnings.extend(generation.proposal.warnings);
+        check::without_repeats(&mut warnings, &findings);
         Ok(GenerateResponse {
             schema: generation.proposal.schema,
             worker: worker.name.clone(),
@@ -284,11 +288,33 @@ impl Service {
             warnings,
             usage: generation.usage,
             attempts: generation.attempts,
+            findings,
         })
     }
 
-    /// The user text a model Worker would be sent for this request, whichever Worker answers it: what
-    /// `formgen eval` measures prompt key coverage on.
+    /// What a model generation keeps while the model thinks, and what its answer is checked and
+    /// completed with. The parsed process, its project and the request's bytes are not kept: only
+    /// what the gate checks against (dropped with the closure) and the step's check.
+    async fn asked(
+        &self,
+        req: Box<GenerateRequest>,
+        resolved: Resolved,
+        settings: &crate::workers::ModelWorker,
+        large: bool,
+    ) -> Result<(generate::Asked, Option<complete::AnswerCheck>), ServiceError> {
+        let (prompts, budget) = (self.prompts.clone(), self.limits.prompt_chars);
+        let start_from_draft = settings.starting_point;
+        self.cpu(large, move |stop| {
+            let mut job = Job::new(&req, resolved.target());
+            job.start_from_draft = start_from_draft;
+            stop.check()?;
+            Ok((job.asked(&prompts, budget), job.answer_check()))
+        })
+        .await
+    }
+
+    /// The user text a model Worker would be sent for this request (with the starting point unless
+    /// the Worker it names turns it off): what `formgen eval` measures prompt key coverage on.
     pub async fn prompt_text(&self, req: &GenerateRequest) -> Result<String, ServiceError> {
         self.check_bpmn(&req.process_xml)?;
         let sent = sources::read_sent(
@@ -296,7 +322,11 @@ impl Service {
             &crate::project::ProjectBounds::from_limits(&self.limits),
         )?;
         let resolved = self.resolve_sent(&req.process_id, &req.element_id, sent).await?;
-        let job = Job::new(req, resolved.target());
+        let mut job = Job::new(req, resolved.target());
+        job.start_from_draft = match self.registry.choose(&Principal::operator(), req.worker.trim()) {
+            Ok(Worker { backend: Backend::Model(settings), .. }) => settings.starting_point,
+            _ => true,
+        };
         Ok(self.prompts.user(&job.prompt_input(self.limits.prompt_chars)))
     }
 
@@ -326,12 +356,16 @@ impl Service {
 
     /// The gate on a hand-written form.
     pub async fn validate(&self, mut req: ValidateRequest) -> Result<ValidateResponse, ServiceError> {
-        self.check_fields(&[(Field::ProcessId, &req.process_id), (Field::FormId, &req.form_id)])?;
+        self.check_fields(&[
+            (Field::ProcessId, &req.process_id),
+            (Field::ElementId, &req.element_id),
+            (Field::FormId, &req.form_id),
+        ])?;
         self.check_bpmn(&req.process_xml)?;
         let _permit = self.admission.admit_work()?;
         let taken = Taken {
             process_id: &req.process_id,
-            element_id: "",
+            element_id: &req.element_id,
             process_xml: std::mem::take(&mut req.process_xml),
             forms: std::mem::take(&mut req.forms),
             decisions: std::mem::take(&mut req.decisions),
@@ -355,12 +389,20 @@ impl Service {
             }
             (None, None) => return Err(ServiceError::FormRequired),
         };
-        let result = self.gate_author_form(form, form_id, resolved.target().cloned()).await?;
+        let result = self.gate_author_form(form, form_id.clone(), resolved.target().cloned()).await?;
         match result {
             Ok(p) => {
                 let mut warnings = resolved.warnings();
                 warnings.extend(p.warnings);
-                Ok(ValidateResponse { schema: p.schema, warnings })
+                let findings = match resolved.target() {
+                    Some(target) => {
+                        let step = Step::of_validate(&req.element_id, form_id.as_deref(), &p.schema);
+                        self.step_findings(target.clone(), step, p.schema.clone()).await?
+                    }
+                    None => Vec::new(),
+                };
+                check::without_repeats(&mut warnings, &findings);
+                Ok(ValidateResponse { schema: p.schema, warnings, findings })
             }
             Err(GateError::Stopped) => Err(ServiceError::GateStopped { after_s: self.limits.gate_seconds }),
             Err(e @ GateError::Unreadable(_)) => Err(ServiceError::Refused(e.problems())),
@@ -440,7 +482,7 @@ fn outlined(
     };
     let picture = crate::flow::picture(target.process(), target.element_index(), target.project());
     stop.check()?;
-    let text = crate::prompt::process_text(target, Some(&picture), budget);
+    let text = crate::prompt::process_text(target, Some(&picture), false, budget);
     stop.check()?;
     Ok(OutlineResponse {
         process: outline::OutlineProcess::from(target.process()),

@@ -37,9 +37,12 @@ fn sent_is_large(process_xml: &str, forms: &[Value], decisions: &[String]) -> bo
 /// by the size of the text its process was read from (a small process can hold one condition that
 /// names thousands of variables), and by its project's files.
 pub(super) fn resolved_is_large(resolved: &Resolved) -> bool {
-    resolved.target().is_some_and(|t| {
-        t.source_bytes() >= INLINE_BPMN_BYTES as u64 || t.project().files.len() > INLINE_PROJECT_FILES
-    })
+    resolved.target().is_some_and(target_is_large)
+}
+
+/// [`resolved_is_large`] for a process that was found.
+pub(super) fn target_is_large(t: &crate::sources::Target) -> bool {
+    t.source_bytes() >= INLINE_BPMN_BYTES as u64 || t.project().files.len() > INLINE_PROJECT_FILES
 }
 
 /// Says when offloaded work must stop: its caller left, or its time is up.

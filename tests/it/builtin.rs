@@ -136,3 +136,168 @@ fn every_fixture_process_and_step_drafts_a_form_the_gate_accepts() {
         }
     }
 }
+
+/// A process whose review step follows `enter` and comes before a gateway that tests `total`. With
+/// `bound`, `enter` binds the sibling form `entry` (so `total` is known before the review and shown);
+/// without, `enter` binds another form and the review must supply `total` itself.
+fn sibling_process(bound: bool) -> String {
+    let form_id = if bound { "entry" } else { "elsewhere" };
+    format!(
+        r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0">
+<process id="P">
+  <startEvent id="s"/>
+  <sequenceFlow id="f1" sourceRef="s" targetRef="enter"/>
+  <userTask id="enter" name="Enter"><extensionElements><zeebe:formDefinition formId="{form_id}"/></extensionElements></userTask>
+  <sequenceFlow id="f2" sourceRef="enter" targetRef="review"/>
+  <userTask id="review" name="Review"/>
+  <sequenceFlow id="f3" sourceRef="review" targetRef="g"/>
+  <exclusiveGateway id="g"/>
+  <sequenceFlow id="yes" sourceRef="g" targetRef="e"><conditionExpression>= total != null</conditionExpression></sequenceFlow>
+  <endEvent id="e"/>
+</process></definitions>"#
+    )
+}
+
+/// The smallest component of `kind` binding `total` that a real form-js form holds; `dynamic` gives an
+/// option field its options from a variable instead of listing them.
+fn sibling_component(kind: &str, dynamic: bool) -> Value {
+    let values = json!([{"label": "Low", "value": "low"}, {"label": "High", "value": "high"}]);
+    match kind {
+        "textfield" | "textarea" | "number" | "checkbox" => {
+            json!({"type": kind, "key": "total", "label": "Total"})
+        }
+        "datetime" => json!({"type": kind, "key": "total", "subtype": "date", "dateLabel": "Total"}),
+        "expression" => json!({"type": kind, "key": "total", "expression": "=a + b", "computeOn": "change"}),
+        "filepicker" => json!({"type": kind, "key": "total", "label": "Total", "multiple": true}),
+        "checklist" | "radio" | "select" | "taglist" if dynamic => {
+            json!({"type": kind, "key": "total", "label": "Total", "valuesKey": "choices"})
+        }
+        "checklist" | "radio" | "select" | "taglist" => {
+            json!({"type": kind, "key": "total", "label": "Total", "values": values})
+        }
+        other => panic!("a sibling form may define `{other}`: give this test its smallest component"),
+    }
+}
+
+#[tokio::test]
+async fn every_type_a_sibling_form_defines_drafts_a_form_the_gate_accepts() {
+    use formgen::service::{GenerateRequest, Service};
+    let service = Service::new(&formgen::config::Config::load(None, &|_| None).unwrap()).unwrap();
+    let principal = formgen::auth::Principal::operator();
+    for &kind in formgen::formjs::INPUTS {
+        for dynamic in [false, true] {
+            if dynamic && !formgen::formjs::OPTION_FIELDS.contains(&kind) {
+                continue;
+            }
+            let sibling = sibling_component(kind, dynamic);
+            let form = json!({"id": "entry", "type": "default", "components": [sibling]});
+            assert!(gate::check_value(form.clone(), None, None).is_ok(), "{kind}: the sibling form itself");
+            for bound in [true, false] {
+                let case = format!("{kind} (dynamic options: {dynamic}, bound to the step before: {bound})");
+                let req = GenerateRequest {
+                    worker: "builtin".into(),
+                    process_xml: sibling_process(bound),
+                    element_id: "review".into(),
+                    forms: vec![form.clone()],
+                    ..GenerateRequest::default()
+                };
+                let answer = service
+                    .generate(&principal, req)
+                    .await
+                    .unwrap_or_else(|e| panic!("{case}: the builtin draft was refused: {e}"));
+                let cs = components(&answer.schema);
+                let total = by_key(&cs, "total");
+                let text = serde_json::to_string(&answer.schema).unwrap();
+                gate::check(&text, None, None).unwrap_or_else(|e| panic!("{case}: {e}\n{text}"));
+                if bound {
+                    assert_ne!(total["type"], "expression", "{case}: a value known before is shown: {total}");
+                    assert_eq!(total["readonly"], true, "{case}: {total}");
+                } else if kind == "expression" {
+                    assert_eq!(
+                        (&total["expression"], &total["computeOn"]),
+                        (&json!("=a + b"), &json!("change")),
+                        "{case}: computed as the sibling form computes it"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// What `delegates-c7.bpmn` runs as code: delegate beans, beans an expression calls, and the
+/// packages of its classes. None of them is data.
+const BEANS: &[&str] = &["svnService", "auditListener", "policyService", "reviewAssigner", "mailer", "com"];
+
+/// `delegates-c7.bpmn`, as written (Camunda 7) and with its extensions in Flowable's and Activiti's
+/// namespaces.
+fn delegate_processes() -> Vec<(&'static str, String)> {
+    let xml = std::fs::read_to_string(crate::common::fixtures().join("bpmn/delegates-c7.bpmn")).unwrap();
+    let camunda = "http://camunda.org/schema/1.0/bpmn";
+    ["camunda", "flowable", "activiti"]
+        .into_iter()
+        .map(|engine| {
+            let uri = match engine {
+                "flowable" => "http://flowable.org/bpmn",
+                "activiti" => "http://activiti.org/bpmn",
+                _ => camunda,
+            };
+            (engine, xml.replace(camunda, uri))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn no_field_is_keyed_after_a_delegate_bean() {
+    use formgen::flow;
+    use formgen::project::Project;
+    use formgen::service::{GenerateRequest, Service};
+    let service = Service::new(&formgen::config::Config::load(None, &|_| None).unwrap()).unwrap();
+    let principal = formgen::auth::Principal::operator();
+    let no_bean = |case: &str, names: Vec<&str>| {
+        let beans: Vec<&&str> =
+            names.iter().filter(|n| BEANS.contains(&n.split('.').next().unwrap())).collect();
+        assert!(beans.is_empty(), "{case}: {beans:?} in {names:?}");
+    };
+    for (engine, xml) in delegate_processes() {
+        let p = bpmn::read_str(&xml).processes.remove(0);
+        for access in flow::access::of_process(&p) {
+            no_bean(&format!("{engine}: reads"), access.reads.iter().map(String::as_str).collect());
+        }
+        let targets =
+            std::iter::once("").chain(p.elements.iter().filter(|e| !e.is_flow()).map(|e| e.id.as_str()));
+        for target in targets {
+            let case = format!("{engine} {target:?}");
+            let picture = flow::picture(&p, at(&p, target), &Project::default());
+            let pictured = picture.known_before.iter().map(|k| k.name.as_str());
+            let pictured = pictured.chain(picture.to_supply.iter().map(|s| s.name.as_str()));
+            no_bean(
+                &format!("{case}: picture"),
+                pictured.chain(picture.decided_on.iter().map(|d| d.name.as_str())).collect(),
+            );
+            let draft = draft::draft(Some(&p), at(&p, target), "", None);
+            let proposal =
+                gate::schema_from_value(draft, None, Some(&p)).unwrap_or_else(|e| panic!("{case}: {e}"));
+            no_bean(&format!("{case}: draft"), proposal.bound.iter().map(String::as_str).collect());
+        }
+        for target in ["", "review"] {
+            let req = GenerateRequest {
+                worker: "builtin".into(),
+                process_xml: xml.clone(),
+                element_id: target.into(),
+                ..GenerateRequest::default()
+            };
+            let answer =
+                service.generate(&principal, req).await.unwrap_or_else(|e| panic!("{engine} {target}: {e}"));
+            let cs = components(&answer.schema);
+            no_bean(
+                &format!("{engine} {target:?}: generated"),
+                cs.iter().filter_map(|c| c["key"].as_str()).collect(),
+            );
+            if target == "review" {
+                // what the beans are passed is still the process's data
+                assert!(by_key(&cs, "verdict").get("readonly").is_none(), "{engine}: the review decides");
+                assert_eq!(by_key(&cs, "revision")["readonly"], true, "{engine}: the policy check reads it");
+            }
+        }
+    }
+}

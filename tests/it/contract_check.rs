@@ -63,3 +63,60 @@ fn every_case_raises_exactly_its_findings() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+fn check_project(dir: &std::path::Path, json: bool) -> std::process::Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_formgen"));
+    cmd.args(["check", "--project"]).arg(dir);
+    if json {
+        cmd.arg("--json");
+    }
+    cmd.output().unwrap()
+}
+
+/// A copy of the claim project with its review form replaced.
+fn claim_with_review(form: &str) -> tempfile::TempDir {
+    let src = crate::common::fixtures().join("check");
+    let dir = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(src.join("claim")).unwrap() {
+        let p = entry.unwrap().path();
+        std::fs::copy(&p, dir.path().join(p.file_name().unwrap())).unwrap();
+    }
+    std::fs::copy(src.join("forms").join(form), dir.path().join("claim-review.form")).unwrap();
+    dir
+}
+
+#[test]
+fn check_project_checks_every_bound_form_of_every_process_with_a_table() {
+    let out = check_project(&crate::common::fixtures().join("check/claim"), false);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("claim.bpmn (process claim): 3 forms checked"), "{stdout}");
+    for step in ["StartEvent_claim", "Task_review", "Task_manager"] {
+        assert!(stdout.lines().any(|l| l.trim_start().starts_with(step)), "{step} in {stdout}");
+    }
+
+    let broken = claim_with_review("review-no-decision.form");
+    let out = check_project(broken.path(), false);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "an error finding is exit 1: {stdout}");
+    assert!(
+        stdout.contains("reads `decision` right after this step") && stdout.contains("[missing_supply]"),
+        "{stdout}"
+    );
+
+    let out = check_project(broken.path(), true);
+    let lines: Vec<Value> =
+        String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3, "one line per checked step");
+    let review = lines.iter().find(|l| l["elementId"] == "Task_review").unwrap();
+    assert_eq!(findings(&review["findings"]).len(), 1, "{review}");
+    assert_eq!(review["processId"], "claim");
+}
+
+#[test]
+fn check_project_on_a_folder_without_a_process_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = check_project(dir.path(), false);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("holds no .bpmn file"));
+}

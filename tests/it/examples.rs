@@ -25,3 +25,20 @@ fn the_example_configuration_loads_with_every_default_and_no_warning() {
         assert!(written.contains_key(name), "examples/formgen.toml leaves out limits.{name}");
     }
 }
+
+#[test]
+fn the_local_model_example_loads_and_takes_its_endpoint_and_credential_from_the_environment() {
+    let path = example("local-model.toml");
+    let env = |name: &str| match name {
+        "FORMGEN_WORKER_LOCAL_ENDPOINT" => Some("http://127.0.0.1:9999/v1".to_string()),
+        "FORMGEN_WORKER_LOCAL_CREDENTIAL" => Some("env:LOCAL_LLM_KEY".to_string()),
+        _ => None,
+    };
+    let config = Config::load(Some(&path), &env).unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<&str> = config.workers.iter().map(|w| w.name.as_str()).collect();
+    assert_eq!(names, ["local", "builtin"]);
+    let shown = format!("{:?}", config.workers[0]);
+    assert!(shown.contains("port: Some(9999)"), "the endpoint from the environment: {shown}");
+    assert!(shown.contains("LOCAL_LLM_KEY"), "the credential reference from the environment: {shown}");
+    assert!(config.warnings().is_empty(), "{:?}", config.warnings());
+}

@@ -93,8 +93,9 @@ fn sibling_forms_and_decisions_feed_the_picture_and_the_draft() {
         rate.to_supply
     );
 
-    let d =
-        draft::draft_in(Some(&p), review, Some(Around { picture: &picture, project: &project }), "", None);
+    let contract = flow::contract(&p, review, &project);
+    let around = Around { picture: &picture, project: &project, contract: &contract };
+    let d = draft::draft_in(Some(&p), review, Some(around), "", None);
     let components = d.form["components"].as_array().unwrap();
     let by_key = |k: &str| {
         components.iter().find(|c| c["key"] == k).unwrap_or_else(|| panic!("{k} in {components:?}"))
@@ -117,10 +118,11 @@ fn a_secret_named_variable_is_skipped_with_a_warning_not_refused() {
     let xml = LINKED.replace("= accepted = true", "= gcpAuthorizationToken != null and accepted");
     let p = bpmn::read_str(&xml).processes.remove(0);
     let picture = flow::picture(&p, p.element_index("review"), &Project::default());
+    let contract = flow::contract(&p, p.element_index("review"), &Project::default());
     let d = draft::draft_in(
         Some(&p),
         p.element_index("review"),
-        Some(Around { picture: &picture, project: &Project::default() }),
+        Some(Around { picture: &picture, project: &Project::default(), contract: &contract }),
         "",
         None,
     );

@@ -61,7 +61,9 @@ fn review_picture() -> (bpmn::Process, Picture, Project) {
 }
 
 fn draft_keys(p: &bpmn::Process, picture: &Picture, project: &Project) -> Vec<String> {
-    let d = draft::draft_in(Some(p), p.element_index("review"), Some(Around { picture, project }), "", None);
+    let contract = formgen::flow::contract(p, p.element_index("review"), project);
+    let around = Around { picture, project, contract: &contract };
+    let d = draft::draft_in(Some(p), p.element_index("review"), Some(around), "", None);
     d.form["components"]
         .as_array()
         .unwrap()

@@ -8,7 +8,13 @@
 //! variables, but `execution.getVariable("x")` reads `x`. Any other root read through a method
 //! (`order.getTotal()`) is still a read of the root (a Spring bean there is indistinguishable from a
 //! variable, and a missed variable costs more than a spurious one). Lambda parameters (`x -> ...`)
-//! are bound for the rest of the expression. It knows nothing of BPMN.
+//! are bound for the rest of the expression.
+//!
+//! A text that names the code an element runs says which roots are beans ([`Beans`]): in a delegate
+//! reference (`#{svnService}`, `${factory.get(kind)}`) every root outside brackets is the bean (but
+//! what a `?` tests to choose one, `${vip ? fastLane : slowLane}`, is data), and in an expression
+//! evaluated for its effect (`${orderService.check(order)}`) a root outside brackets that a method is
+//! called on is. What such a call is passed is read as usual. It knows nothing of BPMN.
 
 use super::builtins::{is_engine_object, is_juel_keyword, is_variable_getter};
 use super::{Collector, Read, bounded};
@@ -117,23 +123,58 @@ fn expressions(text: &str) -> Vec<(usize, &str)> {
     out
 }
 
-/// Variables read by the JUEL expressions inside `text`.
-pub fn reads(text: &str) -> Vec<Read> {
+/// Which roots of an expression name beans (code the engine resolves) rather than variables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Beans {
+    /// None: every root is a variable.
+    None,
+    /// Every root outside brackets: the text resolves to the code that runs (`delegateExpression`).
+    Roots,
+    /// A root outside brackets that a method is called on (`${orderService.check(order)}`): the text
+    /// is evaluated for its effect (`camunda:expression`).
+    Receivers,
+}
+
+/// Variables read by the JUEL expressions inside `text`, leaving out the roots `beans` says are beans.
+pub fn reads(text: &str, beans: Beans) -> Vec<Read> {
     let text = bounded(text);
     let mut out = Collector::default();
     for (base, body) in expressions(text) {
-        expression(&tokens(body, base), &mut out);
+        expression(&tokens(body, base), beans, &mut out);
     }
     out.finish()
 }
 
-fn expression(toks: &[Tok<'_>], out: &mut Collector) {
+/// The bracket depth before each token: `(`, `[` and `{` open, `)`, `]` and `}` close.
+fn depths(toks: &[Tok<'_>]) -> Vec<usize> {
+    let mut depth = 0usize;
+    toks.iter()
+        .map(|t| {
+            let before = depth;
+            match (t.kind, t.text) {
+                (Kind::LParen | Kind::LBracket, _) | (Kind::Other, "{") => depth += 1,
+                (Kind::RBracket, _) | (Kind::Other, ")" | "}") => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            before
+        })
+        .collect()
+}
+
+fn expression(toks: &[Tok<'_>], beans: Beans, out: &mut Collector) {
     let kind = |i: usize| toks.get(i).map(|t| t.kind);
     let text = |i: usize| toks.get(i).map_or("", |t| t.text);
+    let depths = if beans == Beans::None { Vec::new() } else { depths(toks) };
+    let outside = |i: usize| depths.get(i) == Some(&0);
+    // what a delegate reference tests to choose its bean (`${vip ? fastLane : slowLane}`) is data
+    let choice =
+        toks.iter().enumerate().position(|(j, t)| t.text == "?" && outside(j) && t.kind == Kind::Other);
+    let is_bean_root = |i: usize| beans == Beans::Roots && outside(i) && choice.is_none_or(|q| i > q);
     let mut bound: std::collections::HashSet<&str> = std::collections::HashSet::new();
     let mut i = 0;
     while i < toks.len() {
         let t = toks[i];
+        let at = i;
         i += 1;
         if t.kind != Kind::Ident || is_juel_keyword(t.text) || (i > 1 && toks[i - 2].kind == Kind::Dot) {
             continue;
@@ -163,7 +204,7 @@ fn expression(toks: &[Tok<'_>], out: &mut Collector) {
             }
             continue;
         }
-        if bound.contains(&t.text) {
+        if bound.contains(&t.text) || is_bean_root(at) {
             continue;
         }
         let mut path = t.text.to_string();
@@ -187,6 +228,12 @@ fn expression(toks: &[Tok<'_>], out: &mut Collector) {
                 break;
             }
         }
+        let called = kind(i) == Some(Kind::Dot)
+            && kind(i + 1) == Some(Kind::Ident)
+            && kind(i + 2) == Some(Kind::LParen);
+        if beans == Beans::Receivers && called && outside(at) {
+            continue;
+        }
         out.add(t.start, Read { name: t.text.to_string(), path });
     }
 }
@@ -206,5 +253,42 @@ mod tests {
         let found: Vec<&str> =
             expressions("a ${x} b #{y == '}'} ${open").into_iter().map(|(_, e)| e).collect();
         assert_eq!(found, vec!["x", "y == '}'", "open"]);
+    }
+
+    fn paths(text: &str, beans: Beans) -> Vec<String> {
+        reads(text, beans).into_iter().map(|r| r.path).collect()
+    }
+
+    #[test]
+    fn a_delegate_reference_names_beans_and_reads_what_it_passes() {
+        let table: &[(&str, &[&str])] = &[
+            ("#{svnService}", &[]),
+            ("${myDelegate}", &[]),
+            ("${beans.mailer}", &[]),
+            ("${factory.get(kind)}", &["kind"]),
+            ("${registry.find(order.type, execution.getVariable('region'))}", &["order.type", "region"]),
+            ("${vip ? fastLane : slowLane}", &["vip"]),
+            ("${execution}", &[]),
+        ];
+        for (text, want) in table {
+            assert_eq!(paths(text, Beans::Roots), *want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn an_expression_run_for_its_effect_names_the_bean_it_calls() {
+        let table: &[(&str, &[&str])] = &[
+            ("${orderService.check(order)}", &["order"]),
+            ("#{ledger.book(amount, customer.id)}", &["amount", "customer.id"]),
+            ("${mail.templates.send(to, order.getTotal())}", &["to", "order"]),
+            ("${approved}", &["approved"]),
+            ("${order.total}", &["order.total"]),
+            ("${execution.setVariable('status', next)}", &["next"]),
+            ("${x > 0 && svc.run(y)}", &["x", "y"]),
+        ];
+        for (text, want) in table {
+            assert_eq!(paths(text, Beans::Receivers), *want, "{text:?}");
+        }
+        assert_eq!(paths("${orderService.check(order)}", Beans::None), ["orderService", "order"]);
     }
 }

@@ -195,7 +195,21 @@ pub fn feel_reads(expr: &str) -> Vec<Read> {
 /// Variables read by the JUEL expressions `${...}` / `#{...}` inside a text (anything outside them
 /// is literal).
 pub fn juel_reads(text: &str) -> Vec<Read> {
-    juel::reads(text)
+    juel::reads(text, juel::Beans::None)
+}
+
+/// Variables read by a JUEL text that names the code an element runs (a `delegateExpression`): each
+/// root outside brackets is the bean, not data (`#{svnService}` reads nothing); what a call on it is
+/// passed is read (`${factory.get(kind)}` reads `kind`).
+pub fn juel_delegate_reads(text: &str) -> Vec<Read> {
+    juel::reads(text, juel::Beans::Roots)
+}
+
+/// Variables read by a JUEL text an element evaluates for its effect (a service task's or listener's
+/// `expression`): a root outside brackets that a method is called on is a bean, not data
+/// (`${orderService.check(order)}` reads `order`); any other root is read (`${approved}`).
+pub fn juel_call_reads(text: &str) -> Vec<Read> {
+    juel::reads(text, juel::Beans::Receivers)
 }
 
 /// Variables read by a Zeebe value that may be FEEL: FEEL when it starts with `=` (after

@@ -103,7 +103,6 @@ export default class Formgen {
     /** @type {AbortController | null} */
     this._inFlight = null;
     this._shown = '';
-    this._validateTakesElementId = true;
 
     eventBus.on([ 'selection.changed', 'commandStack.changed', 'import.done' ], () => this.refresh());
     if (options.probe !== false) this.probe();
@@ -275,8 +274,7 @@ export default class Formgen {
   }
 
   /**
-   * The gate and the contract check on the step's bound form. `elementId` names the step; a service that
-   * does not take it yet finds the step from the form's id binding.
+   * The gate and the contract check on the step's bound form; the context's `elementId` names the step.
    * @param {FormSchema} schema
    * @param {Target} target
    * @param {ProcessContext} context
@@ -284,12 +282,7 @@ export default class Formgen {
    */
   async _check(schema, target, context, signal) {
     const request = { ...context, schema, formId: schema.id || (target.problem === undefined ? target.formId : '') };
-    if (this._validateTakesElementId) {
-      const result = await this.client.validate(request, { signal });
-      if (result.ok || result.error.code !== 'bad_request' || !/elementId/.test(result.error.message)) return result;
-      this._validateTakesElementId = false;
-    }
-    return this.client.validate({ ...request, elementId: undefined }, { signal });
+    return this.client.validate(request, { signal });
   }
 
   /**

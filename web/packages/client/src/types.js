@@ -57,19 +57,20 @@
  * @property {string} elementId
  * @property {'draft' | 'deployment' | 'request' | ''} processSource
  * @property {string[]} warnings
- * @property {Finding[]} [findings] the contract check; absent from a service that does not make it
+ * @property {Finding[]} findings the contract check of the proposal against its step (empty without a process)
  * @property {{ inputTokens: number, outputTokens: number }} usage
  * @property {number} attempts 1, or 2 after a repair round
  */
 
 /**
- * `POST /api/formgen/validate`: a hand-written form (`schema`) or a raw answer (`text`).
+ * `POST /api/formgen/validate`: a hand-written form (`schema`) or a raw answer (`text`). With a process, the
+ * contract check runs for `elementId`'s step, else for the step bound to `formId` (else the schema's `id`).
  * @typedef {ProcessContext & { schema?: FormSchema, text?: string, formId?: string }} ValidateRequest
  */
 
 /**
  * The gate's verdict on an accepted form.
- * @typedef {{ schema: FormSchema, warnings: string[], findings?: Finding[] }} Validation
+ * @typedef {{ schema: FormSchema, warnings: string[], findings: Finding[] }} Validation
  */
 
 /**

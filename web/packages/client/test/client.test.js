@@ -71,6 +71,7 @@ describe('generate', () => {
     assert.ok(Array.isArray(warnings));
     assert.equal(attempts, 1);
     assert.ok(schema.components.some((c) => c.key === 'approved'), 'the proposal has no field for "approved"');
+    assert.deepEqual(result.value.findings.filter((f) => f.severity === 'error'), [], 'the builtin\'s draft supplies what the step must');
   });
 
   test('the event stream of the builtin Worker: one draft, then the proposal', async () => {
@@ -182,15 +183,20 @@ describe('generate', () => {
 });
 
 describe('validate and outline', () => {
-  test('validate accepts a hand-written form; findings are optional in the answer', async () => {
+  test('validate accepts a hand-written form and checks it against the step elementId names', async () => {
     const result = await createClient({ baseUrl: builtin.url }).validate({
-      schema: { id: 'x', components: [ { type: 'textfield', key: 'a', label: 'A' } ] },
+      schema: { id: 'x', components: [ { type: 'textarea', key: 'comment', label: 'Kommentar' } ] },
       processXml: VACATION,
+      elementId: 'Task_approve',
     });
     assert.ok(result.ok, JSON.stringify(result));
     assert.equal(result.value.schema.id, 'x');
     assert.ok(Array.isArray(result.value.warnings));
-    assert.ok(result.value.findings === undefined || Array.isArray(result.value.findings));
+    const missing = result.value.findings.find((f) => f.code === 'missing_supply');
+    assert.ok(missing, JSON.stringify(result.value.findings));
+    assert.equal(missing.key, 'approved');
+    assert.equal(missing.severity, 'error');
+    assert.match(missing.message, /reads `approved`/);
   });
 
   test('a refused form is 422 schema_refused with one sentence per problem', async () => {

@@ -1,0 +1,178 @@
+//! Completion of a model's answer from the builtin draft of the same step, which the prompt gave the
+//! model as its starting point:
+//!
+//! - a field the process needs after the step (a `missing_supply` finding) that the answer lacks is
+//!   added from the draft, with a warning that names what reads it;
+//! - on a first generation, a draft field the answer dropped is added back (the prompt asks the model
+//!   to keep every key of the draft and drop one only where the brief asks), with one warning that
+//!   lists them.
+//!
+//! A field the brief asks to leave out ("without the discount", "ohne Nachlass") is never added. The
+//! draft is made while the process is at hand, before the model is asked; the answer is completed
+//! once it is final, and the completed form passes the gate again.
+
+use serde_json::Value;
+
+use crate::check::{Code, Finding, StepCheck};
+use crate::gate::{self, Proposal};
+
+/// What a model's answer is checked against and completed from.
+#[derive(Debug, Clone, Default)]
+pub(super) struct AnswerCheck {
+    /// The step's check.
+    pub check: StepCheck,
+    /// The builtin draft's fields (keyed inputs), in draft order.
+    pub draft: Vec<Value>,
+    /// Whether the answer must keep every draft field (a first generation that started from the
+    /// draft), or only what the process needs (a refinement: the author's form is the start).
+    pub keep_draft: bool,
+    /// The author's brief (what it asks to leave out is not added).
+    pub brief: String,
+}
+
+impl AnswerCheck {
+    /// The findings of `proposal`, after adding the fields it lacks; the warnings say what was added.
+    pub(super) fn complete(&self, proposal: &mut Proposal, form_id: Option<&str>) -> Vec<Finding> {
+        let findings = self.check.of_schema(&proposal.schema);
+        let present: std::collections::HashSet<&str> =
+            proposal.bindings.iter().map(|b| b.path.as_str()).collect();
+        let mut needed = Vec::new();
+        for f in findings.iter().filter(|f| f.code == Code::MissingSupply) {
+            if let Some(field) = f.key.as_deref().and_then(|k| self.field(k)) {
+                needed.push((field.clone(), f));
+            }
+        }
+        let kept: Vec<Value> = if self.keep_draft {
+            self.draft
+                .iter()
+                .filter(|c| {
+                    let key = key_of(c);
+                    !present.contains(key) && !needed.iter().any(|(n, _)| key_of(n) == key)
+                })
+                .filter(|c| !leaves_out(&self.brief, key_of(c), label_of(c)))
+                .cloned()
+                .collect()
+        } else {
+            Vec::new()
+        };
+        needed.retain(|(c, _)| !leaves_out(&self.brief, key_of(c), label_of(c)));
+        if needed.is_empty() && kept.is_empty() {
+            return findings;
+        }
+        let mut warnings: Vec<String> = needed.iter().map(|(c, f)| needed_warning(c, f)).collect();
+        warnings.extend(kept_warning(&kept));
+        let added = needed.into_iter().map(|(c, _)| c).chain(kept);
+        let mut schema = proposal.schema.clone();
+        let Some(components) = schema.get_mut("components").and_then(Value::as_array_mut) else {
+            return findings;
+        };
+        for mut field in added {
+            // the gate gives it an id of this form's
+            field.as_object_mut().map(|o| o.remove("id"));
+            components.push(field);
+        }
+        match gate::check_value(schema, form_id, None) {
+            Ok(completed) => {
+                proposal.schema = completed.schema;
+                proposal.bound = completed.bound;
+                proposal.bindings = completed.bindings;
+                proposal.warnings.extend(warnings);
+                self.check.of_schema(&proposal.schema)
+            }
+            // the draft's fields pass the gate on their own; a form they do not fit in stays as answered
+            Err(_) => findings,
+        }
+    }
+
+    fn field(&self, key: &str) -> Option<&Value> {
+        self.draft.iter().find(|c| key_of(c) == key)
+    }
+}
+
+fn key_of(field: &Value) -> &str {
+    field.get("key").and_then(Value::as_str).unwrap_or_default()
+}
+
+fn label_of(field: &Value) -> &str {
+    field.get("label").and_then(Value::as_str).unwrap_or_default()
+}
+
+/// The sentence for a field the process needs, added to the model's answer.
+fn needed_warning(field: &Value, finding: &Finding) -> String {
+    let kind = field.get("type").and_then(Value::as_str).unwrap_or("field");
+    let read_by = match (&finding.element_id, &finding.expression) {
+        (Some(e), Some(x)) => format!(" (`{x}` on {e})"),
+        _ => String::new(),
+    };
+    format!(
+        "The model's form had no field for `{}`, which the process reads after this step{read_by} and nothing \
+         else sets; formgen added the {kind} \"{}\" from its own draft.",
+        key_of(field),
+        label_of(field)
+    )
+}
+
+/// The sentence for the draft's fields added back, if any.
+fn kept_warning(kept: &[Value]) -> Option<String> {
+    if kept.is_empty() {
+        return None;
+    }
+    let keys: Vec<String> = kept.iter().map(|c| format!("`{}`", key_of(c))).collect();
+    Some(format!(
+        "The model's form left out {} of formgen's draft, which the brief did not ask to drop; formgen added {} \
+         back: {}.",
+        if kept.len() == 1 { "a field" } else { "fields" },
+        if kept.len() == 1 { "it" } else { "them" },
+        keys.join(", ")
+    ))
+}
+
+/// Whether a line of the brief asks to leave this field out: it names the key or the label, and says
+/// so ("without", "no", "remove", "ohne", "kein", "entfernen", "sans", "sin", "zonder", …).
+fn leaves_out(brief: &str, key: &str, label: &str) -> bool {
+    const LEAVE_OUT: &[&str] = &[
+        "without",
+        "no",
+        "not",
+        "don't",
+        "omit",
+        "remove",
+        "drop",
+        "delete",
+        "ohne",
+        "kein",
+        "keine",
+        "nicht",
+        "entfernen",
+        "weglassen",
+        "löschen",
+        "sans",
+        "supprimer",
+        "sin",
+        "quitar",
+        "zonder",
+        "geen",
+        "verwijderen",
+    ];
+    brief.lines().any(|line| {
+        let lower = line.to_lowercase();
+        let names = (!key.is_empty() && lower.contains(&key.to_lowercase()))
+            || (!label.is_empty() && lower.contains(&label.to_lowercase()));
+        names && lower.split(|c: char| !c.is_alphanumeric() && c != '\'').any(|w| LEAVE_OUT.contains(&w))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_that_names_the_field_and_says_without_leaves_it_out() {
+        assert!(leaves_out("Review the claim.\nWithout a discount field.", "discount", "Nachlass"));
+        assert!(leaves_out("bitte ohne Nachlass", "discount", "Nachlass"));
+        assert!(leaves_out("Remove the comment", "comment", ""));
+        assert!(!leaves_out("Ask for the discount.", "discount", "Nachlass"));
+        assert!(!leaves_out("No rush.\nAsk for the discount.", "discount", "Nachlass"), "another line's no");
+        assert!(!leaves_out("nothing about it", "discount", ""), "\"nothing\" is not \"no\"");
+    }
+}

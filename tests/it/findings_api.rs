@@ -1,0 +1,278 @@
+//! The contract check through the API: `validate` answers `findings` for the step it names (or the
+//! step its form's id is bound to), `generate` and `refine` for their proposal, and a warning that
+//! says what a finding says is not repeated. The same cases as `formgen check` replays
+//! (`fixtures/check/cases.json`), sent as an editor sends them: the process, its forms and its
+//! decisions in the request.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use formgen::config::Config;
+use serde_json::{Value, json};
+use sha2::Digest;
+use tower::ServiceExt;
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+const TOKEN: &str = "ana-token";
+
+fn app(workers: &str) -> Router {
+    let text = format!(
+        "[auth]\nmode = \"tokens\"\n[[auth.principals]]\nname = \"ana\"\ntoken_sha256 = \"{}\"\n{workers}",
+        hex::encode(sha2::Sha256::digest(TOKEN.as_bytes()))
+    );
+    let config = Config::parse(&text, "test", Path::new("."), false, &|_| None).unwrap();
+    let service = std::sync::Arc::new(formgen::service::Service::new(&config).unwrap());
+    formgen::http::router(service, &config)
+}
+
+fn builtin() -> Router {
+    app("[[workers]]\nname = \"builtin\"\nprovider = \"builtin\"\n")
+}
+
+async fn post(app: &Router, endpoint: &str, body: Value) -> (StatusCode, Value) {
+    let req = Request::builder()
+        .method("POST")
+        .uri(format!("/api/formgen/{endpoint}"))
+        .header("authorization", format!("Bearer {TOKEN}"))
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let response = app.clone().oneshot(req).await.unwrap();
+    let status = response.status();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
+    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+fn check_dir() -> std::path::PathBuf {
+    crate::common::fixtures().join("check")
+}
+
+fn read(rel: &str) -> String {
+    std::fs::read_to_string(check_dir().join(rel)).unwrap()
+}
+
+/// The process and its project as an editor sends them: the BPMN, every form of its folder, its
+/// decisions.
+fn context(process: &str) -> Value {
+    let folder = check_dir().join(process).parent().unwrap().to_path_buf();
+    let (mut forms, mut decisions) = (Vec::new(), Vec::new());
+    for entry in std::fs::read_dir(&folder).unwrap() {
+        let p = entry.unwrap().path();
+        match p.extension().and_then(|e| e.to_str()) {
+            Some("form") => {
+                forms.push(serde_json::from_str::<Value>(&std::fs::read_to_string(&p).unwrap()).unwrap());
+            }
+            Some("dmn") => decisions.push(std::fs::read_to_string(&p).unwrap()),
+            _ => {}
+        }
+    }
+    json!({"processXml": read(process), "forms": forms, "decisions": decisions})
+}
+
+fn codes(findings: &Value) -> BTreeSet<(String, String, String)> {
+    findings
+        .as_array()
+        .unwrap_or_else(|| panic!("findings is a list: {findings}"))
+        .iter()
+        .map(|f| {
+            let s = |n: &str| f[n].as_str().unwrap_or_default().to_string();
+            (s("code"), s("severity"), s("key"))
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn validate_answers_each_case_s_findings_for_the_step_it_names() {
+    let app = builtin();
+    let cases: Vec<Value> = serde_json::from_str(&read("cases.json")).unwrap();
+    let mut wrong = Vec::new();
+    for case in &cases {
+        let s = |n: &str| case[n].as_str().unwrap().to_string();
+        let mut body = context(&s("process"));
+        body["elementId"] = json!(s("element"));
+        body["schema"] = serde_json::from_str(&read(&s("form"))).unwrap();
+        let (status, answer) = post(&app, "validate", body).await;
+        if status != StatusCode::OK {
+            wrong.push(format!("{}: {status} {answer}", s("case")));
+            continue;
+        }
+        let (got, want) = (codes(&answer["findings"]), codes(&case["findings"]));
+        if got != want {
+            wrong.push(format!("{}:\n  expected {want:?}\n  found    {got:?}", s("case")));
+        }
+        for f in answer["findings"].as_array().unwrap() {
+            let message = f["message"].as_str().unwrap();
+            if answer["warnings"].as_array().unwrap().iter().any(|w| w == message) {
+                wrong.push(format!("{}: a warning repeats the finding {message:?}", s("case")));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[tokio::test]
+async fn without_an_element_the_step_that_binds_the_form_s_id_is_checked() {
+    let app = builtin();
+    let mut body = context("claim/claim.bpmn");
+    body["schema"] = serde_json::from_str(&read("forms/review-no-decision.form")).unwrap();
+    let (status, answer) = post(&app, "validate", body.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let found = codes(&answer["findings"]);
+    assert!(found.contains(&("missing_supply".into(), "error".into(), "decision".into())), "{found:?}");
+    let finding = &answer["findings"][0];
+    assert_eq!(finding["elementId"], "Flow_approve", "the flow whose condition reads it: {finding}");
+    assert!(finding["expression"].as_str().unwrap().contains("decision"), "{finding}");
+
+    // the form id the request gives wins over the schema's
+    body["formId"] = json!("claim-start");
+    let (_, answer) = post(&app, "validate", body.clone()).await;
+    assert!(!codes(&answer["findings"]).iter().any(|(_, _, k)| k == "decision"), "{answer}");
+
+    // a form no step binds is not checked: its step is not known
+    body["formId"] = json!("a-form-of-no-step");
+    let (status, answer) = post(&app, "validate", body).await;
+    assert_eq!((status, &answer["findings"]), (StatusCode::OK, &json!([])), "{answer}");
+}
+
+#[tokio::test]
+async fn a_step_that_is_not_in_the_process_is_a_clear_error() {
+    let mut body = context("claim/claim.bpmn");
+    body["elementId"] = json!("Task_nowhere");
+    body["schema"] = serde_json::from_str(&read("forms/review-ok.form")).unwrap();
+    let (status, answer) = post(&builtin(), "validate", body).await;
+    assert!(status.is_client_error(), "{status} {answer}");
+    assert!(answer.to_string().contains("Task_nowhere"), "{answer}");
+}
+
+#[tokio::test]
+async fn validate_without_a_process_has_no_findings() {
+    let body =
+        json!({"schema": serde_json::from_str::<Value>(&read("forms/review-no-decision.form")).unwrap()});
+    let (status, answer) = post(&builtin(), "validate", body).await;
+    assert_eq!((status, &answer["findings"]), (StatusCode::OK, &json!([])), "{answer}");
+}
+
+#[tokio::test]
+async fn the_builtin_s_proposal_carries_its_findings_and_supplies_what_the_gateway_reads() {
+    let mut body = context("claim/claim.bpmn");
+    body["elementId"] = json!("Task_review");
+    let (status, answer) = post(&builtin(), "generate", body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let found = codes(&answer["findings"]);
+    assert!(!found.iter().any(|(code, _, _)| code == "missing_supply"), "{found:?}");
+}
+
+/// A chat-completions answer with this text.
+fn chat_answer(text: &str) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(json!({
+        "choices": [{"message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 100, "completion_tokens": 20}
+    }))
+}
+
+async fn model_app(answer: &str) -> (Router, MockServer) {
+    model_app_with(answer, "").await
+}
+
+async fn model_app_with(answer: &str, settings: &str) -> (Router, MockServer) {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(chat_answer(answer))
+        .mount(&server)
+        .await;
+    let worker = format!(
+        "[[workers]]\nname = \"m\"\nprovider = \"chat-completions\"\nendpoint = \"{}/v1\"\nmodel = \"test-model\"\ncredential = \"none\"\n{settings}\n",
+        server.uri()
+    );
+    (app(&worker), server)
+}
+
+fn keys(schema: &Value) -> Vec<String> {
+    schema["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["key"].as_str().map(str::to_string))
+        .collect()
+}
+
+#[tokio::test]
+async fn what_the_model_leaves_out_that_the_process_needs_is_completed_from_the_builtin_draft() {
+    let form = json!({"components": [
+        {"type": "number", "key": "discount", "label": "Nachlass", "validate": {"required": true}},
+        {"type": "textfield", "key": "reviewer", "label": "Geprüft von", "validate": {"required": true}}
+    ]});
+    let (app, _server) = model_app(&form.to_string()).await;
+    let mut body = context("claim/claim.bpmn");
+    body["elementId"] = json!("Task_review");
+    body["description"] = json!("Schaden prüfen");
+    let (status, answer) = post(&app, "generate", body.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let all = ["discount", "reviewer", "decision", "riskScore", "amount", "note", "customer"];
+    assert_eq!(keys(&answer["schema"]), all, "the draft's fields kept, the answer's first: {answer}");
+    let decision =
+        answer["schema"]["components"].as_array().unwrap().iter().find(|c| c["key"] == "decision").unwrap();
+    assert_eq!(
+        decision["type"], "select",
+        "the builtin's field, with the values the gateway tests: {decision}"
+    );
+    let warnings = answer["warnings"].as_array().unwrap();
+    assert!(
+        warnings.iter().any(|w| w.as_str().unwrap().contains("no field for `decision`")),
+        "the completion is said: {warnings:?}"
+    );
+    assert!(
+        warnings.iter().any(|w| w
+            .as_str()
+            .unwrap()
+            .contains("added them back: `riskScore`, `amount`, `note`, `customer`")),
+        "{warnings:?}"
+    );
+    assert!(!codes(&answer["findings"]).iter().any(|(c, _, _)| c == "missing_supply"), "{answer}");
+
+    // a brief that asks to leave it out is followed, and the finding says what that means
+    body["description"] = json!("Schaden prüfen\nbitte ohne Entscheidung");
+    let (status, answer) = post(&app, "generate", body.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert!(!keys(&answer["schema"]).contains(&"decision".to_string()), "{answer}");
+    let found = codes(&answer["findings"]);
+    assert!(found.contains(&("missing_supply".into(), "error".into(), "decision".into())), "{found:?}");
+
+    // a refinement's proposal the same
+    body["description"] = json!("Schaden prüfen");
+    body["schema"] = serde_json::from_str(&read("forms/review-ok.form")).unwrap();
+    let (status, answer) = post(&app, "generate", body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert!(keys(&answer["schema"]).contains(&"decision".to_string()), "{answer}");
+}
+
+#[tokio::test]
+async fn without_the_starting_point_only_what_the_process_needs_is_completed() {
+    let form = json!({"components": [{"type": "number", "key": "discount", "label": "Nachlass"}]});
+    let (app, _server) = model_app_with(&form.to_string(), "starting_point = false").await;
+    let mut body = context("claim/claim.bpmn");
+    body["elementId"] = json!("Task_review");
+    let (status, answer) = post(&app, "generate", body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(keys(&answer["schema"]), ["discount", "decision", "reviewer"], "{answer}");
+}
+
+#[tokio::test]
+async fn the_openapi_document_describes_the_findings() {
+    let req = Request::builder().uri("/openapi.json").body(Body::empty()).unwrap();
+    let response = builtin().oneshot(req).await.unwrap();
+    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
+    let doc: Value = serde_json::from_slice(&bytes).unwrap();
+    let schemas = &doc["components"]["schemas"];
+    for name in ["Finding", "Code", "Severity"] {
+        assert!(schemas[name].is_object(), "{name} missing from the OpenAPI document");
+    }
+    assert!(schemas["ValidateResponse"]["properties"]["findings"].is_object());
+    assert!(schemas["GenerateResponse"]["properties"]["findings"].is_object());
+    assert!(schemas["ValidateRequest"]["properties"]["elementId"].is_object());
+}
