@@ -156,6 +156,9 @@ pub enum ModelError {
     Truncated {
         /// The limit.
         max_tokens: u32,
+        /// The answer as far as it got (within the answer's byte cap): its complete components may
+        /// still be a form.
+        partial: String,
     },
     /// The answer was over the size cap.
     #[error("the model's answer was larger than {limit} bytes and was not read further")]

@@ -224,7 +224,7 @@ pub fn finish(
     max_tokens: u32,
 ) -> Result<ModelAnswer, ModelError> {
     if stop == StopReason::MaxTokens {
-        return Err(ModelError::Truncated { max_tokens });
+        return Err(ModelError::Truncated { max_tokens, partial: text });
     }
     if text.trim().is_empty() {
         return Err(ModelError::Empty);

@@ -262,12 +262,17 @@ impl Service {
                 Ok(p) => return Ok(done(p, usage, 1)),
                 Err(e) => (e.problems(), text),
             },
-            Err(ModelError::Truncated { max_tokens }) => (
-                vec![format!(
-                    "Your answer was cut off at the {max_tokens}-token output limit before the JSON was complete; write a shorter form."
-                )],
-                String::new(),
-            ),
+            Err(ModelError::Truncated { max_tokens, partial }) => {
+                if let Some(p) = salvaged(&partial, max_tokens, &asked, redactor).await {
+                    return Ok(done(p, usage, 1));
+                }
+                (
+                    vec![format!(
+                        "Your answer was cut off at the {max_tokens}-token output limit before the JSON was complete; write a shorter form."
+                    )],
+                    String::new(),
+                )
+            }
             Err(error) => return Err(ServiceError::Model { worker: worker.name.clone(), error }),
         };
         tracing::info!(worker = %worker.name, problems = problems.len(), "the gate refused the answer; one repair round");
@@ -280,13 +285,27 @@ impl Service {
             request: &request.user,
         });
         let second = ModelRequest { user: repair, ..request };
-        let text = self
-            .ask(worker, settings, (key, redactor), &second, bounds, &mut usage, watch(2))
-            .await
-            .map_err(|error| ServiceError::Model { worker: worker.name.clone(), error })?;
-        match gate_answer(text, &asked, redactor).await {
+        let text =
+            match self.ask(worker, settings, (key, redactor), &second, bounds, &mut usage, watch(2)).await {
+                Ok(text) => text,
+                Err(ModelError::Truncated { max_tokens, partial }) => {
+                    return match salvaged(&partial, max_tokens, &asked, redactor).await {
+                        Some(p) => Ok(done(p, usage, 2)),
+                        // the cut answer stays here: an error carries no model text
+                        None => Err(ServiceError::Model {
+                            worker: worker.name.clone(),
+                            error: ModelError::Truncated { max_tokens, partial: String::new() },
+                        }),
+                    };
+                }
+                Err(error) => return Err(ServiceError::Model { worker: worker.name.clone(), error }),
+            };
+        match gate_answer(text.clone(), &asked, redactor).await {
             Ok(p) => Ok(done(p, usage, 2)),
-            Err(e) => Err(ServiceError::Unusable { worker: worker.name.clone(), problems: e.problems() }),
+            Err(e) => match one_field_per_key(&text, &asked, redactor).await {
+                Some(p) => Ok(done(p, usage, 2)),
+                None => Err(ServiceError::Unusable { worker: worker.name.clone(), problems: e.problems() }),
+            },
         }
     }
 
@@ -379,6 +398,63 @@ async fn gate_answer(text: String, asked: &Asked, redactor: &Redactor) -> Result
         tracing::error!(error = %e, "the gate's blocking task failed");
         Err(GateError::Stopped)
     })
+}
+
+/// A second answer that still binds a key twice, kept with the first field of each key when that is
+/// all the gate refused; none otherwise. The first answer's clash goes to the repair round, since
+/// which of two fields is meant is the model's to say; after the repair round the earlier one is
+/// kept, with a warning that names each field left out.
+async fn one_field_per_key(text: &str, asked: &Asked, redactor: &Redactor) -> Option<Proposal> {
+    let mut answer = gate::decode(text).ok()?;
+    redactor.scrub_value(&mut answer);
+    let components = match &mut answer {
+        Value::Object(o) => o.get_mut("components")?.as_array_mut()?,
+        Value::Array(a) => a,
+        _ => return None,
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut dropped = Vec::new();
+    components.retain(|c| match c.get("key").and_then(Value::as_str) {
+        Some(key) if !seen.insert(key.to_string()) => {
+            let label = c.get("label").and_then(Value::as_str).unwrap_or(key);
+            dropped.push(format!("\"{label}\" (`{key}`)"));
+            false
+        }
+        _ => true,
+    });
+    if dropped.is_empty() {
+        return None;
+    }
+    let mut proposal = gate_answer(answer.to_string(), asked, redactor).await.ok()?;
+    proposal.warnings.insert(
+        0,
+        format!(
+            "The model's answer bound a key twice, also after a second try; formgen kept the first field of each key and left out {}.",
+            dropped.join(", ")
+        ),
+    );
+    Some(proposal)
+}
+
+/// The components an answer cut off at its output limit had completed, as a form the gate accepts,
+/// with a warning that says so; none when it completed no field or the gate refuses them. What the
+/// answer did not get to, the completion from the builtin draft adds.
+async fn salvaged(partial: &str, max_tokens: u32, asked: &Asked, redactor: &Redactor) -> Option<Proposal> {
+    let components = gate::partial::components_so_far(partial);
+    if !components.iter().any(|c| c.get("key").is_some() || c.get("components").is_some()) {
+        return None;
+    }
+    let kept = components.len();
+    let form = serde_json::json!({ "components": components }).to_string();
+    let mut proposal = gate_answer(form, asked, redactor).await.ok()?;
+    proposal.warnings.insert(
+        0,
+        format!(
+            "The model's answer was cut off at its {max_tokens}-token output limit; formgen kept the {kept} component{} it had finished.",
+            if kept == 1 { "" } else { "s" }
+        ),
+    );
+    Some(proposal)
 }
 
 /// A model generation's result with the call's secrets taken out of every text it hands back: the

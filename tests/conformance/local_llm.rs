@@ -91,7 +91,7 @@ async fn chat_completions_against_llama_cpp() {
     )
     .await
     .unwrap_err();
-    assert_eq!(e, ModelError::Truncated { max_tokens: 4 });
+    assert!(matches!(e, ModelError::Truncated { max_tokens: 4, .. }), "{e:?}");
 }
 
 #[tokio::test]
@@ -104,7 +104,7 @@ async fn messages_against_llama_cpp() {
     let e = model::call(&client, &w, Some(&key), &request(4, None), bounds(), &Redactor::default())
         .await
         .unwrap_err();
-    assert_eq!(e, ModelError::Truncated { max_tokens: 4 }, "a small token limit cuts the answer");
+    assert!(matches!(e, ModelError::Truncated { max_tokens: 4, .. }), "a small token limit cuts the answer");
 
     let answer =
         model::call(&client, &w, Some(&key), &request(400, None), bounds(), &Redactor::default()).await;

@@ -276,3 +276,80 @@ async fn the_openapi_document_describes_the_findings() {
     assert!(schemas["GenerateResponse"]["properties"]["findings"].is_object());
     assert!(schemas["ValidateRequest"]["properties"]["elementId"].is_object());
 }
+
+/// A chat-completions answer cut off at its output limit with this text.
+fn cut_answer(text: &str) -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(json!({
+        "choices": [{"message": {"role": "assistant", "content": text}, "finish_reason": "length"}],
+        "usage": {"prompt_tokens": 100, "completion_tokens": 300}
+    }))
+}
+
+#[tokio::test]
+async fn an_answer_cut_off_keeps_the_fields_it_finished_and_is_completed_from_the_draft() {
+    let server = MockServer::start().await;
+    let cut = r#"{"components": [{"type": "select", "key": "decision", "label": "Entscheidung", "values": [{"label": "Annehmen", "value": "approve"}, {"label": "Ablehnen", "value": "reject"}]}, {"type": "textfield", "key": "revi"#;
+    Mock::given(method("POST")).respond_with(cut_answer(cut)).expect(1).mount(&server).await;
+    let worker = format!(
+        "[[workers]]\nname = \"m\"\nprovider = \"chat-completions\"\nendpoint = \"{}/v1\"\nmodel = \"test-model\"\ncredential = \"none\"\n",
+        server.uri()
+    );
+    let mut body = context("claim/claim.bpmn");
+    body["elementId"] = json!("Task_review");
+    let (status, answer) = post(&app(&worker), "generate", body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["attempts"], 1, "no repair round for an answer whose finished part is a form");
+    let keys = keys(&answer["schema"]);
+    assert_eq!(keys[0], "decision", "the model's finished field first: {keys:?}");
+    assert!(keys.contains(&"reviewer".to_string()), "what it did not finish comes from the draft: {keys:?}");
+    let warnings = answer["warnings"].to_string();
+    assert!(warnings.contains("cut off at its") && warnings.contains("kept the 1 component"), "{warnings}");
+}
+
+#[tokio::test]
+async fn an_answer_cut_off_before_any_field_is_asked_again_and_then_refused() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(cut_answer(r#"{"components": [{"type": "sel"#))
+        .expect(2)
+        .mount(&server)
+        .await;
+    let worker = format!(
+        "[[workers]]\nname = \"m\"\nprovider = \"chat-completions\"\nendpoint = \"{}/v1\"\nmodel = \"test-model\"\ncredential = \"none\"\n",
+        server.uri()
+    );
+    let mut body = context("claim/claim.bpmn");
+    body["elementId"] = json!("Task_review");
+    let (status, answer) = post(&app(&worker), "generate", body).await;
+    assert_eq!(status, StatusCode::BAD_GATEWAY, "{answer}");
+    assert_eq!(answer["code"], "model_answer_truncated", "{answer}");
+}
+
+#[tokio::test]
+async fn a_key_bound_twice_after_the_repair_round_keeps_the_first_field() {
+    let server = MockServer::start().await;
+    let twice = json!({"components": [
+        {"type": "select", "key": "decision", "label": "Entscheidung", "values": [{"label": "Annehmen", "value": "approve"}, {"label": "Ablehnen", "value": "reject"}]},
+        {"type": "textfield", "key": "decision", "label": "Entscheidung (Text)"}
+    ]});
+    Mock::given(method("POST")).respond_with(chat_answer(&twice.to_string())).expect(2).mount(&server).await;
+    let worker = format!(
+        "[[workers]]\nname = \"m\"\nprovider = \"chat-completions\"\nendpoint = \"{}/v1\"\nmodel = \"test-model\"\ncredential = \"none\"\n",
+        server.uri()
+    );
+    let mut body = context("claim/claim.bpmn");
+    body["elementId"] = json!("Task_review");
+    let (status, answer) = post(&app(&worker), "generate", body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["attempts"], 2, "the first clash goes to the repair round: {answer}");
+    let decision: Vec<&Value> = answer["schema"]["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["key"] == "decision")
+        .collect();
+    assert_eq!(decision.len(), 1, "{answer}");
+    assert_eq!(decision[0]["type"], "select", "the first field of the key is kept");
+    let warnings = answer["warnings"].to_string();
+    assert!(warnings.contains("left out \\\"Entscheidung (Text)\\\" (`decision`)"), "{warnings}");
+}

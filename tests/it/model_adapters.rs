@@ -213,7 +213,7 @@ async fn an_answer_cut_at_the_token_limit_is_an_error() {
         })),
     )
     .await;
-    assert_eq!(e, ModelError::Truncated { max_tokens: 321 });
+    assert!(matches!(e, ModelError::Truncated { max_tokens: 321, .. }), "{e:?}");
     let e = error_for(
         Wire::ChatCompletions,
         ResponseTemplate::new(200).set_body_json(json!({
@@ -221,7 +221,7 @@ async fn an_answer_cut_at_the_token_limit_is_an_error() {
         })),
     )
     .await;
-    assert_eq!(e, ModelError::Truncated { max_tokens: 321 });
+    assert!(matches!(e, ModelError::Truncated { max_tokens: 321, .. }), "{e:?}");
     assert_eq!(
         e.to_string(),
         "the model's answer was cut off at its 321-token output limit before it was complete"
