@@ -292,7 +292,7 @@ fn optional_but_read(field: &FormField, contract: &Contract, out: &mut Vec<Findi
             && t.orders
             && matches!(t.site.outcome, Outcome::NoFlow | Outcome::DefaultFlow)
             && value_kind(field).is_some_and(|k| k.fits(t.expected))
-            && !checks_for_null(&t.site.expression, &field.key)
+            && !t.checked
     });
     if let Some(read) = read {
         let message = sentences::optional_but_read(field, read);
@@ -304,12 +304,6 @@ fn optional_but_read(field: &FormField, contract: &Contract, out: &mut Vec<Findi
             message,
         ));
     }
-}
-
-/// Whether an expression checks `name` for null before it relies on it.
-fn checks_for_null(expression: &str, name: &str) -> bool {
-    crate::flow::expr::optional_names(expression).iter().any(|n| n == name)
-        || crate::flow::contract::checks_for_null(expression, name)
 }
 
 fn overwrites_known(field: &FormField, contract: &Contract, out: &mut Vec<Finding>) {

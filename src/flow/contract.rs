@@ -105,6 +105,9 @@ pub struct TypedRead {
     /// Whether it orders the value (`<`, `<=`, `>`, `>=`): with null, FEEL's answer is null (an
     /// equality with null is false).
     pub orders: bool,
+    /// Whether the expression checks the variable for null (`x != null`, `is defined(x)`) before it
+    /// relies on it, read from the whole expression.
+    pub checked: bool,
     /// Where.
     pub site: Site,
 }
@@ -732,6 +735,8 @@ impl<'a> Reader<'a> {
         } else {
             (i, Outcome::Null)
         };
+        // the quoted part says the dialect: a site is made per read, and one condition may be a megabyte
+        let expression = shortened(expression.trim());
         let juel = expression.contains("${") || expression.contains("#{");
         let outcome = if juel { Outcome::Unresolved } else { outcome };
         let subject = &self.process.elements[subject_index];
@@ -741,13 +746,7 @@ impl<'a> Reader<'a> {
                 || flows.contains(&subject_index)
                 || flows.iter().any(|&f| self.graph.next[f].contains(&subject_index))
         });
-        Site {
-            element_id: e.id.to_string(),
-            subject: phrase(subject),
-            expression: expression.trim().to_string(),
-            next,
-            outcome,
-        }
+        Site { element_id: e.id.to_string(), subject: phrase(subject), expression, next, outcome }
     }
 
     /// The reads that need a value, nearest first: the step's own output mappings' sources, then
@@ -760,10 +759,9 @@ impl<'a> Reader<'a> {
             for a in self.process.elements[i].accesses.iter().filter(|a| needs_value(a)) {
                 let mut optional = expr::optional_names(&a.expression);
                 optional.extend(expr::conditional_names(&a.expression));
+                let checked = null_checked_names(&a.expression);
                 for r in path_reads(a) {
-                    if !locals.contains(&r.name)
-                        && !optional.contains(&r.name)
-                        && !checks_for_null(&a.expression, &r.name)
+                    if !locals.contains(&r.name) && !optional.contains(&r.name) && !checked.contains(&r.name)
                     {
                         let site = self.site(i, &a.expression);
                         out.push(Read { name: r.name, path: r.path, element: i, site });
@@ -865,13 +863,16 @@ impl<'a> Reader<'a> {
         for &i in after {
             let e = &self.process.elements[i];
             if e.is_flow() && is_feel(&e.condition) {
+                let mut checked = null_checked_names(&e.condition);
+                checked.extend(expr::optional_names(&e.condition));
                 for c in read_condition(&e.condition).comparisons {
                     if let Some(expected) = expected_of(&c) {
                         let orders =
                             matches!(c.operator, Operator::Lt | Operator::Le | Operator::Gt | Operator::Ge);
                         let site = self.site(i, &e.condition);
                         let with = c.literal.to_string();
-                        out.push((TypedRead { path: c.variable, expected, with, orders, site }, i));
+                        let checked = checked.contains(&c.variable);
+                        out.push((TypedRead { path: c.variable, expected, with, orders, checked, site }, i));
                     }
                 }
             }
@@ -879,7 +880,9 @@ impl<'a> Reader<'a> {
                 if let Some(expected) = expected_of_type_ref(type_ref) {
                     let with = format!("typeRef {type_ref}");
                     let site = self.site(i, expression);
-                    out.push((TypedRead { path: path.clone(), expected, with, orders: false, site }, i));
+                    let read =
+                        TypedRead { path: path.clone(), expected, with, orders: false, checked: false, site };
+                    out.push((read, i));
                 }
             }
         }
@@ -952,10 +955,63 @@ impl<'a> Reader<'a> {
 /// Whether an expression compares `name` with null (`x != null`, `x = null`, JUEL `x == null`,
 /// `empty x`): it is ready for the value to be missing.
 pub fn checks_for_null(expression: &str, name: &str) -> bool {
-    let compact: String = expression.chars().filter(|c| !c.is_whitespace()).collect();
-    ["!=null", "=null", "==null"].iter().any(|op| compact.contains(&format!("{name}{op}")))
-        || ["null!=", "null=", "null=="].iter().any(|op| compact.contains(&format!("{op}{name}")))
-        || expression.contains(&format!("empty {name}"))
+    null_checked_names(expression).contains(name)
+}
+
+/// Most characters of an expression a [`Site`] quotes: a finding's sentence names the expression, and
+/// one condition may be a megabyte.
+const SITE_EXPRESSION_CHARS: usize = 1_000;
+
+/// The expression as a site quotes it: whole, or its first [`SITE_EXPRESSION_CHARS`] and "…".
+fn shortened(expression: &str) -> String {
+    match expression.char_indices().nth(SITE_EXPRESSION_CHARS) {
+        Some((cut, _)) => format!("{}…", &expression[..cut]),
+        None => expression.to_string(),
+    }
+}
+
+/// The names an expression compares with null (`x != null`, `null = x`, JUEL's `empty x`), in one
+/// pass over it; a dotted path counts for each of its segments' suffixes too.
+fn null_checked_names(expression: &str) -> HashSet<String> {
+    let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
+    let mut out = HashSet::new();
+    let mut add = |name: &str| {
+        if name.is_empty() {
+            return;
+        }
+        for (i, _) in name.match_indices('.') {
+            out.insert(name[i + 1..].to_string());
+        }
+        out.insert(name.to_string());
+    };
+    for (at, _) in expression.match_indices("null") {
+        let before = expression[..at].trim_end();
+        if let Some(op) = ["!=", "==", "="].iter().find(|op| before.ends_with(**op)) {
+            let left = before[..before.len() - op.len()].trim_end();
+            let start = left
+                .char_indices()
+                .rev()
+                .take_while(|(_, c)| ident(*c))
+                .last()
+                .map_or(left.len(), |(i, _)| i);
+            add(&left[start..]);
+        }
+        let after = expression[at + 4..].trim_start();
+        if let Some(op) = ["!=", "==", "="].iter().find(|op| after.starts_with(**op)) {
+            let right = after[op.len()..].trim_start();
+            let end = right.char_indices().find(|(_, c)| !ident(*c)).map_or(right.len(), |(i, _)| i);
+            add(&right[..end]);
+        }
+    }
+    let mut words = expression.split(|c: char| !ident(c)).filter(|w| !w.is_empty()).peekable();
+    while let Some(w) = words.next() {
+        if w == "empty"
+            && let Some(next) = words.peek()
+        {
+            add(next);
+        }
+    }
+    out
 }
 
 /// Whether a condition is FEEL (`= ...`): JUEL converts a text to a number or a boolean where it
@@ -1064,4 +1120,29 @@ fn read_on_activation(place: &Place) -> bool {
             | Place::FollowUpDate
             | Place::Priority
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_names_compared_with_null_in_one_pass() {
+        let names = null_checked_names("= a != null and null = b.c and d==null or count(e) > 0");
+        for n in ["a", "b.c", "c", "d"] {
+            assert!(names.contains(n), "{n} in {names:?}");
+        }
+        assert!(!names.contains("e"));
+        assert!(null_checked_names("${empty approver}").contains("approver"));
+        assert!(null_checked_names("${not empty approver}").contains("approver"));
+    }
+
+    #[test]
+    fn a_site_quotes_a_long_expression_shortened() {
+        let long = "x".repeat(5 * SITE_EXPRESSION_CHARS);
+        let quoted = shortened(&long);
+        assert_eq!(quoted.chars().count(), SITE_EXPRESSION_CHARS + 1);
+        assert!(quoted.ends_with('…'));
+        assert_eq!(shortened("= a > 1"), "= a > 1");
+    }
 }

@@ -412,10 +412,15 @@ async fn one_field_per_key(text: &str, asked: &Asked, redactor: &Redactor) -> Op
         Value::Array(a) => a,
         _ => return None,
     };
-    let mut seen = std::collections::HashSet::new();
+    // a key past the bounds of a binding path is the gate's to refuse, not a clash to settle
+    let keys = || components.iter().filter_map(|c| c.get("key").and_then(Value::as_str));
+    if !keys().all(crate::formjs::within_path_bounds) {
+        return None;
+    }
+    let mut bound = Bound::default();
     let mut dropped = Vec::new();
     components.retain(|c| match c.get("key").and_then(Value::as_str) {
-        Some(key) if !seen.insert(key.to_string()) => {
+        Some(key) if !bound.claim(key) => {
             let label = c.get("label").and_then(Value::as_str).unwrap_or(key);
             dropped.push(format!("\"{label}\" (`{key}`)"));
             false
@@ -434,6 +439,34 @@ async fn one_field_per_key(text: &str, asked: &Asked, redactor: &Redactor) -> Op
         ),
     );
     Some(proposal)
+}
+
+/// The keys the fields kept so far bind, and every path that contains one: form-js binds each path
+/// once, so a key may not equal, contain or extend another.
+#[derive(Default)]
+struct Bound {
+    keys: std::collections::HashSet<String>,
+    containing: std::collections::HashSet<String>,
+}
+
+impl Bound {
+    /// Claims `key` unless it equals, contains or extends a key claimed before. A key past the
+    /// bounds of a binding path is never claimed (its prefixes are not worth holding).
+    fn claim(&mut self, key: &str) -> bool {
+        if !crate::formjs::within_path_bounds(key) {
+            return false;
+        }
+        let prefixes: Vec<&str> = key.match_indices('.').map(|(i, _)| &key[..i]).collect();
+        if self.keys.contains(key)
+            || self.containing.contains(key)
+            || prefixes.iter().any(|p| self.keys.contains(*p))
+        {
+            return false;
+        }
+        self.keys.insert(key.to_string());
+        self.containing.extend(prefixes.into_iter().map(str::to_string));
+        true
+    }
 }
 
 /// The components an answer cut off at its output limit had completed, as a form the gate accepts,
@@ -511,4 +544,21 @@ fn reconciled(
     }
     proposal.warnings.extend(diff);
     proposal
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Bound;
+
+    #[test]
+    fn a_key_is_claimed_once_and_never_inside_or_around_another() {
+        let mut bound = Bound::default();
+        assert!(bound.claim("invoice.number"));
+        assert!(!bound.claim("invoice.number"), "the same key");
+        assert!(!bound.claim("invoice"), "contains a key claimed before");
+        assert!(!bound.claim("invoice.number.file"), "extends a key claimed before");
+        assert!(bound.claim("invoice.date"), "a sibling path");
+        assert!(bound.claim("invoices"), "a longer name is another key");
+        assert!(!bound.claim(&"a.".repeat(40_000)), "a path past the bounds is not held");
+    }
 }
