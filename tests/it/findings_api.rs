@@ -185,11 +185,15 @@ async fn model_app_with(answer: &str, settings: &str) -> (Router, MockServer) {
         .respond_with(chat_answer(answer))
         .mount(&server)
         .await;
-    let worker = format!(
+    (app(&model_worker(&server, settings)), server)
+}
+
+/// A chat-completions Worker named `m` on this double, with these settings.
+fn model_worker(server: &MockServer, settings: &str) -> String {
+    format!(
         "[[workers]]\nname = \"m\"\nprovider = \"chat-completions\"\nendpoint = \"{}/v1\"\nmodel = \"test-model\"\ncredential = \"none\"\n{settings}\n",
         server.uri()
-    );
-    (app(&worker), server)
+    )
 }
 
 fn keys(schema: &Value) -> Vec<String> {
@@ -290,10 +294,7 @@ async fn an_answer_cut_off_keeps_the_fields_it_finished_and_is_completed_from_th
     let server = MockServer::start().await;
     let cut = r#"{"components": [{"type": "select", "key": "decision", "label": "Entscheidung", "values": [{"label": "Annehmen", "value": "approve"}, {"label": "Ablehnen", "value": "reject"}]}, {"type": "textfield", "key": "revi"#;
     Mock::given(method("POST")).respond_with(cut_answer(cut)).expect(1).mount(&server).await;
-    let worker = format!(
-        "[[workers]]\nname = \"m\"\nprovider = \"chat-completions\"\nendpoint = \"{}/v1\"\nmodel = \"test-model\"\ncredential = \"none\"\n",
-        server.uri()
-    );
+    let worker = model_worker(&server, "");
     let mut body = context("claim/claim.bpmn");
     body["elementId"] = json!("Task_review");
     let (status, answer) = post(&app(&worker), "generate", body).await;
@@ -314,10 +315,7 @@ async fn an_answer_cut_off_before_any_field_is_asked_again_and_then_refused() {
         .expect(2)
         .mount(&server)
         .await;
-    let worker = format!(
-        "[[workers]]\nname = \"m\"\nprovider = \"chat-completions\"\nendpoint = \"{}/v1\"\nmodel = \"test-model\"\ncredential = \"none\"\n",
-        server.uri()
-    );
+    let worker = model_worker(&server, "");
     let mut body = context("claim/claim.bpmn");
     body["elementId"] = json!("Task_review");
     let (status, answer) = post(&app(&worker), "generate", body).await;
@@ -333,10 +331,7 @@ async fn a_key_bound_twice_after_the_repair_round_keeps_the_first_field() {
         {"type": "textfield", "key": "decision", "label": "Entscheidung (Text)"}
     ]});
     Mock::given(method("POST")).respond_with(chat_answer(&twice.to_string())).expect(2).mount(&server).await;
-    let worker = format!(
-        "[[workers]]\nname = \"m\"\nprovider = \"chat-completions\"\nendpoint = \"{}/v1\"\nmodel = \"test-model\"\ncredential = \"none\"\n",
-        server.uri()
-    );
+    let worker = model_worker(&server, "");
     let mut body = context("claim/claim.bpmn");
     body["elementId"] = json!("Task_review");
     let (status, answer) = post(&app(&worker), "generate", body).await;
