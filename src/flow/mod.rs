@@ -20,4 +20,4 @@ mod render;
 pub use contract::{Contract, contract};
 pub use define::{Definition, Definitions, PathRoots, definition, paths_below};
 pub use picture::{Decided, Known, Picture, Supply, picture};
-pub use render::{describe_picture, describe_picture_beside_draft};
+pub use render::{Defined, describe_picture};

@@ -52,38 +52,24 @@ impl<'l> Mentioned<'l> {
     }
 }
 
+/// What the rendered picture says of the project's definitions of the step's variables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Defined {
+    /// Their key, label, type and options, to reuse.
+    Shown,
+    /// Nothing: the prompt shows the builtin draft, whose fields carry them.
+    InTheDraft,
+}
+
 /// Renders `picture` within `budget` characters; `""` when it says nothing. `embedded` are the forms
 /// embedded in the same BPMN document for other steps (`zeebe:userTaskForm`), which belong to the
 /// project's vocabulary as much as its `.form` files.
 pub fn describe_picture(
     picture: &Picture,
-    process: &Process,
-    project: &Project,
+    (process, project): (&Process, &Project),
     embedded: &[ProjectForm],
     budget: usize,
-) -> String {
-    render_picture(picture, process, project, embedded, budget, true)
-}
-
-/// [`describe_picture`] for a prompt that shows the builtin draft too: without the project's
-/// definitions of the step's variables (key, label, type, options), which the draft's fields carry.
-pub fn describe_picture_beside_draft(
-    picture: &Picture,
-    process: &Process,
-    project: &Project,
-    embedded: &[ProjectForm],
-    budget: usize,
-) -> String {
-    render_picture(picture, process, project, embedded, budget, false)
-}
-
-fn render_picture(
-    picture: &Picture,
-    process: &Process,
-    project: &Project,
-    embedded: &[ProjectForm],
-    budget: usize,
-    with_definitions: bool,
+    defined: Defined,
 ) -> String {
     if picture.known_before.is_empty()
         && picture.to_supply.is_empty()
@@ -119,7 +105,7 @@ fn render_picture(
         .map(|s| s.name.as_str())
         .chain(picture.decided_on.iter().map(|d| d.name.as_str()))
         .chain(picture.known_before.iter().map(|k| k.name.as_str()));
-    let mut defined = Vec::new();
+    let mut shown = Vec::new();
     let definitions = Definitions::new(process, project);
     let mut looked_up = std::collections::HashSet::new();
     for name in names {
@@ -137,12 +123,12 @@ fn render_picture(
                 line.push_str(", required");
             }
             let _ = write!(line, " (in {})", d.source);
-            defined.push((d.name, line));
+            shown.push((d.name, line));
         }
     }
-    if with_definitions && !defined.is_empty() {
+    if defined == Defined::Shown && !shown.is_empty() {
         lines.push("- Already defined in the project (reuse the key, label, type and options):".into());
-        lines.extend(defined.into_iter().map(|(_, l)| l));
+        lines.extend(shown.into_iter().map(|(_, l)| l));
     }
     // the project's vocabulary: how its other forms name their data (a step often shows or asks for
     // what a sibling form does, under the same key)

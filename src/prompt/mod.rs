@@ -256,9 +256,10 @@ impl Prompts {
 /// prompt shows the builtin draft too, so the picture leaves out what its fields say.
 pub fn process_text(target: &Target, picture: Option<&Picture>, beside_draft: bool, budget: usize) -> String {
     let embedded = embedded_forms(target);
-    let render = if beside_draft { flow::describe_picture_beside_draft } else { flow::describe_picture };
+    let defined = if beside_draft { flow::Defined::InTheDraft } else { flow::Defined::Shown };
+    let around = (target.process(), target.project());
     let data = picture
-        .map(|p| render(p, target.process(), target.project(), &embedded, budget / 3))
+        .map(|p| flow::describe_picture(p, around, &embedded, budget / 3, defined))
         .unwrap_or_default();
     let text = bpmn::describe(target.process(), target.element_index(), budget.saturating_sub(data.len()));
     match (text.is_empty(), data.is_empty()) {

@@ -107,7 +107,7 @@ fn sibling_forms_and_decisions_feed_the_picture_and_the_draft() {
     assert_eq!(by_key("accepted")["type"], "checkbox");
     assert!(by_key("accepted").get("readonly").is_none());
 
-    let text = flow::describe_picture(&picture, &p, &project, &[], 4_000);
+    let text = flow::describe_picture(&picture, (&p, &project), &[], 4_000, formgen::flow::Defined::Shown);
     assert!(text.contains("Decided on after it") && text.contains("accepted"), "{text}");
     assert!(text.contains("amount: number \"Order amount\""), "{text}");
     insta::assert_snapshot!("picture-review", text);

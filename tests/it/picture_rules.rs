@@ -124,7 +124,7 @@ fn a_result_expression_context_gives_its_paths_to_the_draft_and_the_prompt() {
         !keys.iter().any(|k| k.starts_with("customer.address")),
         "one level down, and not an object again: {keys:?}"
     );
-    let text = flow::describe_picture(&picture, &p, &project, &[], 4_000);
+    let text = flow::describe_picture(&picture, (&p, &project), &[], 4_000, formgen::flow::Defined::Shown);
     assert!(text.contains("its fields: customer.name, customer.tier, customer.address"), "{text}");
 }
 

@@ -269,7 +269,7 @@ proptest! {
             let project = formgen::project::Project::default();
             for i in std::iter::once(None).chain((0..p.elements.len()).map(Some)) {
                 let picture = formgen::flow::picture(p, i, &project);
-                let _ = formgen::flow::describe_picture(&picture, p, &project, &[], 2_000);
+                let _ = formgen::flow::describe_picture(&picture, (p, &project), &[], 2_000, formgen::flow::Defined::Shown);
             }
         }
         let _ = outline_json(&defs);
