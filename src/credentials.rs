@@ -185,13 +185,6 @@ pub enum CredentialError {
     },
 }
 
-impl CredentialError {
-    /// Whether the vault could not be reached at all (as opposed to refusing or lacking the secret).
-    pub fn vault_unreachable(&self) -> bool {
-        matches!(self, CredentialError::Vault { reason: VaultError::Unreachable { .. }, .. })
-    }
-}
-
 /// Resolves references, caching values for a short time.
 pub struct Credentials {
     vault: Option<(Vault, VaultTokenRef)>,

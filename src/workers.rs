@@ -226,16 +226,16 @@ impl Registry {
         self.workers.iter().filter(move |w| w.allows(principal))
     }
 
-    /// The Worker for a request: the named one, or the only one in reach when `name` is empty.
-    pub fn choose(&self, principal: &Principal, name: &str) -> Result<&Worker, ChoiceError> {
-        if name.trim().is_empty() {
+    /// The Worker for a request: the named one, or the only one in reach when it names none.
+    pub fn choose(&self, principal: &Principal, name: Option<&str>) -> Result<&Worker, ChoiceError> {
+        let Some(name) = name else {
             let reach: Vec<&Worker> = self.workers.iter().filter(|w| w.allows(principal)).collect();
             return match reach.as_slice() {
                 [] => Err(ChoiceError::NoneInReach),
                 [only] => Ok(only),
                 many => Err(ChoiceError::Ambiguous(many.iter().map(|w| w.name.clone()).collect())),
             };
-        }
+        };
         self.workers
             .iter()
             .find(|w| w.name == name && w.allows(principal))
@@ -259,15 +259,22 @@ mod tests {
         let ana = Principal { name: "ana".into(), groups: vec!["designers".into()], operator: false };
         let bob = Principal { name: "bob".into(), groups: vec![], operator: false };
         let r = Registry::new(vec![worker("claude", &["group:designers"]), worker("local", &[])]);
-        assert_eq!(r.choose(&bob, "").unwrap().name, "local");
-        assert_eq!(r.choose(&ana, ""), Err(ChoiceError::Ambiguous(vec!["claude".into(), "local".into()])));
-        assert_eq!(r.choose(&bob, "claude"), Err(ChoiceError::Unknown("claude".into())), "hidden = missing");
-        assert_eq!(r.choose(&ana, "gpt"), Err(ChoiceError::Unknown("gpt".into())));
-        assert_eq!(r.choose(&ana, "claude").unwrap().name, "claude");
-        assert_eq!(Registry::default().choose(&ana, ""), Err(ChoiceError::NoneInReach));
+        assert_eq!(r.choose(&bob, None).unwrap().name, "local");
+        assert_eq!(r.choose(&ana, None), Err(ChoiceError::Ambiguous(vec!["claude".into(), "local".into()])));
+        assert_eq!(
+            r.choose(&bob, Some("claude")),
+            Err(ChoiceError::Unknown("claude".into())),
+            "hidden = missing"
+        );
+        assert_eq!(r.choose(&ana, Some("gpt")), Err(ChoiceError::Unknown("gpt".into())));
+        assert_eq!(r.choose(&ana, Some("claude")).unwrap().name, "claude");
+        assert_eq!(Registry::default().choose(&ana, None), Err(ChoiceError::NoneInReach));
         let only_ana = Registry::new(vec![worker("w", &["ana"])]);
-        assert!(only_ana.choose(&ana, "").is_ok());
-        assert_eq!(only_ana.choose(&bob, ""), Err(ChoiceError::NoneInReach));
-        assert!(only_ana.choose(&Principal::operator(), "w").is_ok(), "the operator may use every Worker");
+        assert!(only_ana.choose(&ana, None).is_ok());
+        assert_eq!(only_ana.choose(&bob, None), Err(ChoiceError::NoneInReach));
+        assert!(
+            only_ana.choose(&Principal::operator(), Some("w")).is_ok(),
+            "the operator may use every Worker"
+        );
     }
 }

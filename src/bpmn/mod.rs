@@ -82,13 +82,6 @@ pub fn read_bounded(xml: &[u8], limit: usize) -> Result<Definitions, ReadError> 
     Ok(read(xml))
 }
 
-/// Reads at most `limit` bytes from a stream and then the document; a stream that has more is refused
-/// without reading further, whatever length it claims.
-pub fn read_stream(stream: impl Read, limit: usize) -> Result<Definitions, ReadError> {
-    let bytes = read_capped(stream, limit)?;
-    Ok(read(&bytes))
-}
-
 /// Reads a file, refusing it by its size before opening when the file system reports one over `limit`.
 ///
 /// A file that reads as UTF-8 with LF line ends (nearly every export) is read as a stream, one XML
@@ -132,7 +125,8 @@ pub fn read_file_within(
     Ok(read(&bytes))
 }
 
-/// Reads all of `stream` if it holds at most `limit` bytes; otherwise stops at `limit + 1` bytes.
+/// Reads all of `stream` if it holds at most `limit` bytes; a stream that has more is refused after
+/// `limit + 1` bytes, without reading further, whatever length it claims.
 pub fn read_capped(stream: impl Read, limit: usize) -> Result<Vec<u8>, ReadError> {
     let mut bytes = Vec::new();
     let cap = (limit as u64).saturating_add(1);

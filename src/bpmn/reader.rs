@@ -1,27 +1,21 @@
 //! The lenient BPMN reader: XML events in, [`Definitions`] out, never an error.
 //!
-//! quick-xml supplies the events; this file decides what each one means for the outline. It keeps a
-//! stack of [`Frame`]s (what the open element is to us) and a depth counter for subtrees it ignores
-//! wholesale (diagrams, vendor extensions, unknown elements), so ignoring costs no allocation. The rules
-//! follow what bpmn-moddle, the reader inside bpmn-js and Camunda's modellers, makes of the same file:
-//! unknown BPMN elements are skipped with everything inside them, extension elements of other vendors
-//! likewise, and only the elements and attributes the contract names are read.
+//! quick-xml supplies the events and the shared walk ([`super::xml::Walk`]) keeps the stack of open
+//! elements and skips whole the subtrees this file ignores (diagrams, vendor extensions, unknown
+//! elements); this file decides what each element and its text mean for the outline, as a [`Frame`]
+//! (what the open element is to us). The rules follow what bpmn-moddle, the reader inside bpmn-js and
+//! Camunda's modellers, makes of the same file: unknown BPMN elements are skipped with everything
+//! inside them, extension elements of other vendors likewise, and only the elements and attributes
+//! the contract names are read.
 //!
 //! Where moddle gives up and we do not: a document that breaks (truncated, a mismatched tag, garbage)
 //! yields everything read before the break, and elements whose id is not a valid XML name or repeats
 //! another id are kept. See the README's "Where formgen reads differently from bpmn-moddle".
 
-use quick_xml::Reader;
-use quick_xml::events::Event;
-
 use super::model::{Definitions, Element, Lane, LinkedForm, Process, Text, VariableRole};
 use super::places::{Access, Dialect, Place};
 use super::variables::CAMUNDA_RESULT_KINDS;
-use super::xml::{Ns, Scopes, Tag, push_reference, unescape};
-
-/// Elements deeper than this are skipped as one subtree: no BPMN construct nests this deep, and it keeps
-/// a 100,000-level document from costing 100,000 frames.
-const MAX_DEPTH: usize = crate::limits::nesting::XML;
+use super::xml::{Ns, Scopes, Tag, Walk, push_reference, unescape, walk_str};
 
 /// BPMN flow element kinds are the subtypes of `FlowElement`: what may appear in a process's `elements`.
 /// The flow element kind named `local`, as a static string (kinds are a closed vocabulary, so elements
@@ -154,111 +148,68 @@ impl Frame {
 
 /// Reads decoded BPMN text. Never fails: stops at the first break and returns what came before.
 pub(super) fn read_text(text: &str) -> Definitions {
-    let mut reader = configured(Reader::from_str(text));
     let mut b = Builder::default();
-    loop {
-        match reader.read_event() {
-            Ok(Event::Eof) | Err(_) => break,
-            Ok(event) => b.feed(Mark::of(&event)),
-        }
-    }
+    // (where it broke is not part of the outline)
+    walk_str(text, &mut b);
     b.finish()
 }
 
-/// What the builder takes from one XML event: its text, borrowed, and nothing it does not use. A
-/// stream read on two threads ([`super::stream`]) hands these over without quick-xml's events.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Mark<'a> {
-    /// Character data, still escaped as written.
-    Text(&'a str),
-    /// An entity or character reference, by its name (`amp`, `#10`).
-    Reference(&'a str),
-    /// A CDATA section's content.
-    CData(&'a str),
-    /// A start tag (`children`) or an empty-element tag: its qualified name and the text after it.
-    Open {
-        /// The qualified name.
-        name: &'a str,
-        /// The attributes as written.
-        attrs: &'a str,
-        /// Whether an end tag follows (a start tag, not `<a/>`).
-        children: bool,
-    },
-    /// An end tag.
-    Close,
-    /// A comment or processing instruction: it ends a run of text.
-    Break,
-    /// The XML declaration or a DOCTYPE: nothing to the outline.
-    Nothing,
-}
+impl Walk for Builder {
+    type Frame = Frame;
 
-impl<'a> Mark<'a> {
-    /// The mark of a quick-xml event.
-    #[inline]
-    pub(super) fn of(event: &'a Event<'_>) -> Mark<'a> {
-        let open = |e: &'a quick_xml::events::BytesStart<'_>, children| {
-            let content: &'a str = e;
-            let name_len = e.name().as_ref().len();
-            Mark::Open { name: &content[..name_len], attrs: &content[name_len..], children }
-        };
-        match event {
-            Event::Text(t) => Mark::Text(t),
-            Event::GeneralRef(r) => Mark::Reference(r),
-            Event::CData(c) => Mark::CData(c),
-            Event::Start(e) => open(e, true),
-            Event::Empty(e) => open(e, false),
-            Event::End(_) => Mark::Close,
-            Event::Comment(_) | Event::PI(_) => Mark::Break,
-            Event::Decl(_) | Event::DocType(_) | Event::Eof => Mark::Nothing,
+    fn scopes(&mut self) -> &mut Scopes {
+        &mut self.scopes
+    }
+
+    fn stack(&mut self) -> &mut Vec<Frame> {
+        &mut self.stack
+    }
+
+    fn skip(&mut self) -> &mut usize {
+        &mut self.skip
+    }
+
+    fn frame(&mut self, qname: &str, attrs: &Tag<'_>) -> Option<Frame> {
+        let (mut ns, local) = self.scopes.element(qname);
+        if ns == Ns::Unbound && PROPERTY_NAMES.contains(&local) {
+            ns = Ns::Bpmn; // moddle matches an unqualified child by its parent's property name
+        }
+        self.frame_for(ns, local, attrs)
+    }
+
+    fn close(&mut self, frame: Frame) {
+        self.settle(frame);
+    }
+
+    fn text(&mut self, text: &str) {
+        if self.collecting() {
+            self.chunk.push_str(text);
         }
     }
-}
 
-/// The reader settings every way of reading shares.
-pub(super) fn configured<R>(mut reader: Reader<R>) -> Reader<R> {
-    let config = reader.config_mut();
-    config.check_end_names = true;
-    config.allow_dangling_amp = true;
-    config.expand_empty_elements = false;
-    reader
-}
-
-impl Builder {
-    /// What one event means for the outline.
-    #[inline]
-    pub(super) fn feed(&mut self, mark: Mark<'_>) {
-        let b = self;
-        if b.skip > 0 {
-            // inside an ignored subtree: only its depth matters
-            match mark {
-                Mark::Open { children: true, .. } => b.skip += 1,
-                Mark::Close => b.skip -= 1,
-                _ => {}
-            }
-            return;
+    fn reference(&mut self, name: &str) {
+        if self.collecting() {
+            push_reference(&mut self.chunk, name);
         }
-        match mark {
-            Mark::Text(t) => b.chunk_text(t),
-            Mark::Reference(r) => b.chunk_reference(r),
-            Mark::CData(c) => {
-                b.flush_chunk();
-                if b.collecting() {
-                    b.body.push_str(c);
-                }
+    }
+
+    fn cdata(&mut self, text: &str) {
+        if self.collecting() {
+            self.body.push_str(text);
+        }
+    }
+
+    /// Markup ends a text run: saxen drops a run that is only white space.
+    fn markup(&mut self) {
+        if !self.chunk.is_empty() {
+            if trim(&self.chunk).is_empty() {
+                self.chunk.clear();
+            } else if self.body.is_empty() {
+                std::mem::swap(&mut self.body, &mut self.chunk);
+            } else {
+                self.body.push_str(&self.chunk);
+                self.chunk.clear();
             }
-            Mark::Open { name, attrs, children } => {
-                b.flush_chunk();
-                b.open(name, attrs, children);
-            }
-            Mark::Close => {
-                b.flush_chunk();
-                if let Some(frame) = b.stack.pop() {
-                    b.scopes.pop();
-                    b.close(frame);
-                }
-            }
-            Mark::Break => b.flush_chunk(),
-            Mark::Nothing => {}
         }
     }
 }
@@ -292,31 +243,6 @@ impl Builder {
         self.stack.last().is_some_and(|f| f.collects_text())
     }
 
-    fn chunk_text(&mut self, text: &str) {
-        if self.collecting() {
-            self.chunk.push_str(text);
-        }
-    }
-
-    fn chunk_reference(&mut self, name: &str) {
-        if self.collecting() {
-            push_reference(&mut self.chunk, name);
-        }
-    }
-
-    fn flush_chunk(&mut self) {
-        if !self.chunk.is_empty() {
-            if trim(&self.chunk).is_empty() {
-                self.chunk.clear();
-            } else if self.body.is_empty() {
-                std::mem::swap(&mut self.body, &mut self.chunk);
-            } else {
-                self.body.push_str(&self.chunk);
-                self.chunk.clear();
-            }
-        }
-    }
-
     pub(super) fn process(&mut self) -> &mut Process {
         if self.defs.processes.is_empty() {
             self.defs.processes.push(Process::default());
@@ -338,32 +264,6 @@ impl Builder {
             Frame::Flow { index, container: true } => Some(*index),
             _ => None,
         })
-    }
-
-    fn open(&mut self, qname: &str, raw: &str, has_children: bool) {
-        if self.stack.len() >= MAX_DEPTH {
-            if has_children {
-                self.skip = 1;
-            }
-            return;
-        }
-        self.scopes.push(raw);
-        let attrs = &Tag::new(raw);
-        let (mut ns, local) = self.scopes.element(qname);
-        if ns == Ns::Unbound && PROPERTY_NAMES.contains(&local) {
-            ns = Ns::Bpmn; // moddle matches an unqualified child by its parent's property name
-        }
-        let frame = self.frame_for(ns, local, attrs);
-        match (frame, has_children) {
-            (Some(frame), true) => {
-                self.stack.push(frame);
-                return;
-            }
-            (Some(frame), false) => self.close(frame),
-            (None, true) => self.skip = 1,
-            (None, false) => {}
-        }
-        self.scopes.pop();
     }
 
     /// Decides what a newly opened element is, recording what its start tag says. `None`: skip it.
@@ -409,8 +309,8 @@ impl Builder {
             },
             (Some(Frame::LaneSet), Ns::Bpmn) if local == "lane" => {
                 let lane = Lane {
-                    id: attr_value(attrs, "id"),
-                    name: trim(&attr_value(attrs, "name")).to_string(),
+                    id: attrs.value("id"),
+                    name: trim(&attrs.value("name")).to_string(),
                     flow_node_refs: Vec::new(),
                 };
                 let lanes = &mut self.process().lanes;
@@ -430,7 +330,7 @@ impl Builder {
             }
             (Some(Frame::Extensions(None)), Ns::Zeebe) if local == "userTaskForm" => {
                 let forms = &mut self.process().linked_forms;
-                forms.push(LinkedForm { id: attr_value(attrs, "id"), body: String::new() });
+                forms.push(LinkedForm { id: attrs.value("id"), body: String::new() });
                 Some(Frame::LinkedForm(forms.len() - 1))
             }
             (Some(Frame::Extensions(_) | Frame::Inner | Frame::Capture), Ns::Zeebe | Ns::Camunda) => {
@@ -533,7 +433,7 @@ impl Builder {
     }
 
     /// An element ends: settle the text it collected.
-    fn close(&mut self, frame: Frame) {
+    fn settle(&mut self, frame: Frame) {
         if !frame.collects_text() {
             return;
         }
@@ -607,11 +507,6 @@ impl Seen {
         self.0 |= bit;
         first
     }
-}
-
-/// The first value of an unprefixed attribute, unescaped; `""` when absent.
-fn attr_value(attrs: &Tag<'_>, name: &str) -> String {
-    attrs.get(name).map(|v| unescape(v).into_owned()).unwrap_or_default()
 }
 
 /// Adds a paragraph to a documentation text (a string or an element's [`super::model::Text`]).

@@ -18,7 +18,8 @@ use quick_xml::Reader;
 use quick_xml::events::Event;
 
 use super::model::Definitions;
-use super::reader::{Builder, Mark, configured};
+use super::reader::Builder;
+use super::xml::{Mark, configured, feed};
 
 /// Bytes read from a file at a time.
 const STREAM_BUFFER: usize = 256 << 10;
@@ -50,7 +51,7 @@ pub(super) fn read_utf8_stream(stream: impl Read + Send, size: u64) -> Option<De
         for batch in received {
             let mut batch = batch?;
             for piece in &batch.pieces {
-                b.feed(batch.mark(piece));
+                feed(&mut b, batch.mark(piece));
             }
             batch.clear();
             let _ = give_back.send(batch);
@@ -64,7 +65,7 @@ pub(super) fn read_utf8_stream(stream: impl Read + Send, size: u64) -> Option<De
 fn on_one_thread(stream: impl Read) -> Option<Definitions> {
     let mut b = Builder::default();
     let clean = each_event(stream, |mark| {
-        b.feed(mark);
+        feed(&mut b, mark);
         true
     })?;
     clean.then(|| b.finish())

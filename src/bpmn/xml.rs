@@ -1,5 +1,5 @@
-//! The lenient pieces of XML reading that quick-xml leaves to its caller: attributes, references and
-//! namespace scopes.
+//! The lenient pieces of XML reading that quick-xml leaves to its caller: attributes, references,
+//! namespace scopes, and the walk over the events ([`Walk`], [`feed`]).
 //!
 //! quick-xml finds the tags; it does not forgive a valueless attribute (`xx`), a name like `$a`, a
 //! repeated attribute or namespace, or an undefined entity, and its namespace resolver gives up past
@@ -7,10 +7,19 @@
 //! these helpers do the same and never fail: a malformed attribute is skipped, the first of a repeated
 //! one wins, an undefined entity stays as written, and nothing is ever expanded from a DTD.
 //!
+//! The walk is what every lenient reader does with the events whatever they mean: a stack of frames
+//! for the open elements, a depth bound past which a subtree is skipped whole, a depth counter for
+//! skipped subtrees (so skipping allocates nothing), and a namespace scope per open element. A reader
+//! says only what an element, its text and its end mean to it.
+//!
 //! The DMN reader ([`crate::dmn`]) uses the same pieces, so [`Ns`] also tells the DMN model namespace
-//! apart; the BPMN reader treats it like any other foreign namespace.
+//! apart; the BPMN reader treats it like any other foreign namespace. This file knows XML and the
+//! namespaces; it knows nothing of what a BPMN or DMN element means.
 
 use std::borrow::Cow;
+
+use quick_xml::Reader;
+use quick_xml::events::{BytesStart, Event};
 
 /// The namespaces the reader distinguishes. Everything else is [`Ns::Other`] and skipped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -195,6 +204,11 @@ impl<'a> Tag<'a> {
         self.list[..self.len].iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
     }
 
+    /// The first value of the attribute named `name`, unescaped; `""` when absent.
+    pub fn value(&self, name: &str) -> String {
+        self.get(name).map(|v| unescape(v).into_owned()).unwrap_or_default()
+    }
+
     /// Every well-formed attribute, in document order.
     pub fn iter(&self) -> TagIter<'_, 'a> {
         if self.overflow {
@@ -261,21 +275,6 @@ pub fn unescape(raw: &str) -> Cow<'_, str> {
     }
     out.push_str(rest);
     Cow::Owned(out)
-}
-
-/// Whether `event` falls inside a subtree being skipped whole (`depth` elements deep, 0: none), moving
-/// the depth on its start and end tags: what the BPMN and DMN readers do with elements they do not keep.
-pub(crate) fn skipping(depth: &mut usize, event: &quick_xml::events::Event<'_>) -> bool {
-    use quick_xml::events::Event;
-    if *depth == 0 {
-        return false;
-    }
-    match event {
-        Event::Start(_) => *depth += 1,
-        Event::End(_) => *depth -= 1,
-        _ => {}
-    }
-    true
 }
 
 /// Appends the character an entity reference stands for; a reference no DTD defines for us is kept as
@@ -405,6 +404,179 @@ impl Scopes {
 fn split_prefix(qname: &str) -> Option<(&str, &str)> {
     let at = qname.bytes().position(|b| b == b':')?;
     Some((&qname[..at], &qname[at + 1..]))
+}
+
+/// Elements deeper than this are skipped as one subtree: no BPMN or DMN construct nests this deep, and
+/// it keeps a 100,000-level document from costing 100,000 frames.
+const MAX_DEPTH: usize = crate::limits::nesting::XML;
+
+/// The reader settings every way of reading shares.
+pub(crate) fn configured<R>(mut reader: Reader<R>) -> Reader<R> {
+    let config = reader.config_mut();
+    config.check_end_names = true;
+    config.allow_dangling_amp = true;
+    config.expand_empty_elements = false;
+    reader
+}
+
+/// What a reader takes from one XML event: its text, borrowed, and nothing it does not use. A BPMN
+/// stream read on two threads (`bpmn::stream`) hands these over without quick-xml's events.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mark<'a> {
+    /// Character data, still escaped as written.
+    Text(&'a str),
+    /// An entity or character reference, by its name (`amp`, `#10`).
+    Reference(&'a str),
+    /// A CDATA section's content.
+    CData(&'a str),
+    /// A start tag (`children`) or an empty-element tag: its qualified name and the text after it.
+    Open {
+        /// The qualified name.
+        name: &'a str,
+        /// The attributes as written.
+        attrs: &'a str,
+        /// Whether an end tag follows (a start tag, not `<a/>`).
+        children: bool,
+    },
+    /// An end tag.
+    Close,
+    /// A comment or processing instruction: it ends a run of text.
+    Break,
+    /// The XML declaration or a DOCTYPE: nothing to a reader.
+    Nothing,
+}
+
+impl<'a> Mark<'a> {
+    /// The mark of a quick-xml event.
+    #[inline]
+    pub(crate) fn of(event: &'a Event<'_>) -> Mark<'a> {
+        let open = |e: &'a BytesStart<'_>, children| {
+            let content: &'a str = e;
+            let name_len = e.name().as_ref().len();
+            Mark::Open { name: &content[..name_len], attrs: &content[name_len..], children }
+        };
+        match event {
+            Event::Text(t) => Mark::Text(t),
+            Event::GeneralRef(r) => Mark::Reference(r),
+            Event::CData(c) => Mark::CData(c),
+            Event::Start(e) => open(e, true),
+            Event::Empty(e) => open(e, false),
+            Event::End(_) => Mark::Close,
+            Event::Comment(_) | Event::PI(_) => Mark::Break,
+            Event::Decl(_) | Event::DocType(_) | Event::Eof => Mark::Nothing,
+        }
+    }
+}
+
+/// A reader's side of the walk: where it keeps the walk's state, and what an element, its text and
+/// its end mean to it. The rest, the same for every reader, is [`feed`]'s.
+pub(crate) trait Walk {
+    /// What an open element is to the reader.
+    type Frame;
+
+    /// The namespace scopes of the open elements.
+    fn scopes(&mut self) -> &mut Scopes;
+
+    /// The frames of the open elements, innermost last.
+    fn stack(&mut self) -> &mut Vec<Self::Frame>;
+
+    /// The depth inside a subtree being skipped whole; 0 when reading.
+    fn skip(&mut self) -> &mut usize;
+
+    /// What a newly opened element is (its namespace scope already open), recording what its start tag
+    /// says. `None`: it is skipped with everything inside it.
+    fn frame(&mut self, qname: &str, attrs: &Tag<'_>) -> Option<Self::Frame>;
+
+    /// An element ends (an empty-element tag right after it opens).
+    fn close(&mut self, frame: Self::Frame);
+
+    /// Character data, still escaped as written.
+    fn text(&mut self, text: &str);
+
+    /// An entity or character reference, by its name.
+    fn reference(&mut self, name: &str);
+
+    /// A CDATA section's content.
+    fn cdata(&mut self, text: &str);
+
+    /// A tag, CDATA section, comment or processing instruction comes: what ends a run of text, for a
+    /// reader that reads text in runs.
+    fn markup(&mut self) {}
+}
+
+/// What one event means to `walk`: skipped inside a skipped subtree, else text to the reader, and a tag
+/// opening or closing an element within the depth bound.
+#[inline]
+pub(crate) fn feed<W: Walk>(walk: &mut W, mark: Mark<'_>) {
+    let skip = walk.skip();
+    if *skip > 0 {
+        // inside an ignored subtree: only its depth matters
+        match mark {
+            Mark::Open { children: true, .. } => *skip += 1,
+            Mark::Close => *skip -= 1,
+            _ => {}
+        }
+        return;
+    }
+    match mark {
+        Mark::Text(t) => walk.text(t),
+        Mark::Reference(r) => walk.reference(r),
+        Mark::CData(c) => {
+            walk.markup();
+            walk.cdata(c);
+        }
+        Mark::Open { name, attrs, children } => {
+            walk.markup();
+            open(walk, name, attrs, children);
+        }
+        Mark::Close => {
+            walk.markup();
+            if let Some(frame) = walk.stack().pop() {
+                walk.scopes().pop();
+                walk.close(frame);
+            }
+        }
+        Mark::Break => walk.markup(),
+        Mark::Nothing => {}
+    }
+}
+
+/// An element opens: past the depth bound, or when the reader has no frame for it, it is skipped (with
+/// its subtree, if it has one); an empty-element tag closes as it opens.
+fn open<W: Walk>(walk: &mut W, qname: &str, raw: &str, children: bool) {
+    if walk.stack().len() >= MAX_DEPTH {
+        if children {
+            *walk.skip() = 1;
+        }
+        return;
+    }
+    walk.scopes().push(raw);
+    match (walk.frame(qname, &Tag::new(raw)), children) {
+        (Some(frame), true) => {
+            walk.stack().push(frame);
+            return;
+        }
+        (Some(frame), false) => walk.close(frame),
+        (None, true) => *walk.skip() = 1,
+        (None, false) => {}
+    }
+    walk.scopes().pop();
+}
+
+/// Reads decoded `text` into `walk`, to its end or its first break (a malformed tag, a mismatched end
+/// tag). Where it broke, if it did: the break, or the end of a text whose elements are not all closed.
+pub(crate) fn walk_str<W: Walk>(text: &str, walk: &mut W) -> Option<u64> {
+    let mut reader = configured(Reader::from_str(text));
+    loop {
+        match reader.read_event() {
+            Ok(Event::Eof) => {
+                let unclosed = !walk.stack().is_empty() || *walk.skip() > 0;
+                return unclosed.then(|| reader.buffer_position());
+            }
+            Err(_) => return Some(reader.error_position()),
+            Ok(event) => feed(walk, Mark::of(&event)),
+        }
+    }
 }
 
 #[cfg(test)]

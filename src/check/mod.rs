@@ -411,6 +411,20 @@ impl StepCheck {
         findings(form, &self.contract, Around { variables: &variables, other_keys: &other_keys })
     }
 
+    /// Whether anything around the step has a use for a field bound to `key`: the process reads or
+    /// names it (or its root), another form of the project binds it, or its value is known before
+    /// the step.
+    pub fn uses_key(&self, key: &str) -> bool {
+        let root = key.split('.').next().unwrap_or(key);
+        let named = |k: &String| k == key || k.split('.').next() == Some(root);
+        self.contract.read_anywhere.contains(root)
+            || self.contract.read_anywhere.contains(key)
+            || self.variables.iter().any(|v| v == root || v == key)
+            || self.linked_keys.iter().any(named)
+            || self.other_forms.iter().any(|(_, keys)| keys.iter().any(named))
+            || self.contract.known_before.iter().any(|k| k.name == root)
+    }
+
     /// The findings of a form-js schema the gate accepted; none when it holds no form to read.
     pub fn of_schema(&self, schema: &serde_json::Value) -> Vec<Finding> {
         match ProjectForm::read(schema.clone(), String::new()) {

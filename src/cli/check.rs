@@ -15,19 +15,11 @@ pub(crate) struct CheckArgs {
     /// among the positional files is taken as this too.
     #[arg(long, value_name = "FILE.bpmn")]
     pub(crate) process: Option<PathBuf>,
-    /// Which process of the BPMN file (by id); default: the first.
-    #[arg(long, value_name = "ID")]
-    pub(crate) process_id: Option<String>,
     /// The id the editor holds the form under; stamped into the result.
     #[arg(long)]
     pub(crate) form_id: Option<String>,
-    /// The step the forms are for (by id): they are checked against what the process needs from it.
-    /// Default: the step that binds the form's id.
-    #[arg(long, value_name = "ID")]
-    pub(crate) element: Option<String>,
-    /// The process's project folder (sibling forms and decisions); default: the BPMN file's folder.
-    #[arg(long, value_name = "DIR")]
-    pub(crate) project: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) step: super::StepArgs,
     /// Print `{"schema", "findings"}` per form on stdout, one JSON object per line.
     #[arg(long)]
     pub(crate) json: bool,
@@ -47,8 +39,8 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
         args.process = Some(args.files.remove(i));
     }
     if args.files.is_empty() {
-        return match (&args.project, &args.process) {
-            (Some(dir), None) if args.element.is_none() => super::check_project::run(dir, args.json, limits),
+        return match (&args.step.project, &args.process) {
+            (Some(dir), None) if args.step.element.is_none() => super::check_project::run(dir, args.json, limits),
             _ => Err(UsageError(
                 "name the forms to check: formgen check [FILE.bpmn] FORM..., or formgen check --project DIR for every form of a folder"
                     .into(),
@@ -58,7 +50,7 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
     let process = match &args.process {
         Some(path) => {
             let defs = read_bpmn(path, limits)?;
-            let found = match &args.process_id {
+            let found = match &args.step.process_id {
                 Some(id) => defs.processes.into_iter().find(|p| p.id == *id).ok_or_else(|| {
                     UsageError(format!("{} has no process \"{id}\"; check --process-id", path.display()))
                 })?,
@@ -70,7 +62,7 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
             };
             Some(found)
         }
-        None if args.process_id.is_some() => {
+        None if args.step.process_id.is_some() => {
             return Err(UsageError(
                 "--process-id picks a process of a BPMN file; give the file with --process FILE".into(),
             ));
@@ -162,7 +154,7 @@ fn step_findings(
     let Ok(form) = formgen::project::ProjectForm::read(schema.clone(), String::new()) else {
         return Ok(Vec::new());
     };
-    let target = match &args.element {
+    let target = match &args.step.element {
         Some(id) => Some(
             process
                 .element_index(id)
@@ -173,7 +165,7 @@ fn step_findings(
             None => return Ok(Vec::new()),
         },
     };
-    let project = match super::project_folder(args.project.as_deref(), Some(bpmn_path))? {
+    let project = match super::project_folder(args.step.project.as_deref(), Some(bpmn_path))? {
         Some(folder) => {
             formgen::project::read_folder(&folder, &formgen::project::ProjectBounds::from_limits(limits))
                 .map(|(p, _)| p)

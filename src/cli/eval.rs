@@ -50,6 +50,15 @@ pub(crate) fn run(args: EvalArgs) -> Result<ExitCode, UsageError> {
     };
     let mut pairs = loaded.map_err(|e| UsageError(e.to_string()))?;
     pairs.truncate(args.limit.unwrap_or(usize::MAX));
+    // scored against the listed keys: say where a pairs file lists other keys than its form binds
+    for pair in pairs.iter().filter_map(|item| match item {
+        eval::PairOrProblem::Pair(p) => Some(p),
+        eval::PairOrProblem::Problem(_) => None,
+    }) {
+        for difference in pair.key_differences() {
+            eprintln!("formgen: warning: {}#{}: {difference}", pair.bpmn, pair.element_id);
+        }
+    }
     let worker_name = args.worker.unwrap_or_default();
     let worker = pick(&config.workers, &worker_name)?;
     let at_once = match worker.max_concurrent {

@@ -17,12 +17,8 @@ pub(crate) struct GenerateArgs {
     /// The BPMN file the form belongs to.
     #[arg(long, value_name = "FILE.bpmn")]
     pub(crate) process: Option<PathBuf>,
-    /// Which process of the file (by id); default: the one holding --element, else the first.
-    #[arg(long)]
-    pub(crate) process_id: Option<String>,
-    /// The step the form is for; default: the start form.
-    #[arg(long)]
-    pub(crate) element: Option<String>,
+    #[command(flatten)]
+    pub(crate) step: super::StepArgs,
     /// The brief, in the author's own language.
     #[arg(long, short = 'd')]
     pub(crate) description: Option<String>,
@@ -38,13 +34,6 @@ pub(crate) struct GenerateArgs {
     /// The id the editor holds the form under.
     #[arg(long)]
     pub(crate) form_id: Option<String>,
-    /// The process's project folder: the `.form` and `.dmn` files (recursively) of its other steps and the
-    /// decisions it calls. Default: the BPMN file's own folder.
-    #[arg(long, value_name = "DIR")]
-    pub(crate) project: Option<PathBuf>,
-    /// formgen.toml (default: FORMGEN_CONFIG, else the embedded default with the builtin Worker).
-    #[arg(long, value_name = "FILE")]
-    pub(crate) config: Option<PathBuf>,
     /// Write the schema here instead of stdout.
     #[arg(long, short = 'o', value_name = "OUT")]
     pub(crate) output: Option<PathBuf>,
@@ -53,10 +42,10 @@ pub(crate) struct GenerateArgs {
 /// A usage error when the command names neither a process nor a brief.
 fn something_to_draft(args: &GenerateArgs, has_file: bool) -> Result<(), UsageError> {
     let has_brief = args.description.as_deref().is_some_and(|d| !d.trim().is_empty());
-    if has_file || args.process_id.is_some() {
+    if has_file || args.step.process_id.is_some() {
         return Ok(());
     }
-    if let Some(element) = &args.element {
+    if let Some(element) = &args.step.element {
         return Err(UsageError(format!(
             "--element {element} names a step of a process; give the process's BPMN file too (formgen generate FILE.bpmn --element {element})"
         )));
@@ -119,31 +108,31 @@ async fn on_a_terminal(
 pub(crate) fn run(mut args: GenerateArgs) -> Result<ExitCode, UsageError> {
     let bpmn_file = args.file.take().or(args.process.take());
     something_to_draft(&args, bpmn_file.is_some())?;
-    let config = load_config(args.config.as_deref())?;
+    let config = load_config(args.step.config.as_deref())?;
     init_logs("error");
     let process_xml = match &bpmn_file {
-        Some(path) => read_process(path, &config.limits)?,
-        None => String::new(),
+        Some(path) => Some(read_process(path, &config.limits)?),
+        None => None,
     };
     let schema = match &args.schema {
         Some(path) => Some(read_current_form(path, &config.limits)?),
         None => None,
     };
     let request = formgen::service::GenerateRequest {
-        description: args.description.unwrap_or_default(),
-        worker: args.worker.unwrap_or_default(),
-        model: args.model.unwrap_or_default(),
-        process_id: args.process_id.unwrap_or_default(),
+        description: args.description,
+        worker: args.worker,
+        model: args.model,
+        process_id: args.step.process_id,
         process_xml,
-        element_id: args.element.unwrap_or_default(),
-        form_id: args.form_id.unwrap_or_default(),
+        element_id: args.step.element,
+        form_id: args.form_id,
         schema,
         ..formgen::service::GenerateRequest::default()
     };
     let mut config = config;
-    config.project_dir = super::project_folder(args.project.as_deref(), bpmn_file.as_deref())?;
+    config.project_dir = super::project_folder(args.step.project.as_deref(), bpmn_file.as_deref())?;
     let service = formgen::service::Service::new(&config).map_err(|e| UsageError(e.to_string()))?;
-    let worker_label = request.worker.clone();
+    let worker_label = request.worker.clone().unwrap_or_default();
     let rt = runtime();
     let result = rt.block_on(async {
         let principal = formgen::auth::Principal::operator();

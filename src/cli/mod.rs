@@ -6,7 +6,9 @@
 //! failed, 2 bad usage or an unreadable path, with one line on stderr in the CLI's words (`errors.rs`).
 //!
 //! Every subcommand takes its arguments in one shape: a BPMN file is a positional argument or
-//! `--process FILE`, a process of the file is `--process-id ID`, a step is `--element ID`.
+//! `--process FILE`, and the subcommands that read a process share [`StepArgs`]: a process of the
+//! file is `--process-id ID`, a step is `--element ID`, its project `--project DIR`, and the
+//! configuration `--config FILE`. Every subcommand reads its limits from that one configuration.
 
 mod check;
 mod check_project;
@@ -47,6 +49,27 @@ enum Command {
     Eval(eval::EvalArgs),
 }
 
+/// What the subcommands that read a process share: which process of the file, which step, which
+/// project, which configuration.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub(crate) struct StepArgs {
+    /// Which process of the BPMN file (by id); default: the one that holds --element, else the first
+    /// (for `outline`, every process).
+    #[arg(long, value_name = "ID")]
+    pub(crate) process_id: Option<String>,
+    /// The step (by id); default: the start form (for `check`, the step that binds the form's id).
+    #[arg(long, value_name = "ID")]
+    pub(crate) element: Option<String>,
+    /// The process's project folder: the `.form` and `.dmn` files (recursively) of its other steps and
+    /// the decisions it calls. Default: the BPMN file's own folder.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) project: Option<std::path::PathBuf>,
+    /// formgen.toml, for its `[limits]` and Workers (default: FORMGEN_CONFIG, else the embedded
+    /// default with the builtin Worker).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) config: Option<std::path::PathBuf>,
+}
+
 /// A failure that ends the command with exit code 2 and one line on stderr.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
@@ -62,13 +85,13 @@ pub(crate) fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    let limits = match limits_from_env() {
-        Ok(l) => l,
-        Err(e) => return usage(e),
-    };
     let result = match cli.command {
-        Command::Outline(args) => outline::run(args, &limits),
-        Command::Check(args) => check::run(args, &limits),
+        Command::Outline(args) => {
+            load_config(args.step.config.as_deref()).and_then(|c| outline::run(args, &c.limits))
+        }
+        Command::Check(args) => {
+            load_config(args.step.config.as_deref()).and_then(|c| check::run(args, &c.limits))
+        }
         Command::Generate(args) => generate::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Eval(args) => eval::run(args),
@@ -98,15 +121,6 @@ pub(crate) fn init_logs(default: &str) {
 
 pub(crate) fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("a tokio runtime")
-}
-
-fn limits_from_env() -> Result<Limits, UsageError> {
-    let mut limits = Limits::default();
-    let problems = limits.apply_env(|k| std::env::var(k).ok());
-    match problems.first() {
-        Some(p) => Err(UsageError(p.to_string())),
-        None => Ok(limits),
-    }
 }
 
 pub(crate) fn read_bpmn(path: &std::path::Path, limits: &Limits) -> Result<bpmn::Definitions, UsageError> {

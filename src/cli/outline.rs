@@ -22,16 +22,8 @@ pub(crate) struct OutlineArgs {
     /// process id, as before `--process-id` existed (deprecated).
     #[arg(long, value_name = "FILE.bpmn")]
     pub(crate) process: Vec<PathBuf>,
-    /// Only this process (by id); default: every process in the file.
-    #[arg(long, value_name = "ID")]
-    pub(crate) process_id: Option<String>,
-    /// Describe the form for this step; default: the start form.
-    #[arg(long)]
-    pub(crate) element: Option<String>,
-    /// The process's project folder: the `.form` and `.dmn` files (recursively) of its other steps and the
-    /// decisions it calls. Default: each BPMN file's own folder.
-    #[arg(long, value_name = "DIR")]
-    pub(crate) project: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) step: super::StepArgs,
     /// BPMN files to read.
     #[arg(value_name = "FILE.bpmn")]
     pub(crate) files: Vec<PathBuf>,
@@ -55,12 +47,12 @@ fn is_old_process_id(value: &std::path::Path) -> bool {
 pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, UsageError> {
     let mut files = std::mem::take(&mut args.files);
     for value in std::mem::take(&mut args.process) {
-        if is_old_process_id(&value) && args.process_id.is_none() {
+        if is_old_process_id(&value) && args.step.process_id.is_none() {
             let id = value.to_string_lossy().into_owned();
             eprintln!(
                 "formgen: warning: outline --process {id} is deprecated for a process id; write --process-id {id} (--process takes a BPMN file, as in every subcommand)"
             );
-            args.process_id = Some(id);
+            args.step.process_id = Some(id);
         } else {
             files.push(value);
         }
@@ -91,9 +83,9 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
         let processes: Vec<&bpmn::Process> = defs
             .processes
             .iter()
-            .filter(|p| args.process_id.as_deref().is_none_or(|id| p.id == id))
+            .filter(|p| args.step.process_id.as_deref().is_none_or(|id| p.id == id))
             .collect();
-        if let Some(id) = &args.process_id
+        if let Some(id) = &args.step.process_id
             && processes.is_empty()
             && !defs.processes.is_empty()
         {
@@ -107,10 +99,10 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
         }
         if args.json {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            let step = match args.element.as_deref() {
+            let step = match args.step.element.as_deref() {
                 Some(element) => {
-                    let target = step(&defs, args.process_id.as_deref(), element, path)?;
-                    let around = read_project(args.project.as_deref(), path, limits)?;
+                    let target = step(&defs, args.step.process_id.as_deref(), element, path)?;
+                    let around = read_project(args.step.project.as_deref(), path, limits)?;
                     let target = target.with_project(around);
                     Some(formgen::flow::picture(target.process(), target.element_index(), target.project()))
                 }
@@ -129,8 +121,8 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
             }
             continue;
         }
-        let element = args.element.as_deref().unwrap_or("");
-        let around = read_project(args.project.as_deref(), path, limits)?;
+        let element = args.step.element.as_deref().unwrap_or("");
+        let around = read_project(args.step.project.as_deref(), path, limits)?;
         let mut found = element.is_empty();
         for p in &processes {
             if !element.is_empty() && p.element_index(element).is_none() {

@@ -1,25 +1,19 @@
 //! The lenient DMN reader: XML events in, [`Decisions`] out, never an error.
 //!
-//! The same rules as the BPMN reader: quick-xml finds the tags, the shared helpers of
-//! [`crate::bpmn::xml`] read attributes, references and namespace scopes (by URI, any DMN version);
-//! a stack of [`Frame`]s says what each open element is to us, and a depth counter skips whole
-//! subtrees we do not read (diagrams, rules' input entries, vendor extensions) without allocating.
-//! The first break (a malformed tag, a mismatched end tag, the end of a truncated file) ends reading;
-//! what came before it stands. DTDs are ignored, so no entity is ever defined or expanded: a reference
-//! to one stays in the text as written.
+//! The same rules as the BPMN reader: quick-xml finds the tags, and the walk and helpers of
+//! [`crate::bpmn::xml`] keep the stack of open elements, skip whole the subtrees we do not read
+//! (diagrams, rules' input entries, vendor extensions) without allocating, and read attributes,
+//! references and namespace scopes (by URI, any DMN version); this file says what each DMN element
+//! is to us (a [`Frame`]) and where its text goes. The first break (a malformed tag, a mismatched end
+//! tag, the end of a truncated file) ends reading; what came before it stands. DTDs are ignored, so no
+//! entity is ever defined or expanded: a reference to one stays in the text as written.
 
 use std::collections::HashSet;
-
-use quick_xml::Reader;
-use quick_xml::events::Event;
 
 use super::model::{Decision, DecisionInput, DecisionOutput, Decisions, HitPolicy};
 use super::unary::{allowed_values, string_literal};
 use crate::bpmn::trim;
-use crate::bpmn::xml::{Ns, Scopes, attr, push_reference, skipping, unescape};
-
-/// Elements deeper than this are skipped as one subtree: no DMN construct nests this deep.
-const MAX_DEPTH: usize = crate::limits::nesting::XML;
+use crate::bpmn::xml::{Ns, Scopes, Tag, Walk, push_reference, unescape, walk_str};
 
 /// Where the text of a `<text>` element goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,44 +51,8 @@ enum Frame {
 
 /// Reads decoded DMN text. Never fails: stops at the first break and returns what came before.
 pub(super) fn read_text(text: &str) -> Decisions {
-    let mut reader = Reader::from_str(text);
-    let config = reader.config_mut();
-    config.check_end_names = true;
-    config.allow_dangling_amp = true;
-    config.expand_empty_elements = false;
     let mut b = Builder::default();
-    loop {
-        let event = match reader.read_event() {
-            Ok(Event::Eof) => {
-                if !b.stack.is_empty() || b.skip > 0 {
-                    b.out.break_at = Some(reader.buffer_position());
-                }
-                break;
-            }
-            Err(_) => {
-                b.out.break_at = Some(reader.error_position());
-                break;
-            }
-            Ok(event) => event,
-        };
-        if skipping(&mut b.skip, &event) {
-            continue;
-        }
-        match event {
-            Event::Text(t) => b.push_text(&t),
-            Event::CData(c) => b.push_text(&c),
-            Event::GeneralRef(r) => b.push_reference(&r),
-            Event::Start(e) => b.open(e.name().as_ref(), e.attributes_raw(), true),
-            Event::Empty(e) => b.open(e.name().as_ref(), e.attributes_raw(), false),
-            Event::End(_) => {
-                if let Some(frame) = b.stack.pop() {
-                    b.scopes.pop();
-                    b.close(frame);
-                }
-            }
-            Event::Comment(_) | Event::PI(_) | Event::Decl(_) | Event::DocType(_) | Event::Eof => {}
-        }
-    }
+    b.out.break_at = walk_str(text, &mut b);
     b.out
 }
 
@@ -119,18 +77,6 @@ impl Builder {
         matches!(self.stack.last(), Some(Frame::Text(_)))
     }
 
-    fn push_text(&mut self, text: &str) {
-        if self.collecting() {
-            self.body.push_str(text);
-        }
-    }
-
-    fn push_reference(&mut self, name: &str) {
-        if self.collecting() {
-            push_reference(&mut self.body, name);
-        }
-    }
-
     fn decision(&mut self) -> &mut Decision {
         Self::last_decision(&mut self.out)
     }
@@ -143,45 +89,23 @@ impl Builder {
         out.decisions.last_mut().expect("a decision exists")
     }
 
-    fn open(&mut self, qname: &str, attrs: &str, has_children: bool) {
-        if self.stack.len() >= MAX_DEPTH {
-            if has_children {
-                self.skip = 1;
-            }
-            return;
-        }
-        self.scopes.push(attrs);
-        let (ns, local) = self.scopes.element(qname);
-        let frame = if ns == Ns::Dmn { self.frame_for(local, attrs) } else { None };
-        match (frame, has_children) {
-            (Some(frame), true) => {
-                self.stack.push(frame);
-                return;
-            }
-            (Some(frame), false) => self.close(frame),
-            (None, true) => self.skip = 1,
-            (None, false) => {}
-        }
-        self.scopes.pop();
-    }
-
     /// Decides what a newly opened DMN element is, recording what its start tag says. `None`: skip it.
-    fn frame_for(&mut self, local: &str, attrs: &str) -> Option<Frame> {
+    fn frame_for(&mut self, local: &str, attrs: &Tag<'_>) -> Option<Frame> {
         let parent = self.stack.last().copied();
         Some(match (parent, local) {
             (None, "definitions") => Frame::Root,
             (Some(Frame::Root), "decision") => {
                 self.pending = None;
                 self.out.decisions.push(Decision {
-                    id: value(attrs, "id"),
-                    name: trim(&value(attrs, "name")).to_string(),
+                    id: attrs.value("id"),
+                    name: trim(&attrs.value("name")).to_string(),
                     ..Decision::default()
                 });
                 Frame::Decision
             }
             (Some(Frame::Decision), "informationRequirement") => Frame::Requirement,
             (Some(Frame::Requirement), "requiredDecision") => {
-                let href = value(attrs, "href");
+                let href = attrs.value("href");
                 let id = trim(href.rsplit('#').next().unwrap_or_default()).to_string();
                 if !id.is_empty() {
                     self.decision().required_decisions.push(id);
@@ -190,8 +114,8 @@ impl Builder {
             }
             (Some(Frame::Decision), "variable") => {
                 let output = DecisionOutput {
-                    name: trim(&value(attrs, "name")).to_string(),
-                    type_ref: trim(&value(attrs, "typeRef")).to_string(),
+                    name: trim(&attrs.value("name")).to_string(),
+                    type_ref: trim(&attrs.value("typeRef")).to_string(),
                     ..DecisionOutput::default()
                 };
                 let decision = self.decision();
@@ -207,15 +131,15 @@ impl Builder {
                 return None;
             }
             (Some(Frame::Decision), "decisionTable") => {
-                let policy = attr(attrs, "hitPolicy").map(unescape);
-                let aggregation = attr(attrs, "aggregation").map(unescape);
+                let policy = attrs.get("hitPolicy").map(unescape);
+                let aggregation = attrs.get("aggregation").map(unescape);
                 self.pending = None;
                 self.decision().hit_policy =
                     policy.and_then(|p| HitPolicy::parse(&p, aggregation.as_deref())).unwrap_or_default();
                 Frame::Table
             }
             (Some(Frame::Decision), "literalExpression") => {
-                let type_ref = trim(&value(attrs, "typeRef")).to_string();
+                let type_ref = trim(&attrs.value("typeRef")).to_string();
                 let pending = self.pending.take();
                 let decision = self.decision();
                 decision.literal_expression = Some(String::new());
@@ -232,22 +156,22 @@ impl Builder {
             (Some(Frame::Table), "input") => {
                 let decision = self.decision();
                 decision.inputs.push(DecisionInput {
-                    label: trim(&value(attrs, "label")).to_string(),
+                    label: trim(&attrs.value("label")).to_string(),
                     ..DecisionInput::default()
                 });
                 Frame::Input(decision.inputs.len() - 1)
             }
             (Some(Frame::Input(i)), "inputExpression") => {
-                self.decision().inputs[i].type_ref = trim(&value(attrs, "typeRef")).to_string();
+                self.decision().inputs[i].type_ref = trim(&attrs.value("typeRef")).to_string();
                 Frame::HasText(Target::InputExpression(i))
             }
             (Some(Frame::Input(i)), "inputValues") => Frame::HasText(Target::InputValues(i)),
             (Some(Frame::Table), "output") => {
                 let decision = self.decision();
                 decision.outputs.push(DecisionOutput {
-                    name: trim(&value(attrs, "name")).to_string(),
-                    label: trim(&value(attrs, "label")).to_string(),
-                    type_ref: trim(&value(attrs, "typeRef")).to_string(),
+                    name: trim(&attrs.value("name")).to_string(),
+                    label: trim(&attrs.value("label")).to_string(),
+                    type_ref: trim(&attrs.value("typeRef")).to_string(),
                     ..DecisionOutput::default()
                 });
                 Frame::Output(decision.outputs.len() - 1)
@@ -269,7 +193,7 @@ impl Builder {
     }
 
     /// An element ends: settle the text it collected.
-    fn close(&mut self, frame: Frame) {
+    fn settle(&mut self, frame: Frame) {
         let Frame::Text(target) = frame else {
             return;
         };
@@ -313,7 +237,44 @@ impl Builder {
     }
 }
 
-/// The first value of an unprefixed attribute, unescaped; `""` when absent.
-fn value(attrs: &str, name: &str) -> String {
-    attr(attrs, name).map(|v| unescape(v).into_owned()).unwrap_or_default()
+impl Walk for Builder {
+    type Frame = Frame;
+
+    fn scopes(&mut self) -> &mut Scopes {
+        &mut self.scopes
+    }
+
+    fn stack(&mut self) -> &mut Vec<Frame> {
+        &mut self.stack
+    }
+
+    fn skip(&mut self) -> &mut usize {
+        &mut self.skip
+    }
+
+    /// Only DMN elements are read; any other is skipped with its subtree.
+    fn frame(&mut self, qname: &str, attrs: &Tag<'_>) -> Option<Frame> {
+        let (ns, local) = self.scopes.element(qname);
+        if ns == Ns::Dmn { self.frame_for(local, attrs) } else { None }
+    }
+
+    fn close(&mut self, frame: Frame) {
+        self.settle(frame);
+    }
+
+    fn text(&mut self, text: &str) {
+        if self.collecting() {
+            self.body.push_str(text);
+        }
+    }
+
+    fn reference(&mut self, name: &str) {
+        if self.collecting() {
+            push_reference(&mut self.body, name);
+        }
+    }
+
+    fn cdata(&mut self, text: &str) {
+        self.text(text);
+    }
 }

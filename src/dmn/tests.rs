@@ -221,6 +221,28 @@ fn is_in_order_subset(part: &Skeleton, full: &Skeleton) -> bool {
         })
 }
 
+/// What reading promises of any bytes: a break, when reading stopped early, is an offset in the
+/// decoded text; and a bounded read gives the same decisions within its limit and refuses one byte
+/// over it.
+fn read_as_promised(bytes: &[u8]) -> Result<(), TestCaseError> {
+    let decisions = read(bytes);
+    let text = decode::decode(bytes);
+    if let Some(at) = decisions.break_at {
+        prop_assert!(at as usize <= text.len(), "a break at {} of {} bytes of text", at, text.len());
+    }
+    let size = bytes.len() as u64;
+    prop_assert_eq!(read_bounded(bytes, size).ok(), Some(decisions));
+    if let Some(limit) = size.checked_sub(1) {
+        let over = read_bounded(bytes, limit);
+        prop_assert!(
+            matches!(over, Err(DmnError::TooLarge { size: s, limit: l }) if s == size && l == limit),
+            "{:?}",
+            over
+        );
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
@@ -235,7 +257,7 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
-        let _ = read(&bytes);
+        read_as_promised(&bytes)?;
     }
 
     #[test]
@@ -245,6 +267,6 @@ proptest! {
             let i = ((bytes.len() as f64) * at) as usize;
             if i < bytes.len() { bytes[i] = b; }
         }
-        let _ = read(&bytes);
+        read_as_promised(&bytes)?;
     }
 }

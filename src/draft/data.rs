@@ -8,9 +8,10 @@ use std::collections::HashSet;
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
-use super::{Use, valid_key, without_objects};
+use super::{Use, without_objects};
 use crate::bpmn::{Comparison, DeclaredField, Element, FieldKind};
 use crate::flow::{Definition, Known, PathRoots, Picture};
+use crate::formjs::bindable;
 use crate::words;
 
 /// How many values known before a step its draft shows read-only, nearest first in the process's
@@ -31,7 +32,7 @@ pub(super) fn add_picture_fields(
 ) {
     let mut seen: HashSet<String> = chosen.iter().map(|(n, _)| n.clone()).collect();
     let mut push = |name: &str, use_: Use, chosen: &mut Vec<(String, Use)>| {
-        if valid_key(name) && seen.insert(name.to_string()) {
+        if bindable(name) && seen.insert(name.to_string()) {
             chosen.push((name.to_string(), use_));
         }
     };
@@ -103,7 +104,7 @@ pub(super) fn expand_objects(
             out.entry(name).or_insert(use_);
             continue;
         }
-        for p in paths.into_iter().filter(|p| valid_key(p)) {
+        for p in paths.into_iter().filter(|p| bindable(p)) {
             out.entry(p).or_insert(use_);
         }
     }
@@ -189,7 +190,7 @@ fn plain_field(name: &str, use_: Use, d: &Definition, comparisons: &[Comparison]
 /// The fields a Camunda 7 (`camunda:formData`) or Flowable (`formProperty`) step declares, as form-js
 /// components: types, options, required, read-only and defaults carried over.
 pub(super) fn declared(element: &Element) -> Vec<Value> {
-    element.declared().fields.iter().filter(|f| valid_key(key_of(f))).map(declared_field).collect()
+    element.declared().fields.iter().filter(|f| bindable(key_of(f))).map(declared_field).collect()
 }
 
 fn key_of(f: &DeclaredField) -> &str {

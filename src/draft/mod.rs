@@ -28,6 +28,7 @@ use serde_json::{Map, Value, json};
 use crate::bpmn::{Process, read_condition};
 use crate::flow::contract::Contract;
 use crate::flow::{Definition, Picture};
+use crate::formjs::bindable;
 use crate::project::Project;
 
 pub use brief::{Brief, Language, read as read_brief};
@@ -202,7 +203,7 @@ fn variables(process: &Process) -> Vec<String> {
     for e in process.elements.iter().filter(|e| !e.condition.is_empty()) {
         names.extend(read_condition(&e.condition).variables);
     }
-    names.into_iter().filter(|n| valid_key(n)).collect()
+    names.into_iter().filter(|n| bindable(n)).collect()
 }
 
 /// Why a form has only its heading.
@@ -241,7 +242,7 @@ fn unused_warning(unused: &[String]) -> Option<String> {
 fn fields(process: &Process, target: Option<usize>, with_decisions: bool) -> Vec<(String, Use)> {
     let mut out: IndexMap<String, Use> = IndexMap::new();
     let mut push = |name: &str, use_: Use| {
-        if valid_key(name) && !out.contains_key(name) {
+        if bindable(name) && !out.contains_key(name) {
             out.insert(name.to_string(), use_);
         }
     };
@@ -285,7 +286,7 @@ fn without_objects(mut fields: Vec<(String, Use)>) -> Vec<(String, Use)> {
 /// Binding paths held as sets, so that whether a path equals, extends or is extended by one held is
 /// looked up rather than compared with each: the drafter's fields for a process with many variables
 /// stay linear. Of a path past the gate's bounds only the prefixes within them are held; every path
-/// asked about is within them (the drafter's keys pass [`valid_key`]), so no answer changes.
+/// asked about is within them (the drafter's keys pass [`bindable`]), so no answer changes.
 #[derive(Default)]
 struct Paths {
     held: HashSet<String>,
@@ -369,28 +370,4 @@ fn escape_markdown(s: &str) -> String {
         out.push(c);
     }
     out
-}
-
-/// Whether the gate lets a field bind `name`: form-js's key pattern without its reserved segments,
-/// within the gate's path bounds.
-fn valid_key(name: &str) -> bool {
-    !name.is_empty()
-        && crate::formjs::within_path_bounds(name)
-        && name.split('.').all(|seg| {
-            !seg.is_empty()
-                && seg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
-                && !seg.bytes().all(|b| b.is_ascii_digit())
-                && !matches!(seg, "__proto__" | "prototype" | "constructor")
-        })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn keys_must_bind() {
-        assert!(valid_key("urlaubstage") && valid_key("order.total"));
-        assert!(!valid_key("=parcel") && !valid_key("a b") && !valid_key("items.0"));
-    }
 }

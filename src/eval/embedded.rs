@@ -176,6 +176,12 @@ mod tests {
         assert_eq!(without_user_task_form(broken, "X"), None);
     }
 
+    /// Whether `part` is `whole` with some spans taken out (its characters, in order).
+    fn is_left_of(part: &str, whole: &str) -> bool {
+        let mut rest = whole.chars();
+        part.chars().all(|c| rest.any(|w| w == c))
+    }
+
     fn escape(s: &str) -> String {
         s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
     }
@@ -183,8 +189,28 @@ mod tests {
     proptest::proptest! {
         #[test]
         fn any_text_is_cut_or_left_without_a_panic(s in "(?s).{0,300}") {
-            let _ = without_user_task_form(&s, "X");
-            let _ = hide_embedded_form(&s, "T");
+            // what is cut out is whole elements: the rest is the text with spans taken out
+            if let Some(cut) = without_user_task_form(&s, "X") {
+                proptest::prop_assert!(
+                    cut.len() < s.len() && is_left_of(&cut, &s),
+                    "{:?} from {:?}", cut, s
+                );
+            }
+            if !s.contains("userTaskForm") {
+                proptest::prop_assert_eq!(without_user_task_form(&s, "X"), None, "there is none to cut");
+            }
+            // an error is a sentence naming the element; what is given back no longer links a form
+            match hide_embedded_form(&s, "T") {
+                Err(e) => proptest::prop_assert!(e.contains("\"T\""), "{}", e),
+                Ok(hidden) => {
+                    let again = bpmn::read_str(&hidden);
+                    let linked = again
+                        .processes
+                        .iter()
+                        .any(|p| p.element("T").is_some_and(|e| p.linked_form(e).is_some()));
+                    proptest::prop_assert!(!linked, "{}", hidden);
+                }
+            }
         }
 
         #[test]

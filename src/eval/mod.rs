@@ -103,6 +103,9 @@ pub enum EvalError {
     /// A project folder without a BPMN file.
     #[error("{0} holds no .bpmn file; --project needs the BPMN files with the .form files their steps bind")]
     NoBpmn(PathBuf),
+    /// A folder the project walker refuses (past its file count or size, or unreadable).
+    #[error(transparent)]
+    Listing(#[from] crate::project::ProjectError),
     /// `pairs.jsonl` is over its size bound.
     #[error("{path} is {size} bytes, over the {limit}-byte bound for a pairs file; split it")]
     TooLarge {

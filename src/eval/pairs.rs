@@ -23,8 +23,6 @@ use crate::Limits;
 pub const PAIRS_FILE_BYTES: u64 = 16 * 1024 * 1024;
 /// Most files listed from one project folder.
 pub const PROJECT_FILES: usize = 1_000;
-/// Deepest folder nesting listed.
-const MAX_FOLDER_DEPTH: usize = 16;
 
 /// One pair, ready to generate.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,7 +45,8 @@ pub struct Pair {
 
 impl Pair {
     /// Where the pair's listed `inputKeys` and the keys read from its form differ, one sentence each
-    /// (empty when they agree or no keys are listed).
+    /// (empty when they agree or no keys are listed): the scores count the listed keys, so a pairs
+    /// file that lists other keys than its form binds is scored against them, and `eval` says so.
     pub fn key_differences(&self) -> Vec<String> {
         let Some(listed) = &self.listed_keys else { return Vec::new() };
         let read: Vec<&str> = self.author.iter().map(|f| f.path.as_str()).collect();
@@ -165,7 +164,7 @@ fn prepare(dir: &Path, l: &Line, limits: &Limits) -> Result<Pair, String> {
         Some(p) if !p.trim().is_empty() => {
             let folder = inside(dir, p)?;
             let exclude: Vec<PathBuf> = l.project_exclude.iter().map(|x| folder.join(x)).collect();
-            list_files(&folder)
+            list_files(&folder, limits)
                 .map_err(|e| format!("cannot list the project folder {p}: {e}"))?
                 .into_iter()
                 .filter(|f| !exclude.contains(f))
@@ -217,39 +216,10 @@ pub(crate) fn read_form(path: &Path, shown: &str, limit: usize) -> Result<Value,
     serde_json::from_slice(&bytes).map_err(|e| format!("{shown} is not a form-js JSON document: {e}"))
 }
 
-/// The files below `dir`, sorted; hidden files and build output (`target`, `build`, `dist`,
-/// `node_modules`) left out; at most [`PROJECT_FILES`].
-pub(crate) fn list_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    walk(dir, 0, &mut out)?;
-    out.sort();
-    out.truncate(PROJECT_FILES);
-    Ok(out)
-}
-
-fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    if depth > MAX_FOLDER_DEPTH {
-        return Ok(());
-    }
-    let mut entries: Vec<_> = std::fs::read_dir(dir)?.filter_map(Result::ok).collect();
-    entries.sort_by_key(|e| e.file_name());
-    for entry in entries {
-        if out.len() >= PROJECT_FILES {
-            break;
-        }
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with('.') {
-            continue;
-        }
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            if !matches!(name.as_ref(), "target" | "build" | "dist" | "node_modules") {
-                walk(&entry.path(), depth + 1, out)?;
-            }
-        } else if kind.is_file() {
-            out.push(entry.path());
-        }
-    }
-    Ok(())
+/// The `.bpmn`, `.form` and `.dmn` files below `dir`, sorted, as the project walker lists them
+/// ([`crate::project::list_all`]), with room for [`PROJECT_FILES`] of them.
+pub(crate) fn list_files(dir: &Path, limits: &Limits) -> Result<Vec<PathBuf>, crate::project::ProjectError> {
+    let mut bounds = crate::project::ProjectBounds::from_limits(limits);
+    bounds.max_files = bounds.max_files.max(PROJECT_FILES);
+    Ok(crate::project::list_all(dir, &bounds)?.files.into_iter().map(|f| f.path).collect())
 }

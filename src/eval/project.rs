@@ -27,7 +27,7 @@ pub fn load_project(dir: &Path, limits: &Limits) -> Result<Vec<PairOrProblem>, E
     if !meta.is_dir() {
         return Err(EvalError::NotAFolder(dir.to_path_buf()));
     }
-    let files = list_files(dir).map_err(|error| EvalError::Unreadable { path: dir.to_path_buf(), error })?;
+    let files = list_files(dir, limits)?;
     let has = |f: &PathBuf, ext: &str| f.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext));
     let bpmn_files: Vec<&PathBuf> = files.iter().filter(|f| has(f, "bpmn")).collect();
     if bpmn_files.is_empty() {

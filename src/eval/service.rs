@@ -21,10 +21,10 @@ pub async fn generate(
 ) -> Result<Generated, String> {
     let (forms, decisions) = project_of(&input.project_files);
     let request = GenerateRequest {
-        worker: worker.to_string(),
-        model: model.to_string(),
-        process_xml: input.bpmn_text,
-        element_id: input.element_id,
+        worker: Some(worker.to_string()),
+        model: Some(model.to_string()),
+        process_xml: Some(input.bpmn_text),
+        element_id: Some(input.element_id),
         forms,
         decisions,
         ..GenerateRequest::default()

@@ -389,7 +389,14 @@ mod properties {
             let access = Access { place, dialect, expression: expression.clone().into() };
             let reads = reads_of(&access);
             prop_assert!(reads.iter().all(|r| !r.is_empty()));
-            let _ = context_keys(&expression);
+            // only a context literal has keys, each named once and none blank
+            let keys = context_keys(&expression);
+            let body = expression.trim().strip_prefix('=').map(str::trim);
+            if !body.is_some_and(|b| b.starts_with('{') && b.ends_with('}')) {
+                prop_assert!(keys.is_empty(), "{:?} from {:?}", keys, expression);
+            }
+            let mut seen = std::collections::HashSet::new();
+            prop_assert!(keys.iter().all(|k| !k.is_empty() && seen.insert(k)), "{:?}", keys);
             let element = crate::bpmn::Element { id: "e".into(), accesses: vec![access], ..Default::default() };
             let process = Process { id: "p".into(), elements: vec![element], ..Default::default() };
             let out = of_element(&process, 0);

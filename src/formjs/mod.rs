@@ -123,6 +123,27 @@ pub fn segments(path: &str) -> usize {
     path.bytes().filter(|&b| b == b'.').count() + 1
 }
 
+/// Whether `key` matches form-js's key pattern (`^\w+(\.\w+)*$`, ASCII word characters).
+pub fn matches_key_pattern(key: &str) -> bool {
+    !key.is_empty()
+        && key
+            .split('.')
+            .all(|seg| !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+}
+
+/// The first segment of `key` form-js's editor refuses to bind (an all-digit index, or a name that
+/// would reach an object's prototype), if any.
+pub fn reserved_segment(key: &str) -> Option<&str> {
+    key.split('.').find(|seg| {
+        matches!(*seg, "__proto__" | "prototype" | "constructor") || seg.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+/// Whether a field may bind `key`: form-js's pattern, no reserved segment, within the path bounds.
+pub fn bindable(key: &str) -> bool {
+    matches_key_pattern(key) && reserved_segment(key).is_none() && within_path_bounds(key)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,6 +155,20 @@ mod tests {
         }
         assert_eq!(INPUTS.len() + CONTAINERS.len() + PRESENTATIONAL.len(), 22);
         assert_eq!(class_of("frobnicate"), None);
+    }
+
+    #[test]
+    fn keys() {
+        for ok in ["a", "a.b", "start_date", "x1.y2", "order.total"] {
+            assert!(matches_key_pattern(ok) && bindable(ok), "{ok}");
+        }
+        for bad in ["", "a b", "a..b", ".a", "a.", "ä", "a-b", "=parcel"] {
+            assert!(!matches_key_pattern(bad) && !bindable(bad), "{bad}");
+        }
+        assert_eq!(reserved_segment("a.0"), Some("0"));
+        assert_eq!(reserved_segment("__proto__.x"), Some("__proto__"));
+        assert_eq!(reserved_segment("a.b"), None);
+        assert!(!bindable("items.0") && !bindable(&vec!["a"; MAX_PATH_SEGMENTS + 1].join(".")));
     }
 
     #[test]

@@ -14,15 +14,16 @@ use crate::bpmn::Process;
 /// The id a generation's form will carry: the id the editor holds it under, else the current form's
 /// (a refinement), else the id the step already binds (when it is a plain form id, not a Camunda 7 key
 /// or a linked form), else a new one derived from the process and step that no other step binds.
+/// `requested` is the editor's id as the service's request holds it (trimmed; none when not given).
 /// `target` is the process with the step's index (none: the start form). None: no process and no id
 /// (the gate then derives one).
 pub fn choose(
-    requested: &str,
+    requested: Option<&str>,
     current: Option<&Value>,
     target: Option<(&Process, Option<usize>)>,
 ) -> Option<String> {
-    if !requested.trim().is_empty() {
-        return Some(requested.trim().to_string());
+    if let Some(requested) = requested {
+        return Some(requested.to_string());
     }
     if let Some(current) = current {
         return current

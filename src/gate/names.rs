@@ -8,13 +8,7 @@ use serde_json::{Map, Value};
 
 use crate::formjs::{self, Class, MAX_PATH_BYTES, MAX_PATH_SEGMENTS, segments, within_path_bounds};
 
-/// form-js's key pattern (`^\w+(\.\w+)*$`, ASCII word characters).
-pub(super) fn valid_key(key: &str) -> bool {
-    !key.is_empty()
-        && key
-            .split('.')
-            .all(|seg| !seg.is_empty() && seg.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
-}
+pub(super) use formjs::{matches_key_pattern as valid_key, reserved_segment as unsafe_segment};
 
 /// The path of a group (may be empty) or a dynamic list.
 pub(super) fn valid_path(path: &str) -> bool {
@@ -33,13 +27,6 @@ pub(super) fn path_refusal(who: &str, what: &str, path: &str, fix: &str) -> Opti
         path.len(),
         clip(path)
     ))
-}
-
-/// Why a syntactically valid key still cannot bind: segments form-js's editor refuses.
-pub(super) fn unsafe_segment(key: &str) -> Option<&str> {
-    key.split('.').find(|seg| {
-        matches!(*seg, "__proto__" | "prototype" | "constructor") || seg.bytes().all(|b| b.is_ascii_digit())
-    })
 }
 
 /// "The field \"Label\"", falling back to the key, then the id, then the position.
@@ -90,19 +77,6 @@ pub(super) fn describe_kind(kind: &str, subtype: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn keys() {
-        for ok in ["a", "a.b", "start_date", "x1.y2"] {
-            assert!(valid_key(ok), "{ok}");
-        }
-        for bad in ["", "a b", "a..b", ".a", "a.", "ä", "a-b"] {
-            assert!(!valid_key(bad), "{bad}");
-        }
-        assert_eq!(unsafe_segment("a.0"), Some("0"));
-        assert_eq!(unsafe_segment("__proto__.x"), Some("__proto__"));
-        assert_eq!(unsafe_segment("a.b"), None);
-    }
 
     #[test]
     fn path_bounds() {

@@ -298,6 +298,18 @@ mod tests {
         }
     }
 
+    /// What the module promises of any text: the components are objects, and the text cut anywhere
+    /// gives a prefix of what the whole text gives.
+    fn cuts_give_prefixes(text: &str) -> Result<(), proptest::test_runner::TestCaseError> {
+        let whole = components_so_far(text);
+        proptest::prop_assert!(whole.iter().all(Value::is_object), "{:?}", whole);
+        for cut in (0..text.len()).filter(|&i| text.is_char_boundary(i)) {
+            let so_far = components_so_far(&text[..cut]);
+            proptest::prop_assert!(whole.starts_with(&so_far), "cut at {}: {:?} of {:?}", cut, so_far, whole);
+        }
+        Ok(())
+    }
+
     #[test]
     fn a_component_counts_once_its_brace_closes() {
         let text = r#"{"components": [{"type": "textfield", "key": "a", "label": "A"}, {"type": "textfield", "key": "b""#;
@@ -335,12 +347,12 @@ mod tests {
 
         #[test]
         fn any_text_never_panics(text in "\\PC{0,200}") {
-            let _ = components_so_far(&text);
+            cuts_give_prefixes(&text)?;
         }
 
         #[test]
         fn json_like_text_never_panics(text in "[\\[\\]{}\":, a-z0-9\\\\]{0,200}") {
-            let _ = components_so_far(&text);
+            cuts_give_prefixes(&text)?;
         }
     }
 }

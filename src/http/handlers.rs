@@ -32,7 +32,8 @@ pub async fn capability(State(state): State<AppState>, Caller(principal): Caller
             content((GenerateResponse = "application/json"),
                 (String = "text/event-stream", example = json!("event: progress\ndata: {\"attempt\":1,\"tokens\":12,\"seconds\":0.8,\"components\":0}\n\nevent: draft\ndata: {\"components\":[...],\"type\":\"default\",\"id\":\"Form_1\",\"schemaVersion\":19}\n\nevent: proposal\ndata: {\"schema\":{...},\"worker\":\"local\",...}\n\n")))),
         (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
-        (status = 408, body = ErrorBody), (status = 413, body = ErrorBody), (status = 429, body = ErrorBody),
+        (status = 408, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody),
+        (status = 422, body = ErrorBody), (status = 429, body = ErrorBody), (status = 500, body = ErrorBody),
         (status = 502, body = ErrorBody), (status = 503, body = ErrorBody), (status = 504, body = ErrorBody)))]
 ///
 /// A plain function handing back a future, as [`crate::service::Service::generate`] is: the future
@@ -61,8 +62,10 @@ pub fn generate(
 
 /// The gate on a hand-written form.
 #[utoipa::path(post, path = "/api/formgen/validate", tag = "formgen", request_body = ValidateRequest,
-    responses((status = 200, body = ValidateResponse), (status = 422, body = ErrorBody), (status = 400, body = ErrorBody),
-        (status = 408, body = ErrorBody), (status = 413, body = ErrorBody), (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)))]
+    responses((status = 200, body = ValidateResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 408, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 415, body = ErrorBody), (status = 422, body = ErrorBody), (status = 429, body = ErrorBody),
+        (status = 500, body = ErrorBody), (status = 503, body = ErrorBody)))]
 pub async fn validate(
     State(state): State<AppState>,
     Caller(_): Caller,
@@ -73,8 +76,10 @@ pub async fn validate(
 
 /// What a model would be shown about a process.
 #[utoipa::path(post, path = "/api/formgen/outline", tag = "formgen", request_body = OutlineRequest,
-    responses((status = 200, body = OutlineResponse), (status = 404, body = ErrorBody),
-        (status = 408, body = ErrorBody), (status = 413, body = ErrorBody), (status = 429, body = ErrorBody), (status = 503, body = ErrorBody)))]
+    responses((status = 200, body = OutlineResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 408, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 415, body = ErrorBody), (status = 422, body = ErrorBody), (status = 429, body = ErrorBody),
+        (status = 500, body = ErrorBody), (status = 503, body = ErrorBody)))]
 pub async fn outline(
     State(state): State<AppState>,
     Caller(_): Caller,

@@ -7,15 +7,18 @@
 //! `input_json_delta` pieces of the tool's input, which then are the answer), `message_start` and
 //! `message_delta` with usage and the stop reason, and `message_stop`; an `error` event is the
 //! provider breaking off.
+//!
+//! This file knows the format's wire structs and what its events mean; posting, bounds, failures and
+//! the checks every answer goes through are [`super::wire`]'s.
 
 use reqwest::header::{HeaderMap, HeaderValue};
 use secrecy::SecretString;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::sse::{self, Answer, Events};
-use super::wire::{Answered, error_kind_of, finish, join, parse, post_for_stream, post_json, secret_header};
-use super::{Bounds, Delta, ModelAnswer, ModelError, ModelRequest, Sink, StopReason, Usage};
+use super::sse::Event;
+use super::wire::{Format, Next, Streamed, interrupted, parse, parse_event, secret_header};
+use super::{ModelAnswer, ModelError, ModelRequest, StopReason, Usage};
 
 /// The API version formgen speaks.
 pub const ANTHROPIC_VERSION: &str = "2023-06-01";
@@ -88,75 +91,112 @@ struct WireUsage {
     output_tokens: u64,
 }
 
-pub async fn call(
-    client: &reqwest::Client,
-    endpoint: &reqwest::Url,
-    key: Option<&SecretString>,
-    request: &ModelRequest,
-    structured: bool,
-    bounds: Bounds,
-    sink: Option<Sink<'_>>,
-) -> Result<ModelAnswer, ModelError> {
-    let schema = request.json_schema.as_deref().filter(|_| structured);
-    let body = Request {
-        model: &request.model,
-        max_tokens: request.max_tokens,
-        temperature: request.temperature,
-        system: &request.system,
-        messages: [Message { role: "user", content: &request.user }],
-        tools: schema.map(|s| {
-            [Tool { name: TOOL_NAME, description: "Submit the complete form-js form.", input_schema: s }]
-        }),
-        tool_choice: schema.map(|_| ToolChoice { kind: "tool", name: TOOL_NAME }),
-        stream: sink.is_some(),
-    };
-    let mut headers = HeaderMap::new();
-    headers.insert("anthropic-version", HeaderValue::from_static(ANTHROPIC_VERSION));
-    if let Some(key) = key {
-        headers.insert("x-api-key", secret_header("", key)?);
+/// The Messages wire format.
+pub struct Messages;
+
+impl Format for Messages {
+    const PATH: &'static str = "v1/messages";
+
+    fn body(request: &ModelRequest, structured: bool, stream: bool) -> impl Serialize + Send + Sync {
+        let schema = request.json_schema.as_deref().filter(|_| structured);
+        Request {
+            model: &request.model,
+            max_tokens: request.max_tokens,
+            temperature: request.temperature,
+            system: &request.system,
+            messages: [Message { role: "user", content: &request.user }],
+            tools: schema.map(|s| {
+                [Tool { name: TOOL_NAME, description: "Submit the complete form-js form.", input_schema: s }]
+            }),
+            tool_choice: schema.map(|_| ToolChoice { kind: "tool", name: TOOL_NAME }),
+            stream,
+        }
     }
-    let url = join(endpoint, "v1/messages");
-    let (status, bytes) = match sink {
-        None => post_json(client, &url, headers, &body, bounds).await?,
-        Some(sink) => match post_for_stream(client, &url, headers, &body, bounds).await? {
-            Answered::Events(response) => {
-                // boxed: the stream's state exists once the model answers (see `wire::post_json`)
-                let events = Events::new(response, bounds);
-                return Box::pin(streamed(events, &url, sink, request.max_tokens, bounds)).await;
+
+    fn headers(key: Option<&SecretString>) -> Result<HeaderMap, ModelError> {
+        let mut headers = HeaderMap::new();
+        headers.insert("anthropic-version", HeaderValue::from_static(ANTHROPIC_VERSION));
+        if let Some(key) = key {
+            headers.insert("x-api-key", secret_header("", key)?);
+        }
+        Ok(headers)
+    }
+
+    /// The tool's input when the model called it, else its text blocks joined.
+    fn answer(status: u16, body: &[u8]) -> Result<ModelAnswer, ModelError> {
+        let response: Response = parse(status, body)?;
+        let usage = response.usage.map(Usage::from).unwrap_or_default();
+        let stop = Self::stop_reason(response.stop_reason.as_deref());
+        let tool_input = response.content.iter().find_map(|b| match b {
+            Block::ToolUse { input } => Some(input.to_string()),
+            _ => None,
+        });
+        let text = match tool_input {
+            Some(input) => input,
+            None => response
+                .content
+                .iter()
+                .filter_map(|b| match b {
+                    Block::Text { text } => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join(""),
+        };
+        Ok(ModelAnswer { text, usage, stop })
+    }
+
+    /// One event: text and tool-input pieces (a tool's input, once its block starts, is the answer),
+    /// usage and the stop reason as reported; `message_stop` closes the stream.
+    fn event(event: &Event, stream: &mut Streamed<'_>) -> Result<Next, ModelError> {
+        match parse_event(&event.data)? {
+            StreamEvent::MessageStart { message } => {
+                if let Some(u) = message.usage {
+                    stream.usage(|usage| *usage = u.into());
+                }
             }
-            Answered::Body(status, bytes) => (status, bytes),
-        },
-    };
-    let response: Response = parse(status, &bytes)?;
-    let usage = response
-        .usage
-        .map(|u| Usage { input_tokens: u.input_tokens, output_tokens: u.output_tokens })
-        .unwrap_or_default();
-    let stop = stop_reason(response.stop_reason.as_deref());
-    let tool_input = response.content.iter().find_map(|b| match b {
-        Block::ToolUse { input } => Some(input.to_string()),
-        _ => None,
-    });
-    let text = match tool_input {
-        Some(input) => input,
-        None => response
-            .content
-            .iter()
-            .filter_map(|b| match b {
-                Block::Text { text } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect::<Vec<_>>()
-            .join(""),
-    };
-    finish(text, usage, stop, request.max_tokens)
+            StreamEvent::ContentBlockStart { content_block } => {
+                if content_block.kind == "tool_use" {
+                    stream.tool_starts();
+                }
+            }
+            StreamEvent::ContentBlockDelta { delta: BlockDelta::TextDelta { text } } => {
+                stream.prose(&text)?;
+            }
+            StreamEvent::ContentBlockDelta { delta: BlockDelta::InputJsonDelta { partial_json } } => {
+                stream.tool_input(&partial_json)?;
+            }
+            StreamEvent::MessageDelta { delta, usage } => {
+                stream.stop(delta.stop_reason);
+                // the delta's usage counts the tokens written; those read came with `message_start`
+                if let Some(u) = usage {
+                    stream.usage(|usage| usage.output_tokens = u.output_tokens);
+                }
+            }
+            StreamEvent::MessageStop => return Ok(Next::Closed),
+            StreamEvent::Error { error } => return Err(interrupted(&error)),
+            StreamEvent::ContentBlockDelta { delta: BlockDelta::Other } | StreamEvent::Other => {}
+        }
+        Ok(Next::More)
+    }
+
+    fn stop_reason(reason: Option<&str>) -> StopReason {
+        match reason {
+            Some("max_tokens") => StopReason::MaxTokens,
+            None | Some("end_turn" | "stop_sequence" | "tool_use") => StopReason::Complete,
+            Some(other) => StopReason::Other(other.to_string()),
+        }
+    }
+
+    /// Only `message_stop` says the answer is complete.
+    fn whole_without_close(_stop: Option<&str>) -> bool {
+        false
+    }
 }
 
-fn stop_reason(reason: Option<&str>) -> StopReason {
-    match reason {
-        Some("max_tokens") => StopReason::MaxTokens,
-        None | Some("end_turn" | "stop_sequence" | "tool_use") => StopReason::Complete,
-        Some(other) => StopReason::Other(other.to_string()),
+impl From<WireUsage> for Usage {
+    fn from(u: WireUsage) -> Usage {
+        Usage { input_tokens: u.input_tokens, output_tokens: u.output_tokens }
     }
 }
 
@@ -218,72 +258,4 @@ struct MessageDeltaBody {
 struct DeltaUsage {
     #[serde(default)]
     output_tokens: u64,
-}
-
-/// Reads a streamed answer: text and tool-input pieces into the sink (a tool's input, once it
-/// starts, is the answer), usage as reported, until `message_stop`.
-async fn streamed(
-    mut events: Events,
-    url: &str,
-    sink: Sink<'_>,
-    max_tokens: u32,
-    bounds: Bounds,
-) -> Result<ModelAnswer, ModelError> {
-    let (mut text, mut tool) = (Answer::default(), Answer::default());
-    let mut in_tool = false;
-    let mut usage = Usage::default();
-    let mut stop = None;
-    let mut done = false;
-    while let Some(event) = events.next().await? {
-        let parsed: StreamEvent = serde_json::from_str(&event.data).map_err(|_| ModelError::Unreadable {
-            status: 200,
-            raw: super::wire::shorten(event.data.as_bytes()),
-        })?;
-        match parsed {
-            StreamEvent::MessageStart { message } => {
-                if let Some(u) = message.usage {
-                    usage = Usage { input_tokens: u.input_tokens, output_tokens: u.output_tokens };
-                    sink(Delta::Usage(usage));
-                }
-            }
-            StreamEvent::ContentBlockStart { content_block } => {
-                if content_block.kind == "tool_use" && !in_tool {
-                    in_tool = true;
-                    sink(Delta::Restart);
-                }
-            }
-            StreamEvent::ContentBlockDelta { delta: BlockDelta::TextDelta { text: piece } } => {
-                text.push(&piece, bounds)?;
-                if !in_tool {
-                    sink(Delta::Text(&piece));
-                }
-            }
-            StreamEvent::ContentBlockDelta { delta: BlockDelta::InputJsonDelta { partial_json } } => {
-                tool.push(&partial_json, bounds)?;
-                sink(Delta::Text(&partial_json));
-            }
-            StreamEvent::ContentBlockDelta { delta: BlockDelta::Other } => {}
-            StreamEvent::MessageDelta { delta, usage: delta_usage } => {
-                stop = delta.stop_reason.or(stop);
-                if let Some(u) = delta_usage {
-                    usage.output_tokens = u.output_tokens;
-                    sink(Delta::Usage(usage));
-                }
-            }
-            StreamEvent::MessageStop => {
-                done = true;
-                break;
-            }
-            StreamEvent::Error { error } => {
-                let body = serde_json::json!({ "error": error });
-                return Err(ModelError::Interrupted { kind: error_kind_of(&body) });
-            }
-            StreamEvent::Other => {}
-        }
-    }
-    if !done {
-        return Err(sse::cut(url));
-    }
-    let answer = if in_tool { tool.text } else { text.text };
-    finish(answer, usage, stop_reason(stop.as_deref()), max_tokens)
 }

@@ -2,7 +2,8 @@
 //!
 //! A generation asks a model one question: system text, user text, an output-token budget and, when the
 //! Worker enables structured output, the JSON schema the answer must follow. Each wire format is a file
-//! of its own with private wire structs (`messages`, `chat`); the builtin drafter, which needs no
+//! of its own with private wire structs (`messages`, `chat`), and the call around them, the same for
+//! both, is `wire`'s; the builtin drafter, which needs no
 //! model, is not here but in [`crate::draft`]. Every call is bounded: a per-Worker timeout, an answer read with a size cap (a model
 //! that streams a gigabyte costs nothing past the cap), and dropping the future aborts the HTTP call, so
 //! an author who navigates away takes the call with them.
@@ -315,9 +316,12 @@ async fn call_unredacted(
     let structured = worker.structured_output;
     let call = async {
         match worker.wire {
-            Wire::Messages => messages::call(client, endpoint, key, request, structured, bounds, sink).await,
+            Wire::Messages => {
+                wire::call::<messages::Messages>(client, endpoint, key, request, structured, bounds, sink)
+                    .await
+            }
             Wire::ChatCompletions => {
-                chat::call(client, endpoint, key, request, structured, bounds, sink).await
+                wire::call::<chat::Chat>(client, endpoint, key, request, structured, bounds, sink).await
             }
         }
     };

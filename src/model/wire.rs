@@ -1,10 +1,170 @@
-//! What both wire formats share: a bounded POST and the mapping of HTTP failures to [`ModelError`].
+//! What every wire format shares: the call itself ([`call`]), a bounded POST, the mapping of HTTP
+//! failures to [`ModelError`], and reading a streamed answer ([`Streamed`]).
+//!
+//! A wire format is a [`Format`]: its request body, its headers, what one streamed event and a whole
+//! answer mean. Everything around those is here, once, so both formats post, bound, fail and finish
+//! alike. This file knows HTTP and the shape of an answer; no format's wire structs.
 
 use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderValue, RETRY_AFTER};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Serialize;
+use serde_json::Value;
 
-use super::{Bounds, ModelAnswer, ModelError, StopReason, Usage};
+use super::sse::{self, Answer, Events};
+use super::{Bounds, Delta, ModelAnswer, ModelError, ModelRequest, Sink, StopReason, Usage};
+
+/// What sets one wire format apart; the rest of a call is [`call`]'s.
+pub trait Format {
+    /// The API's path under the Worker's endpoint.
+    const PATH: &'static str;
+
+    /// The request body: `structured` when the Worker enables structured output, `stream` when the
+    /// answer is to be streamed.
+    fn body(request: &ModelRequest, structured: bool, stream: bool) -> impl Serialize + Send + Sync;
+
+    /// The format's headers, with the credential when there is one ([`secret_header`]: the one place
+    /// a key is exposed).
+    fn headers(key: Option<&SecretString>) -> Result<HeaderMap, ModelError>;
+
+    /// A whole answer from a 2xx JSON body, before [`finish`] checks it.
+    fn answer(status: u16, body: &[u8]) -> Result<ModelAnswer, ModelError>;
+
+    /// One streamed event, read into `stream`.
+    fn event(event: &sse::Event, stream: &mut Streamed<'_>) -> Result<Next, ModelError>;
+
+    /// What the provider's stop (or finish) reason means.
+    fn stop_reason(reason: Option<&str>) -> StopReason;
+
+    /// Whether a stream that ended before its closing event is whole all the same, given the stop
+    /// reason it reported.
+    fn whole_without_close(stop: Option<&str>) -> bool;
+}
+
+/// What a streamed event was to the stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Next {
+    /// More may follow.
+    More,
+    /// The format's closing event: the answer is complete.
+    Closed,
+}
+
+/// Asks the model in format `F`: the body posted (streamed into `sink` when there is one and the
+/// server streams), and the answer read and checked.
+pub async fn call<F: Format>(
+    client: &reqwest::Client,
+    endpoint: &reqwest::Url,
+    key: Option<&SecretString>,
+    request: &ModelRequest,
+    structured: bool,
+    bounds: Bounds,
+    sink: Option<Sink<'_>>,
+) -> Result<ModelAnswer, ModelError> {
+    let body = F::body(request, structured, sink.is_some());
+    let headers = F::headers(key)?;
+    let url = join(endpoint, F::PATH);
+    let (status, bytes) = match sink {
+        None => post_json(client, &url, headers, &body, bounds).await?,
+        Some(sink) => match post_for_stream(client, &url, headers, &body, bounds).await? {
+            Answered::Events(response) => {
+                // boxed: the stream's state exists once the model answers (see [`post_json`])
+                let events = Events::new(response, bounds);
+                return Box::pin(streamed::<F>(events, &url, sink, request.max_tokens, bounds)).await;
+            }
+            Answered::Body(status, bytes) => (status, bytes),
+        },
+    };
+    finish(F::answer(status, &bytes)?, request.max_tokens)
+}
+
+/// Reads a streamed answer event by event until the format's closing event.
+async fn streamed<F: Format>(
+    mut events: Events,
+    url: &str,
+    sink: Sink<'_>,
+    max_tokens: u32,
+    bounds: Bounds,
+) -> Result<ModelAnswer, ModelError> {
+    let mut stream = Streamed {
+        sink,
+        bounds,
+        text: Answer::default(),
+        tool: Answer::default(),
+        in_tool: false,
+        usage: Usage::default(),
+        stop: None,
+    };
+    let mut closed = false;
+    while let Some(event) = events.next().await? {
+        if F::event(&event, &mut stream)? == Next::Closed {
+            closed = true;
+            break;
+        }
+    }
+    if !closed && !F::whole_without_close(stream.stop.as_deref()) {
+        return Err(sse::cut(url));
+    }
+    let stop = F::stop_reason(stream.stop.as_deref());
+    let text = if stream.in_tool { stream.tool.text } else { stream.text.text };
+    finish(ModelAnswer { text, usage: stream.usage, stop }, max_tokens)
+}
+
+/// A streamed answer as its events are read: prose and a tool's input kept apart (once a tool's
+/// input starts it is the answer, and what the sink was shown before it was prose), the usage and
+/// the stop reason as last reported, and the sink every piece goes to as it arrives.
+pub struct Streamed<'s> {
+    sink: Sink<'s>,
+    bounds: Bounds,
+    text: Answer,
+    tool: Answer,
+    in_tool: bool,
+    usage: Usage,
+    stop: Option<String>,
+}
+
+impl Streamed<'_> {
+    /// The usage as the provider now reports it (`update` may change part of it), to the sink.
+    pub fn usage(&mut self, update: impl FnOnce(&mut Usage)) {
+        update(&mut self.usage);
+        (self.sink)(Delta::Usage(self.usage));
+    }
+
+    /// A piece of prose: the answer unless a tool's input starts, shown until one does.
+    pub fn prose(&mut self, piece: &str) -> Result<(), ModelError> {
+        self.text.push(piece, self.bounds)?;
+        if !self.in_tool {
+            (self.sink)(Delta::Text(piece));
+        }
+        Ok(())
+    }
+
+    /// A tool's input starts (once per answer): the sink starts over.
+    pub fn tool_starts(&mut self) {
+        if !self.in_tool {
+            self.in_tool = true;
+            (self.sink)(Delta::Restart);
+        }
+    }
+
+    /// A piece of the tool's input.
+    pub fn tool_input(&mut self, piece: &str) -> Result<(), ModelError> {
+        self.tool.push(piece, self.bounds)?;
+        (self.sink)(Delta::Text(piece));
+        Ok(())
+    }
+
+    /// The stop reason, when an event reports one (a later report replaces an earlier).
+    pub fn stop(&mut self, reason: Option<String>) {
+        if reason.is_some() {
+            self.stop = reason;
+        }
+    }
+}
+
+/// A stream broken off by the provider's error event, whose `error` object may name its type.
+pub fn interrupted(error: &Value) -> ModelError {
+    ModelError::Interrupted { kind: kind_of(error) }
+}
 
 /// A header value for a secret, marked sensitive so no `Debug` of the request prints it.
 pub fn secret_header(prefix: &str, key: &SecretString) -> Result<HeaderValue, ModelError> {
@@ -18,7 +178,7 @@ pub fn secret_header(prefix: &str, key: &SecretString) -> Result<HeaderValue, Mo
 /// statuses become errors here, with the provider's error type when its body names one; a 3xx is
 /// refused unread (the client follows no redirects). Nothing here is redacted or logged: that is
 /// `model::call`'s, once, for every path.
-pub async fn post_json(
+async fn post_json(
     client: &reqwest::Client,
     url: &str,
     headers: HeaderMap,
@@ -32,7 +192,7 @@ pub async fn post_json(
 }
 
 /// What a request that asked for a stream got back.
-pub enum Answered {
+enum Answered {
     /// A 2xx `text/event-stream`: its events are read as they come.
     Events(reqwest::Response),
     /// A server that does not stream answered with one JSON body (2xx, at most the cap).
@@ -41,7 +201,7 @@ pub enum Answered {
 
 /// POSTs `body` (which asks for a stream) as [`post_json`] does, but hands back a 2xx event stream
 /// unread; a plain answer is read, and failed, as [`post_json`] would.
-pub async fn post_for_stream(
+async fn post_for_stream(
     client: &reqwest::Client,
     url: &str,
     headers: HeaderMap,
@@ -167,16 +327,15 @@ fn parse_retry_after(value: &HeaderValue) -> Option<u64> {
 
 /// The provider's error type from an error body (`{"error": {"type": "..."}}` or `{"error": {"code": ...}}`).
 fn error_kind(body: &[u8]) -> Option<String> {
-    let v: serde_json::Value = serde_json::from_slice(body).ok()?;
-    error_kind_of(&v)
+    let v: Value = serde_json::from_slice(body).ok()?;
+    kind_of(v.get("error")?)
 }
 
-/// The provider's error type from a parsed error body or stream event (`{"error": {...}}`).
-pub fn error_kind_of(v: &serde_json::Value) -> Option<String> {
-    let error = v.get("error")?;
+/// The provider's error type from an error object (`{"type": "..."}` or `{"code": ...}`).
+fn kind_of(error: &Value) -> Option<String> {
     let kind = error.get("type").or_else(|| error.get("code"))?;
     let kind = match kind {
-        serde_json::Value::String(s) => s.clone(),
+        Value::String(s) => s.clone(),
         other => other.to_string(),
     };
     // an error *type* is a short identifier; anything longer may be prose that echoes the prompt
@@ -210,24 +369,24 @@ pub fn parse<T: serde::de::DeserializeOwned>(status: u16, body: &[u8]) -> Result
     serde_json::from_slice(body).map_err(|_| ModelError::Unreadable { status, raw: shorten(body) })
 }
 
+/// Parses a streamed event's data, which came with the stream's 200.
+pub fn parse_event<T: serde::de::DeserializeOwned>(data: &str) -> Result<T, ModelError> {
+    parse(200, data.as_bytes())
+}
+
 /// `{endpoint}/{path}` without doubled slashes.
-pub fn join(endpoint: &reqwest::Url, path: &str) -> String {
+fn join(endpoint: &reqwest::Url, path: &str) -> String {
     format!("{}/{}", endpoint.as_str().trim_end_matches('/'), path.trim_start_matches('/'))
 }
 
 /// The end every answer goes through, whatever its wire format: an answer cut at the token limit and an
 /// answer without text are errors; anything else is the answer.
-pub fn finish(
-    text: String,
-    usage: Usage,
-    stop: StopReason,
-    max_tokens: u32,
-) -> Result<ModelAnswer, ModelError> {
-    if stop == StopReason::MaxTokens {
-        return Err(ModelError::Truncated { max_tokens, partial: text });
+fn finish(answer: ModelAnswer, max_tokens: u32) -> Result<ModelAnswer, ModelError> {
+    if answer.stop == StopReason::MaxTokens {
+        return Err(ModelError::Truncated { max_tokens, partial: answer.text });
     }
-    if text.trim().is_empty() {
+    if answer.text.trim().is_empty() {
         return Err(ModelError::Empty);
     }
-    Ok(ModelAnswer { text, usage, stop })
+    Ok(answer)
 }

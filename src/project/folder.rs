@@ -39,6 +39,9 @@ pub enum FileKind {
 /// What a project listing holds.
 const PROJECT_KINDS: &[FileKind] = &[FileKind::Form, FileKind::Decisions];
 
+/// Every kind of file a folder of processes holds.
+const ALL_KINDS: &[FileKind] = &[FileKind::Process, FileKind::Form, FileKind::Decisions];
+
 /// One file of a listing.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListedFile {
@@ -94,6 +97,21 @@ pub fn list_folder(dir: &Path, bounds: &ProjectBounds) -> Result<Listing, Projec
 /// Lists the `.bpmn` files under `dir`, by the same rules and bounds as [`list_folder`].
 pub fn list_processes(dir: &Path, bounds: &ProjectBounds) -> Result<Listing, ProjectError> {
     list_kinds(dir, bounds, &[FileKind::Process])
+}
+
+/// Lists the `.bpmn`, `.form` and `.dmn` files under `dir`, by the same rules and bounds as
+/// [`list_folder`]: what `formgen eval --project` scores is what `formgen generate --project` reads.
+pub fn list_all(dir: &Path, bounds: &ProjectBounds) -> Result<Listing, ProjectError> {
+    list_kinds(dir, bounds, ALL_KINDS)
+}
+
+/// How an error names the kinds of file a listing counts.
+fn kinds_named(kinds: &[FileKind]) -> &'static str {
+    match kinds {
+        PROJECT_KINDS => ".form and .dmn",
+        [FileKind::Process] => ".bpmn",
+        _ => ".bpmn, .form and .dmn",
+    }
 }
 
 fn list_kinds(dir: &Path, bounds: &ProjectBounds, kinds: &[FileKind]) -> Result<Listing, ProjectError> {
@@ -169,10 +187,9 @@ fn list_kinds(dir: &Path, bounds: &ProjectBounds, kinds: &[FileKind]) -> Result<
             };
             listing.files.push(file);
             if listing.files.len() > bounds.max_files {
-                let kinds = if kinds == PROJECT_KINDS { ".form and .dmn" } else { ".bpmn" };
                 return Err(ProjectError::TooManyFiles {
                     dir: dir.to_path_buf(),
-                    kinds,
+                    kinds: kinds_named(kinds),
                     limit: bounds.max_files,
                 });
             }

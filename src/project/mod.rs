@@ -40,7 +40,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-pub use folder::{FileKind, ListedFile, Listing, list_folder, list_processes};
+pub use folder::{FileKind, ListedFile, Listing, list_all, list_folder, list_processes};
 pub use form::{FieldOption, FormField, ProjectForm};
 
 use crate::dmn::{self, Decision};
@@ -90,7 +90,7 @@ pub enum ProjectError {
     TooManyFiles {
         /// The folder.
         dir: PathBuf,
-        /// The kinds of file counted (".form and .dmn", ".bpmn").
+        /// The kinds of file counted (".form and .dmn", ".bpmn", ".bpmn, .form and .dmn").
         kinds: &'static str,
         /// The limit.
         limit: usize,

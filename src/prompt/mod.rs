@@ -121,8 +121,8 @@ pub struct GenerateInput<'a> {
     pub target: Option<&'a Target>,
     /// The step's data picture, when a process was read.
     pub picture: Option<&'a Picture>,
-    /// The author's brief (may be empty).
-    pub description: &'a str,
+    /// The author's brief; none when there is none.
+    pub description: Option<&'a str>,
     /// The form as it stands: present for a refinement.
     pub current: Option<&'a Value>,
     /// The id the form will carry.
@@ -207,10 +207,9 @@ impl Prompts {
             .form_id
             .map(|f| format!("The editor holds this form under the id \"{f}\".\n"))
             .unwrap_or_default();
-        let description = if input.description.trim().is_empty() {
-            "(no brief: draft the form the process needs at this point)".to_string()
-        } else {
-            fence_safe(input.description.trim())
+        let description = match input.description {
+            Some(brief) => fence_safe(brief.trim()),
+            None => "(no brief: draft the form the process needs at this point)".to_string(),
         };
         let current = input.current.map(|s| fence_safe(&serde_json::to_string_pretty(s).unwrap_or_default()));
         let template = if current.is_some() { &self.refine } else { &self.generate };
@@ -332,7 +331,7 @@ mod tests {
         let input = GenerateInput {
             target: None,
             picture: None,
-            description: "A {{x}} form",
+            description: Some("A {{x}} form"),
             current: None,
             form_id: None,
             starting_point: None,

@@ -7,8 +7,16 @@
 //!   to keep every key of the draft and drop one only where the brief asks), with one warning that
 //!   lists them.
 //!
-//! A field the brief asks to leave out ("without the discount", "ohne Nachlass") is never added. The
-//! draft is made while the process is at hand, before the model is asked; the answer is completed
+//! A field the brief asks to leave out ("without the discount", "ohne Nachlass") is never added.
+//!
+//! A first generation without a brief asks for the step's own data, which the draft holds: a field the
+//! answer adds that binds a key the draft does not, and that nothing around the step uses (the
+//! process neither reads nor names it, no other form binds it, no value is known for it), was asked
+//! for by nobody; it is left out, with a warning that lists it. Small models invent such fields from
+//! words of the process (`documentPreviewListList`, ten numbered copies of one question), and an
+//! author who wants one more field says so in the brief, which keeps every field the model adds.
+//!
+//! The draft is made while the process is at hand, before the model is asked; the answer is completed
 //! once it is final, and the completed form passes the gate again.
 
 use serde_json::Value;
@@ -26,12 +34,13 @@ pub(super) struct AnswerCheck {
     /// Whether the answer must keep every draft field (a first generation that started from the
     /// draft), or only what the process needs (a refinement: the author's form is the start).
     pub keep_draft: bool,
-    /// The author's brief (what it asks to leave out is not added).
-    pub brief: String,
+    /// The author's brief, when there is one (what it asks to leave out is not added).
+    pub brief: Option<String>,
 }
 
 impl AnswerCheck {
-    /// The findings of `proposal`, after adding the fields it lacks; the warnings say what was added.
+    /// The findings of `proposal`, after adding the fields it lacks and leaving out the ones nobody
+    /// asked for; the warnings say what was added and left out.
     pub(super) fn complete(&self, proposal: &mut Proposal, form_id: Option<&str>) -> Vec<Finding> {
         let findings = self.check.of_schema(&proposal.schema);
         let present: std::collections::HashSet<&str> =
@@ -49,24 +58,29 @@ impl AnswerCheck {
                     let key = key_of(c);
                     !present.contains(key) && !needed.iter().any(|(n, _)| key_of(n) == key)
                 })
-                .filter(|c| !leaves_out(&self.brief, key_of(c), label_of(c)))
+                .filter(|c| !self.leaves_out(c))
                 .cloned()
                 .collect()
         } else {
             Vec::new()
         };
-        needed.retain(|(c, _)| !leaves_out(&self.brief, key_of(c), label_of(c)));
-        if needed.is_empty() && kept.is_empty() {
-            return findings;
-        }
-        let mut warnings: Vec<String> = needed.iter().map(|(c, f)| needed_warning(c, f)).collect();
-        warnings.extend(kept_warning(&kept));
-        let added = needed.into_iter().map(|(c, _)| c).chain(kept);
+        needed.retain(|(c, _)| !self.leaves_out(c));
         let mut schema = proposal.schema.clone();
         let Some(components) = schema.get_mut("components").and_then(Value::as_array_mut) else {
             return findings;
         };
-        for mut field in added {
+        let mut unasked = Vec::new();
+        if self.keep_draft && self.brief.is_none() {
+            let asked_for = |path: &str| self.field(path).is_some() || self.check.uses_key(path);
+            without_fields(components, "", &asked_for, &mut unasked);
+        }
+        if needed.is_empty() && kept.is_empty() && unasked.is_empty() {
+            return findings;
+        }
+        let mut warnings: Vec<String> = needed.iter().map(|(c, f)| needed_warning(c, f)).collect();
+        warnings.extend(kept_warning(&kept));
+        warnings.extend(unasked_warning(&unasked));
+        for mut field in needed.into_iter().map(|(c, _)| c).chain(kept) {
             // the gate gives it an id of this form's
             field.as_object_mut().map(|o| o.remove("id"));
             components.push(field);
@@ -84,6 +98,11 @@ impl AnswerCheck {
         }
     }
 
+    /// Whether the brief asks to leave `field` out.
+    fn leaves_out(&self, field: &Value) -> bool {
+        self.brief.as_deref().is_some_and(|brief| leaves_out(brief, key_of(field), label_of(field)))
+    }
+
     fn field(&self, key: &str) -> Option<&Value> {
         self.draft.iter().find(|c| key_of(c) == key)
     }
@@ -95,6 +114,51 @@ fn key_of(field: &Value) -> &str {
 
 fn label_of(field: &Value) -> &str {
     field.get("label").and_then(Value::as_str).unwrap_or_default()
+}
+
+/// Leaves out of `components` (and the groups among them, at any depth) every keyed field whose whole
+/// binding path `asked_for` refuses, and says which in `out`. A dynamic list's fields bind keys of its
+/// items, which the process does not name one by one: they are kept with their list.
+fn without_fields(
+    components: &mut Vec<Value>,
+    prefix: &str,
+    asked_for: &dyn Fn(&str) -> bool,
+    out: &mut Vec<String>,
+) {
+    components.retain_mut(|c| {
+        let at = |name: &str| if prefix.is_empty() { name.to_string() } else { format!("{prefix}.{name}") };
+        let kind = c.get("type").and_then(Value::as_str).unwrap_or_default();
+        if kind == "group" {
+            let inner = at(c.get("path").and_then(Value::as_str).unwrap_or_default());
+            let inner = inner.trim_end_matches('.').to_string();
+            if let Some(children) = c.get_mut("components").and_then(Value::as_array_mut) {
+                without_fields(children, &inner, asked_for, out);
+            }
+            return true;
+        }
+        match c.get("key").and_then(Value::as_str) {
+            Some(key) if kind != "dynamiclist" && !asked_for(&at(key)) => {
+                out.push(at(key));
+                false
+            }
+            _ => true,
+        }
+    });
+}
+
+/// The sentence for the fields nobody asked for, left out, if any.
+fn unasked_warning(left_out: &[String]) -> Option<String> {
+    if left_out.is_empty() {
+        return None;
+    }
+    let keys: Vec<String> = left_out.iter().map(|k| format!("`{k}`")).collect();
+    Some(format!(
+        "The model's form added {} that no brief asked for and nothing in the process or its project uses; \
+         formgen left {} out: {}. Ask for a field in the brief to keep it.",
+        if left_out.len() == 1 { "a field" } else { "fields" },
+        if left_out.len() == 1 { "it" } else { "them" },
+        keys.join(", ")
+    ))
 }
 
 /// The sentence for a field the process needs, added to the model's answer.

@@ -21,8 +21,8 @@ pub(super) enum Step {
 impl Step {
     /// A validation's step: the element it names, else the step bound to the form id it gives, else
     /// to the schema's own `id`.
-    pub(super) fn of_validate(element_id: &str, form_id: Option<&str>, schema: &Value) -> Step {
-        if !element_id.trim().is_empty() {
+    pub(super) fn of_validate(element_id: Option<&str>, form_id: Option<&str>, schema: &Value) -> Step {
+        if element_id.is_some() {
             return Step::Resolved;
         }
         let id = form_id.or_else(|| schema.get("id").and_then(Value::as_str)).unwrap_or_default();
@@ -80,9 +80,9 @@ mod tests {
     #[test]
     fn a_named_element_wins_then_the_given_form_id_then_the_schema_s_id() {
         let schema = json!({"id": "own"});
-        assert_eq!(Step::of_validate("Task_1", Some("given"), &schema), Step::Resolved);
-        assert_eq!(Step::of_validate(" ", Some("given"), &schema), Step::BoundTo("given".into()));
-        assert_eq!(Step::of_validate("", None, &schema), Step::BoundTo("own".into()));
-        assert_eq!(Step::of_validate("", None, &json!({})), Step::BoundTo(String::new()));
+        assert_eq!(Step::of_validate(Some("Task_1"), Some("given"), &schema), Step::Resolved);
+        assert_eq!(Step::of_validate(None, Some("given"), &schema), Step::BoundTo("given".into()));
+        assert_eq!(Step::of_validate(None, None, &schema), Step::BoundTo("own".into()));
+        assert_eq!(Step::of_validate(None, None, &json!({})), Step::BoundTo(String::new()));
     }
 }

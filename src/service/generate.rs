@@ -55,7 +55,7 @@ impl<'a> Job<'a> {
     /// The job for a request and its resolved target; the form id is chosen here, once.
     pub(super) fn new(request: &'a GenerateRequest, target: Option<&'a Target>) -> Job<'a> {
         let form_id = gate::choose_form_id(
-            &request.form_id,
+            request.form_id.as_deref(),
             request.schema.as_ref(),
             target.map(|t| (t.process(), t.element_index())),
         );
@@ -116,7 +116,7 @@ impl<'a> Job<'a> {
             self.process(),
             self.target.and_then(Target::element_index),
             around,
-            &self.request.description,
+            self.request.description.as_deref().unwrap_or_default(),
             self.request.schema.as_ref(),
         )
     }
@@ -130,7 +130,7 @@ impl<'a> Job<'a> {
         GenerateInput {
             target: self.target,
             picture: self.picture.as_ref(),
-            description: &self.request.description,
+            description: self.request.description.as_deref(),
             current: self.request.schema.as_ref(),
             form_id: self.form_id.as_deref(),
             starting_point: if self.start_from_draft { self.gated_draft() } else { None },
@@ -152,8 +152,8 @@ pub(super) struct Asked {
     pub current: Option<Value>,
     /// The process's id and variable names.
     pub names: Option<Arc<crate::bpmn::Process>>,
-    /// The model asked for (`""`: the Worker's).
-    pub model: String,
+    /// The model asked for (none: the Worker's).
+    pub model: Option<String>,
 }
 
 impl Job<'_> {
@@ -166,7 +166,7 @@ impl Job<'_> {
             form_id: self.form_id.clone(),
             current: self.request.schema.clone(),
             names: self.process().map(|p| Arc::new(p.names_only())),
-            model: self.request.model.trim().to_string(),
+            model: self.request.model.clone(),
         }
     }
 }
@@ -231,7 +231,7 @@ impl Service {
         events: Option<Events<'_>>,
         (key, redactor): (Option<&SecretString>, &Redactor),
     ) -> Result<Generation, ServiceError> {
-        let model_name = if asked.model.is_empty() { worker.model.clone() } else { asked.model.clone() };
+        let model_name = asked.model.clone().unwrap_or_else(|| worker.model.clone());
         // moved, not copied: the prompt is held once while the model thinks
         let user = std::mem::take(&mut asked.user);
         let max_tokens = match settings.max_output_tokens {
@@ -302,7 +302,7 @@ impl Service {
             };
         match gate_answer(text.clone(), &asked, redactor).await {
             Ok(p) => Ok(done(p, usage, 2)),
-            Err(e) => match one_field_per_key(&text, &asked, redactor).await {
+            Err(e) => match without_fields_that_cannot_bind(&text, &asked, redactor).await {
                 Some(p) => Ok(done(p, usage, 2)),
                 None => Err(ServiceError::Unusable { worker: worker.name.clone(), problems: e.problems() }),
             },
@@ -364,11 +364,10 @@ pub(super) fn draft(worker: &Worker, job: &Job<'_>) -> Result<Generation, Servic
         accept(gate::schema_from_value(draft.form, job.form_id.as_deref(), job.process()), job)
             .map_err(|e| ServiceError::Unusable { worker: worker.name.clone(), problems: e.problems() })?;
     proposal.warnings.splice(0..0, draft.warnings);
-    if !job.request.model.trim().is_empty() {
+    if let Some(model) = &job.request.model {
         proposal.warnings.push(format!(
-            "the Worker \"{}\" is the builtin drafter and uses no model, so the model \"{}\" asked for was not used",
+            "the Worker \"{}\" is the builtin drafter and uses no model, so the model \"{model}\" asked for was not used",
             worker.name,
-            job.request.model.trim()
         ));
     }
     Ok(Generation { proposal, usage: Usage::default(), attempts: 1, model: worker.model.clone() })
@@ -400,11 +399,13 @@ async fn gate_answer(text: String, asked: &Asked, redactor: &Redactor) -> Result
     })
 }
 
-/// A second answer that still binds a key twice, kept with the first field of each key when that is
-/// all the gate refused; none otherwise. The first answer's clash goes to the repair round, since
-/// which of two fields is meant is the model's to say; after the repair round the earlier one is
-/// kept, with a warning that names each field left out.
-async fn one_field_per_key(text: &str, asked: &Asked, redactor: &Redactor) -> Option<Proposal> {
+/// A second answer the gate still refuses, kept without the fields it cannot take, when those are
+/// all it refused: a field whose key form-js cannot bind (`first-name`, `# total`, `größe`), and every
+/// field after the first that binds a key again. None otherwise. The first answer's faults go to the
+/// repair round, since which key (or which of two fields) is meant is the model's to say; after it,
+/// the fields are left out with a warning that names each one, and the completion from the builtin
+/// draft adds back any field of the step's contract they held.
+async fn without_fields_that_cannot_bind(text: &str, asked: &Asked, redactor: &Redactor) -> Option<Proposal> {
     let mut answer = gate::decode(text).ok()?;
     redactor.scrub_value(&mut answer);
     let components = match &mut answer {
@@ -418,26 +419,42 @@ async fn one_field_per_key(text: &str, asked: &Asked, redactor: &Redactor) -> Op
         return None;
     }
     let mut bound = Bound::default();
-    let mut dropped = Vec::new();
-    components.retain(|c| match c.get("key").and_then(Value::as_str) {
-        Some(key) if !bound.claim(key) => {
-            let label = c.get("label").and_then(Value::as_str).unwrap_or(key);
-            dropped.push(format!("\"{label}\" (`{key}`)"));
+    let (mut unbindable, mut twice) = (Vec::new(), Vec::new());
+    components.retain(|c| {
+        let Some(key) = c.get("key").and_then(Value::as_str) else { return true };
+        let naming = || format!("\"{}\" (`{key}`)", c.get("label").and_then(Value::as_str).unwrap_or(key));
+        if !crate::formjs::bindable(key) {
+            unbindable.push(naming());
             false
+        } else if !bound.claim(key) {
+            twice.push(naming());
+            false
+        } else {
+            true
         }
-        _ => true,
     });
-    if dropped.is_empty() {
+    if unbindable.is_empty() && twice.is_empty() {
         return None;
     }
     let mut proposal = gate_answer(answer.to_string(), asked, redactor).await.ok()?;
-    proposal.warnings.insert(
-        0,
-        format!(
-            "The model's answer bound a key twice, also after a second try; formgen kept the first field of each key and left out {}.",
-            dropped.join(", ")
-        ),
-    );
+    if !twice.is_empty() {
+        proposal.warnings.insert(
+            0,
+            format!(
+                "The model's answer bound a key twice, also after a second try; formgen kept the first field of each key and left out {}.",
+                twice.join(", ")
+            ),
+        );
+    }
+    if !unbindable.is_empty() {
+        proposal.warnings.insert(
+            0,
+            format!(
+                "The model's answer gave a field a key form-js cannot bind, also after a second try (a key is ASCII letters, digits and underscores, dot-separated); formgen left out {}.",
+                unbindable.join(", ")
+            ),
+        );
+    }
     Some(proposal)
 }
 

@@ -6,6 +6,9 @@
 //! dropped with it, and the in-flight gauge and concurrency permits are released by their guards.
 //! When the gate refuses a model's answer, the model is asked once more with the refusal sentences.
 //!
+//! Each entry point checks a request's sizes on what was sent, then normalises it (`api.rs`: ids
+//! trimmed, a field not given `None`); every stage after that takes the request as it is.
+//!
 //! This module orchestrates; it knows the other modules' functions but no HTTP.
 
 mod admission;
@@ -167,9 +170,10 @@ impl Service {
     }
 
     /// The request's own bounds and shape, checked before any Worker is chosen; the current form's
-    /// size when there is one.
-    fn check_generate(&self, req: &GenerateRequest) -> Result<usize, ServiceError> {
-        let chars = req.description.chars().count();
+    /// size when there is one. The bounds are of what was sent (a field of spaces over its limit is
+    /// as long as any other); the request is normalised after them, and its shape checked on that.
+    fn check_generate(&self, req: &mut GenerateRequest) -> Result<usize, ServiceError> {
+        let chars = req.description.as_deref().map_or(0, |d| d.chars().count());
         if chars > self.limits.description_chars {
             return Err(ServiceError::TooLarge {
                 what: Oversized::Description,
@@ -178,20 +182,21 @@ impl Service {
             });
         }
         self.check_fields(&[
-            (Field::Worker, &req.worker),
-            (Field::Model, &req.model),
-            (Field::ProcessId, &req.process_id),
-            (Field::ElementId, &req.element_id),
-            (Field::FormId, &req.form_id),
+            (Field::Worker, req.worker.as_deref()),
+            (Field::Model, req.model.as_deref()),
+            (Field::ProcessId, req.process_id.as_deref()),
+            (Field::ElementId, req.element_id.as_deref()),
+            (Field::FormId, req.form_id.as_deref()),
         ])?;
-        fields::check_model_name(&req.model)?;
-        self.check_bpmn(&req.process_xml)?;
+        fields::check_model_name(req.model.as_deref().unwrap_or_default())?;
+        self.check_bpmn(req.process_xml.as_deref())?;
+        req.normalise();
         let current_size = match &req.schema {
             Some(schema) => self.check_form(schema, Oversized::CurrentForm)?,
             None => 0,
         };
-        let has_process = !req.process_id.trim().is_empty() || !req.process_xml.trim().is_empty();
-        if req.description.trim().is_empty() && !has_process {
+        let has_process = req.process_id.is_some() || req.process_xml.is_some();
+        if req.description.is_none() && !has_process {
             return Err(ServiceError::BriefRequired);
         }
         Ok(current_size)
@@ -204,8 +209,8 @@ impl Service {
         events: Option<Events<'_>>,
         on_read: impl FnOnce() + Send,
     ) -> Result<GenerateResponse, ServiceError> {
-        let current_size = self.check_generate(&req)?;
-        let worker = self.registry.choose(principal, req.worker.trim())?;
+        let current_size = self.check_generate(&mut req)?;
+        let worker = self.registry.choose(principal, req.worker.as_deref())?;
         // admitted before the BPMN is parsed: a refused request costs no parse
         let _permit = self.admission.admit(worker)?;
         if let Some(schema) = &req.schema {
@@ -220,9 +225,9 @@ impl Service {
         }
         // taken: the text is not needed once read, and a generation may wait on a model for minutes
         let taken = Taken {
-            process_id: &req.process_id,
-            element_id: &req.element_id,
-            process_xml: std::mem::take(&mut req.process_xml),
+            process_id: req.process_id.as_deref(),
+            element_id: req.element_id.as_deref(),
+            process_xml: req.process_xml.take(),
             forms: std::mem::take(&mut req.forms),
             decisions: std::mem::take(&mut req.decisions),
         };
@@ -315,30 +320,36 @@ impl Service {
 
     /// The user text a model Worker would be sent for this request (with the starting point unless
     /// the Worker it names turns it off): what `formgen eval` measures prompt key coverage on.
+    /// The request is normalised on a copy: `formgen eval` asks for the prompt and then generates
+    /// from the same request.
     pub async fn prompt_text(&self, req: &GenerateRequest) -> Result<String, ServiceError> {
-        self.check_bpmn(&req.process_xml)?;
+        self.check_bpmn(req.process_xml.as_deref())?;
+        let mut req = req.clone();
+        req.normalise();
+        let (process_id, element_id) = (req.process_id.as_deref(), req.element_id.as_deref());
         let sent = sources::read_sent(
-            named(&req.process_id, &req.process_xml, &req.element_id, &req.forms, &req.decisions),
+            named(process_id, req.process_xml.as_deref(), element_id, &req.forms, &req.decisions),
             &crate::project::ProjectBounds::from_limits(&self.limits),
         )?;
-        let resolved = self.resolve_sent(&req.process_id, &req.element_id, sent).await?;
-        let mut job = Job::new(req, resolved.target());
-        job.start_from_draft = match self.registry.choose(&Principal::operator(), req.worker.trim()) {
+        let resolved = self.resolve_sent(process_id, element_id, sent).await?;
+        let mut job = Job::new(&req, resolved.target());
+        job.start_from_draft = match self.registry.choose(&Principal::operator(), req.worker.as_deref()) {
             Ok(Worker { backend: Backend::Model(settings), .. }) => settings.starting_point,
             _ => true,
         };
         Ok(self.prompts.user(&job.prompt_input(self.limits.prompt_chars)))
     }
 
-    fn check_fields(&self, fields: &[(Field, &str)]) -> Result<(), ServiceError> {
+    fn check_fields(&self, fields: &[(Field, Option<&str>)]) -> Result<(), ServiceError> {
         fields::check(&self.limits, fields)
     }
 
-    fn check_bpmn(&self, xml: &str) -> Result<(), ServiceError> {
-        if xml.len() > self.limits.bpmn_bytes {
+    fn check_bpmn(&self, xml: Option<&str>) -> Result<(), ServiceError> {
+        let size = xml.map_or(0, str::len);
+        if size > self.limits.bpmn_bytes {
             return Err(ServiceError::TooLarge {
                 what: Oversized::Bpmn,
-                size: xml.len(),
+                size,
                 limit: self.limits.bpmn_bytes,
             });
         }
@@ -354,24 +365,26 @@ impl Service {
         Ok(size)
     }
 
-    /// The gate on a hand-written form.
+    /// The gate on a hand-written form. Its bounds are checked on what was sent, then it is
+    /// normalised.
     pub async fn validate(&self, mut req: ValidateRequest) -> Result<ValidateResponse, ServiceError> {
         self.check_fields(&[
-            (Field::ProcessId, &req.process_id),
-            (Field::ElementId, &req.element_id),
-            (Field::FormId, &req.form_id),
+            (Field::ProcessId, req.process_id.as_deref()),
+            (Field::ElementId, req.element_id.as_deref()),
+            (Field::FormId, req.form_id.as_deref()),
         ])?;
-        self.check_bpmn(&req.process_xml)?;
+        self.check_bpmn(req.process_xml.as_deref())?;
+        req.normalise();
         let _permit = self.admission.admit_work()?;
         let taken = Taken {
-            process_id: &req.process_id,
-            element_id: &req.element_id,
-            process_xml: std::mem::take(&mut req.process_xml),
+            process_id: req.process_id.as_deref(),
+            element_id: req.element_id.as_deref(),
+            process_xml: req.process_xml.take(),
             forms: std::mem::take(&mut req.forms),
             decisions: std::mem::take(&mut req.decisions),
         };
         let resolved = self.resolve_taken(taken).await?;
-        let form_id = Some(req.form_id.trim()).filter(|f| !f.is_empty()).map(str::to_string);
+        let form_id = req.form_id.take();
         let form = match (req.schema, req.text) {
             (Some(schema), _) => {
                 self.check_form(&schema, Oversized::Form)?;
@@ -396,7 +409,8 @@ impl Service {
                 warnings.extend(p.warnings);
                 let findings = match resolved.target() {
                     Some(target) => {
-                        let step = Step::of_validate(&req.element_id, form_id.as_deref(), &p.schema);
+                        let step =
+                            Step::of_validate(req.element_id.as_deref(), form_id.as_deref(), &p.schema);
                         self.step_findings(target.clone(), step, p.schema.clone()).await?
                     }
                     None => Vec::new(),
@@ -444,18 +458,22 @@ impl Service {
         })
     }
 
-    /// What a model would be shown.
+    /// What a model would be shown. Its bounds are checked on what was sent, then it is normalised.
     pub async fn outline(&self, mut req: OutlineRequest) -> Result<OutlineResponse, ServiceError> {
-        self.check_fields(&[(Field::ProcessId, &req.process_id), (Field::ElementId, &req.element_id)])?;
-        self.check_bpmn(&req.process_xml)?;
-        if req.process_id.trim().is_empty() && req.process_xml.trim().is_empty() {
+        self.check_fields(&[
+            (Field::ProcessId, req.process_id.as_deref()),
+            (Field::ElementId, req.element_id.as_deref()),
+        ])?;
+        self.check_bpmn(req.process_xml.as_deref())?;
+        req.normalise();
+        if req.process_id.is_none() && req.process_xml.is_none() {
             return Err(ServiceError::ProcessRequired);
         }
         let _permit = self.admission.admit_work()?;
         let taken = Taken {
-            process_id: &req.process_id,
-            element_id: &req.element_id,
-            process_xml: std::mem::take(&mut req.process_xml),
+            process_id: req.process_id.as_deref(),
+            element_id: req.element_id.as_deref(),
+            process_xml: req.process_xml.take(),
             forms: std::mem::take(&mut req.forms),
             decisions: std::mem::take(&mut req.decisions),
         };
@@ -535,11 +553,11 @@ impl Drop for Abandon {
     }
 }
 
-/// The process fields of a request, as the resolver takes them.
+/// The process fields of a normalised request, as the resolver takes them.
 fn named<'a>(
-    process_id: &'a str,
-    process_xml: &'a str,
-    element_id: &'a str,
+    process_id: Option<&'a str>,
+    process_xml: Option<&'a str>,
+    element_id: Option<&'a str>,
     forms: &'a [Value],
     decisions: &'a [String],
 ) -> Named<'a> {
@@ -557,7 +575,7 @@ struct Reply {
 impl Reply {
     fn of(resolved: &Resolved, req: &GenerateRequest) -> Reply {
         let mut warnings = resolved.warnings();
-        if matches!(resolved, Resolved::NoProcess(_)) && req.description.trim().is_empty() {
+        if matches!(resolved, Resolved::NoProcess(_)) && req.description.is_none() {
             warnings.push(
                 "There was no brief either, so the form is a generic one; describe it with a brief.".into(),
             );
@@ -565,7 +583,7 @@ impl Reply {
         let element_id = match resolved {
             Resolved::Found(t) => t.element_id().to_string(),
             Resolved::NoProcess(_) => String::new(),
-            Resolved::Nothing => req.element_id.trim().to_string(),
+            Resolved::Nothing => req.element_id.clone().unwrap_or_default(),
         };
         let process_id = resolved.target().map(|t| t.process().id.clone()).unwrap_or_default();
         Reply { warnings, process_id, element_id, process_source: source_name(resolved) }

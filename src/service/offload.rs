@@ -29,8 +29,8 @@ const INLINE_PROJECT_FILES: usize = 16;
 
 /// Whether the text a request sends is worth the blocking pool: a large BPMN, or a project (its
 /// forms are JSON already parsed, so their size is not known without walking them).
-fn sent_is_large(process_xml: &str, forms: &[Value], decisions: &[String]) -> bool {
-    process_xml.len() >= INLINE_BPMN_BYTES || !forms.is_empty() || !decisions.is_empty()
+fn sent_is_large(process_xml: Option<&str>, forms: &[Value], decisions: &[String]) -> bool {
+    process_xml.map_or(0, str::len) >= INLINE_BPMN_BYTES || !forms.is_empty() || !decisions.is_empty()
 }
 
 /// Whether outlining (or drafting, or prompting from) what was resolved is worth the blocking pool:
@@ -71,12 +71,12 @@ impl Drop for Abandon {
     }
 }
 
-/// What a request sends of its process, as the resolver takes it: the ids borrowed, the texts owned
-/// (they are read, and dropped, wherever the reading happens).
+/// What a normalised request sends of its process, as the resolver takes it: the ids borrowed (none:
+/// not given), the texts owned (they are read, and dropped, wherever the reading happens).
 pub(super) struct Taken<'a> {
-    pub process_id: &'a str,
-    pub element_id: &'a str,
-    pub process_xml: String,
+    pub process_id: Option<&'a str>,
+    pub element_id: Option<&'a str>,
+    pub process_xml: Option<String>,
     pub forms: Vec<Value>,
     pub decisions: Vec<String>,
 }
@@ -119,12 +119,12 @@ impl Service {
     /// and step.
     pub(super) async fn resolve_taken(&self, taken: Taken<'_>) -> Result<Resolved, ServiceError> {
         let Taken { process_id, element_id, process_xml, forms, decisions } = taken;
-        let large = sent_is_large(&process_xml, &forms, &decisions);
+        let large = sent_is_large(process_xml.as_deref(), &forms, &decisions);
         let bounds = crate::project::ProjectBounds::from_limits(&self.limits);
         let sent = self
             .cpu(large, move |_| {
                 let named = Named {
-                    process_xml: &process_xml,
+                    process_xml: process_xml.as_deref(),
                     forms: &forms,
                     decisions: &decisions,
                     ..Named::default()
@@ -138,8 +138,8 @@ impl Service {
     /// Resolves the process and step named by these ids, with what the request sent already read.
     pub(super) async fn resolve_sent(
         &self,
-        process_id: &str,
-        element_id: &str,
+        process_id: Option<&str>,
+        element_id: Option<&str>,
         sent: Sent,
     ) -> Result<Resolved, ServiceError> {
         let named = Named { process_id, element_id, ..Named::default() };

@@ -226,15 +226,16 @@ pub enum SourceError {
     StoreFailed,
 }
 
-/// What a request says about its process; the fields as the request has them (they are trimmed here).
+/// What a request says about its process, as the service has normalised it: the ids trimmed, and a
+/// field not given (missing, `null` or blank) none.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Named<'a> {
     /// `processId`.
-    pub process_id: &'a str,
+    pub process_id: Option<&'a str>,
     /// `processXml`.
-    pub process_xml: &'a str,
+    pub process_xml: Option<&'a str>,
     /// `elementId`.
-    pub element_id: &'a str,
+    pub element_id: Option<&'a str>,
     /// `forms`: form-js schemas of the process's project the editor holds.
     pub forms: &'a [Value],
     /// `decisions`: DMN documents of the process's project the editor holds.
@@ -262,8 +263,7 @@ pub fn read_sent(named: Named<'_>, bounds: &ProjectBounds) -> Result<Sent, Sourc
                 .map_err(|e| SourceError::ProjectTooLarge(e.to_string()))?,
         )
     };
-    let process = (!named.process_xml.trim().is_empty())
-        .then(|| (Arc::new(bpmn::read_str(named.process_xml)), named.process_xml.len() as u64));
+    let process = named.process_xml.map(|xml| (Arc::new(bpmn::read_str(xml)), xml.len() as u64));
     Ok(Sent { process, project })
 }
 
@@ -301,10 +301,9 @@ async fn read(
     named: Named<'_>,
     sent: Option<(Arc<Definitions>, u64)>,
 ) -> Result<Resolved, SourceError> {
-    let (process_id, element_id) = (named.process_id.trim(), named.element_id.trim());
     let (definitions, origin, bytes) = if let Some((definitions, bytes)) = sent {
         (definitions, Origin::Request, bytes)
-    } else if !process_id.is_empty() {
+    } else if let Some(process_id) = named.process_id {
         let id = process_id.to_string();
         let found = on_the_store(store, "the process store lookup", move |s| s.lookup(&id)).await?;
         match found {
@@ -314,6 +313,7 @@ async fn read(
     } else {
         return Ok(Resolved::Nothing);
     };
+    let (process_id, element_id) = (named.process_id.unwrap_or(""), named.element_id.unwrap_or(""));
     let mut resolved = locate(definitions, origin, process_id, element_id)?;
     if let Resolved::Found(target) = &mut resolved {
         target.source_bytes = bytes;

@@ -9,5 +9,6 @@ pub mod raw_server;
 pub mod served;
 pub mod synthetic;
 pub mod tls_double;
+pub mod wait;
 
 pub use paths::{bpmn_files, fixtures};

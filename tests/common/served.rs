@@ -11,6 +11,31 @@ pub struct Served {
     pub child: Child,
     pub url: String,
     pub stderr: Arc<std::sync::Mutex<String>>,
+    /// The thread copying the process's stderr into `stderr`; it ends when the process's end closes
+    /// the pipe.
+    reader: std::thread::JoinHandle<()>,
+}
+
+impl Served {
+    /// Whether all the process wrote to stderr is in [`Served::stderr`]: once it has exited, the
+    /// copying thread ends a moment later.
+    #[allow(dead_code)] // not every test binary that takes this file uses it
+    pub fn stderr_read_to_end(&self) -> bool {
+        self.reader.is_finished()
+    }
+
+    /// The CPU time the process has used so far (user and system, from `/proc/PID/stat`): what shows
+    /// from outside that it is at CPU-bound work.
+    #[allow(dead_code)] // not every test binary that takes this file uses it
+    pub fn cpu_time(&self) -> Duration {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).unwrap();
+        // the fields after the command name, which is in parentheses and may hold anything
+        let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+        let ticks: u64 = fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap();
+        // SAFETY: sysconf only reads a configuration value
+        let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as u64;
+        Duration::from_secs_f64(ticks as f64 / per_second as f64)
+    }
 }
 
 pub fn spawn_serve(config_toml: &str, dir: &Path) -> Served {
@@ -65,12 +90,12 @@ fn spawn(config_toml: &str, dir: &Path, data_bytes: Option<u64>) -> Served {
     let stderr = Arc::new(std::sync::Mutex::new(String::new()));
     let sink = stderr.clone();
     let err = child.stderr.take().unwrap();
-    std::thread::spawn(move || {
+    let reader = std::thread::spawn(move || {
         for l in BufReader::new(err).lines().map_while(Result::ok) {
             sink.lock().unwrap().push_str(&(l + "\n"));
         }
     });
-    Served { child, url, stderr }
+    Served { child, url, stderr, reader }
 }
 
 pub fn terminate(child: &Child) {

@@ -88,7 +88,13 @@ async fn a_real_vault_resolves_rotates_and_fails_clearly() {
     assert!(stop.success());
     let fresh = Credentials::new(Some(vault()), Duration::ZERO);
     let e = fresh.resolve(&reference).await.unwrap_err();
-    assert!(e.vault_unreachable(), "{e:?}");
+    assert!(
+        matches!(
+            e,
+            formgen::credentials::CredentialError::Vault { reason: VaultError::Unreachable { .. }, .. }
+        ),
+        "{e:?}"
+    );
     assert!(
         e.to_string().starts_with("the credential vault:secret/formgen-conformance#api_key could not be read from the vault: the vault at http://127.0.0.1:"),
         "{e}"

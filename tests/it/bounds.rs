@@ -100,11 +100,8 @@ async fn a_request_is_admitted_before_its_process_is_read() {
         let app = app.clone();
         async move { post(&app, "/api/formgen/generate", json!({"description": "x"})).await }
     });
-    let started = Instant::now();
-    while service.metrics().in_flight() == 0 {
-        assert!(started.elapsed() < Duration::from_secs(5));
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    crate::common::wait::until("the first generation to be in flight", || service.metrics().in_flight() > 0)
+        .await;
     // an unknown process would be a 404 once looked up: refused first, it is a 429
     for (uri, body) in [
         ("/api/formgen/generate", json!({"description": "x", "processId": "nope"})),

@@ -195,9 +195,9 @@ async fn every_type_a_sibling_form_defines_drafts_a_form_the_gate_accepts() {
             for bound in [true, false] {
                 let case = format!("{kind} (dynamic options: {dynamic}, bound to the step before: {bound})");
                 let req = GenerateRequest {
-                    worker: "builtin".into(),
-                    process_xml: sibling_process(bound),
-                    element_id: "review".into(),
+                    worker: Some("builtin".into()),
+                    process_xml: Some(sibling_process(bound)),
+                    element_id: Some("review".into()),
                     forms: vec![form.clone()],
                     ..GenerateRequest::default()
                 };
@@ -281,9 +281,9 @@ async fn no_field_is_keyed_after_a_delegate_bean() {
         }
         for target in ["", "review"] {
             let req = GenerateRequest {
-                worker: "builtin".into(),
-                process_xml: xml.clone(),
-                element_id: target.into(),
+                worker: Some("builtin".into()),
+                process_xml: Some(xml.clone()),
+                element_id: Some(target.into()),
                 ..GenerateRequest::default()
             };
             let answer =

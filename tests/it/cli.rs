@@ -97,6 +97,30 @@ fn over_the_size_limit_is_refused() {
     assert!(err.contains("over this installation's limit of 100 bytes"), "{err}");
 }
 
+#[test]
+fn every_subcommand_that_reads_a_process_takes_its_limits_from_the_configuration() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(dir.path(), "formgen.toml", "[limits]\nbpmn_bytes = 100\n");
+    let form = write(dir.path(), "a.form", r#"{"components": []}"#);
+    let vacation = fixture("vacation.bpmn");
+    for args in [
+        vec!["outline", "--config", &config, &vacation],
+        vec!["check", "--config", &config, &vacation, &form],
+        vec!["generate", "--config", &config, &vacation],
+    ] {
+        let (code, _, err) = formgen(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("over this installation's limit of 100 bytes"), "{args:?}: {err}");
+    }
+    // FORMGEN_CONFIG names the same file for every subcommand
+    let out = Command::new(env!("CARGO_BIN_EXE_formgen"))
+        .args(["outline", &vacation])
+        .env("FORMGEN_CONFIG", &config)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();

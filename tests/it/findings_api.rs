@@ -348,3 +348,53 @@ async fn a_key_bound_twice_after_the_repair_round_keeps_the_first_field() {
     let warnings = answer["warnings"].to_string();
     assert!(warnings.contains("left out \\\"Entscheidung (Text)\\\" (`decision`)"), "{warnings}");
 }
+
+#[tokio::test]
+async fn a_key_form_js_cannot_bind_after_the_repair_round_is_left_out() {
+    let server = MockServer::start().await;
+    let hyphen = json!({"components": [
+        {"type": "select", "key": "decision", "label": "Entscheidung", "values": [{"label": "Annehmen", "value": "approve"}, {"label": "Ablehnen", "value": "reject"}]},
+        {"type": "textfield", "key": "reviewer-note", "label": "Notiz"}
+    ]});
+    Mock::given(method("POST")).respond_with(chat_answer(&hyphen.to_string())).expect(2).mount(&server).await;
+    let worker = model_worker(&server, "");
+    let mut body = context("claim/claim.bpmn");
+    body["elementId"] = json!("Task_review");
+    let (status, answer) = post(&app(&worker), "generate", body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert_eq!(answer["attempts"], 2, "the first refusal goes to the repair round: {answer}");
+    let keys: Vec<&str> =
+        answer["schema"]["components"].as_array().unwrap().iter().filter_map(|c| c["key"].as_str()).collect();
+    assert!(keys.contains(&"decision") && !keys.contains(&"reviewer-note"), "{keys:?}");
+    let warnings = answer["warnings"].to_string();
+    assert!(warnings.contains("left out \\\"Notiz\\\" (`reviewer-note`)"), "{warnings}");
+}
+
+#[tokio::test]
+async fn without_a_brief_a_field_nobody_asked_for_is_left_out_and_with_one_it_stays() {
+    let invented = json!({"components": [
+        {"type": "select", "key": "decision", "label": "Entscheidung", "values": [{"label": "Annehmen", "value": "approve"}, {"label": "Ablehnen", "value": "reject"}]},
+        {"type": "textfield", "key": "documentPreviewListList", "label": "Vorschau"},
+        {"type": "group", "label": "Mehr", "components": [{"type": "textfield", "key": "fraudList", "label": "Betrug"}]}
+    ]});
+    for (brief, kept) in [(None, false), (Some("Review the claim, with a preview and a fraud note"), true)] {
+        let (app, _server) = model_app(&invented.to_string()).await;
+        let mut body = context("claim/claim.bpmn");
+        body["elementId"] = json!("Task_review");
+        if let Some(brief) = brief {
+            body["description"] = json!(brief);
+        }
+        let (status, answer) = post(&app, "generate", body).await;
+        assert_eq!(status, StatusCode::OK, "{answer}");
+        let text = answer["schema"].to_string();
+        assert!(keys(&answer["schema"]).contains(&"decision".to_string()), "{text}");
+        assert_eq!(text.contains("documentPreviewListList"), kept, "{brief:?}: {text}");
+        assert_eq!(text.contains("fraudList"), kept, "{brief:?}: inside a group too: {text}");
+        let warnings = answer["warnings"].to_string();
+        assert_eq!(
+            warnings.contains("left them out: `documentPreviewListList`, `fraudList`"),
+            !kept,
+            "{warnings}"
+        );
+    }
+}

@@ -203,7 +203,7 @@ fn serve_says_at_start_what_will_not_work() {
     let mut served = crate::common::served::spawn_serve(config, dir.path());
     crate::common::served::terminate(&served.child);
     crate::common::served::wait_exit(&mut served.child, std::time::Duration::from_secs(10));
-    std::thread::sleep(std::time::Duration::from_millis(100));
+    crate::common::wait::until_blocking("the end of formgen serve's stderr", || served.stderr_read_to_end());
     let err = served.stderr.lock().unwrap().clone();
     assert!(err.contains("auth.mode = \"none\" makes every caller \"anonymous\""), "{err}");
     let looked = dir.path().join("no-such-dist").join("index.html");
@@ -213,7 +213,7 @@ fn serve_says_at_start_what_will_not_work() {
     let mut served = crate::common::served::spawn_serve("[server]\nlisten = \"127.0.0.1:0\"\n", dir.path());
     crate::common::served::terminate(&served.child);
     crate::common::served::wait_exit(&mut served.child, std::time::Duration::from_secs(10));
-    std::thread::sleep(std::time::Duration::from_millis(100));
+    crate::common::wait::until_blocking("the end of formgen serve's stderr", || served.stderr_read_to_end());
     let err = served.stderr.lock().unwrap().clone();
     assert!(err.contains("has no Worker") && err.contains("provider = \"builtin\""), "{err}");
 }

@@ -206,7 +206,7 @@ proptest! {
 
     #[test]
     fn arbitrary_text_never_panics(s in "\\PC{0,400}") {
-        let _ = gate::schema_from(&s, None, None);
+        gated_as_promised(gate::schema_from(&s, Some("stamped"), None))?;
     }
 
     #[test]
@@ -214,8 +214,31 @@ proptest! {
         let text = format!("Here it is:\n```json\n{}\n```", serde_json::to_string_pretty(&f).unwrap());
         let mut at = (text.len() as f64 * cut) as usize;
         while !text.is_char_boundary(at) { at -= 1; }
-        let _ = gate::schema_from(&text[..at], None, None);
+        gated_as_promised(gate::schema_from(&text[..at], Some("stamped"), None))?;
     }
+}
+
+/// What the gate promises of any answer: a form it accepts satisfies form-js and is its own fixed
+/// point; a refusal (no stop hook was given, so never [`gate::GateError::Stopped`]) says why in at
+/// least one sentence.
+fn gated_as_promised(result: Result<gate::Proposal, gate::GateError>) -> Result<(), TestCaseError> {
+    match result {
+        Ok(p) => {
+            prop_assert!(check_invariants(&p.schema).is_ok(), "{:?}", check_invariants(&p.schema));
+            let again = gate::schema_from_value(p.schema.clone(), Some("stamped"), None);
+            prop_assert!(again.is_ok(), "the gate refused its own output: {:?}", again.err());
+            prop_assert_eq!(&again.unwrap().schema, &p.schema);
+        }
+        Err(e) => {
+            prop_assert!(!matches!(e, gate::GateError::Stopped), "stopped without a stop hook");
+            let problems = e.problems();
+            prop_assert!(!problems.is_empty(), "a refusal without a sentence: {:?}", e);
+            for p in &problems {
+                prop_assert!(p.trim().len() > 1 && p.ends_with('.'), "not a sentence: {:?}", p);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Components (at any depth) whose type satisfies `which`.

@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use crate::common::raw_server::{Behaviour, RawServer};
+use crate::common::wait::until;
 use formgen::credentials::CredentialRef;
 use formgen::model::{self, Bounds, ModelError, ModelRequest, StopReason};
 use formgen::redact::Redactor;
@@ -253,7 +254,10 @@ async fn an_endless_body_costs_nothing_past_the_cap() {
     let e = call(Wire::ChatCompletions, &peer.url, None, bounds()).await.unwrap_err();
     assert_eq!(e, ModelError::TooLarge { limit: 64 * 1024 });
     assert!(started.elapsed() < Duration::from_secs(5));
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    until("the peer to see the connection dropped", || {
+        peer.closed.load(std::sync::atomic::Ordering::SeqCst) > 0
+    })
+    .await;
     assert_eq!(peer.closed.load(std::sync::atomic::Ordering::SeqCst), 1, "the connection is dropped");
     let sent = peer.bytes_sent.load(std::sync::atomic::Ordering::SeqCst);
     assert!(sent < 8 * 1024 * 1024, "{sent} bytes sent: the peer was stopped by the closed connection");
@@ -267,7 +271,10 @@ async fn a_server_that_never_answers_times_out() {
     let e = call(Wire::Messages, &peer.url, None, short).await.unwrap_err();
     assert!(matches!(e, ModelError::Timeout { .. }), "{e:?}");
     assert!(started.elapsed() < Duration::from_secs(3));
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    until("the peer to see the connection closed at the timeout", || {
+        peer.closed.load(std::sync::atomic::Ordering::SeqCst) > 0
+    })
+    .await;
     assert_eq!(
         peer.closed.load(std::sync::atomic::Ordering::SeqCst),
         1,
@@ -288,19 +295,15 @@ async fn dropping_the_call_closes_the_connection() {
     let peer = RawServer::start(Behaviour::Silent).await;
     let url = peer.url.clone();
     let task = tokio::spawn(async move { call(Wire::ChatCompletions, &url, None, bounds()).await });
-    for _ in 0..50 {
-        if peer.accepted.load(std::sync::atomic::Ordering::SeqCst) == 1 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    until("the model server to accept the call's connection", || {
+        peer.accepted.load(std::sync::atomic::Ordering::SeqCst) == 1
+    })
+    .await;
     task.abort();
-    for _ in 0..50 {
-        if peer.closed.load(std::sync::atomic::Ordering::SeqCst) == 1 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    until("the model server to see the dropped call's connection closed", || {
+        peer.closed.load(std::sync::atomic::Ordering::SeqCst) > 0
+    })
+    .await;
     assert_eq!(
         peer.closed.load(std::sync::atomic::Ordering::SeqCst),
         1,

@@ -197,7 +197,7 @@ fn a_two_gigabyte_stream_is_refused_after_the_limit() {
         }
     }
     let mut stream = Counting { inner: std::io::repeat(b'<').take(2 << 30), read: 0 };
-    let err = bpmn::read_stream(&mut stream, 1 << 20).unwrap_err();
+    let err = bpmn::read_capped(&mut stream, 1 << 20).unwrap_err();
     assert!(matches!(err, ReadError::TooLarge { size: None, .. }));
     assert!(err.to_string().starts_with("the BPMN document is over 1048576 bytes,"), "{err}");
     assert!(stream.read <= (1 << 20) + 8192, "read {} bytes", stream.read);
@@ -238,6 +238,42 @@ fn skeleton(defs: &bpmn::Definitions) -> Vec<(String, Vec<(String, String)>)> {
         .collect()
 }
 
+/// What the outline of any document promises: its JSON reads back as the same outline, with one entry
+/// per process read, in document order, and the borrowed view writes that same JSON.
+fn outline_as_promised(defs: &bpmn::Definitions) -> Result<(), TestCaseError> {
+    let outline = outline::OutlineFile::new("x", defs);
+    let json = outline_json(defs);
+    let back: outline::OutlineFile =
+        serde_json::from_str(&json).map_err(|e| TestCaseError::fail(format!("{e}: {json}")))?;
+    prop_assert_eq!(&back, &outline);
+    let ids: Vec<&str> = outline.processes.iter().map(|p| p.id.as_str()).collect();
+    let read: Vec<&str> = defs.processes.iter().map(|p| p.id.as_str()).collect();
+    prop_assert_eq!(ids, read);
+    let view = serde_json::to_string(&outline::OutlineView::new("x", &defs.processes)).unwrap();
+    prop_assert_eq!(view, json, "the borrowed view writes the outline's JSON");
+    Ok(())
+}
+
+/// What a step's text and data picture promise for any process: the text of every element (and of
+/// the start form) fits its character budget, what is read and written is listed index for index
+/// with the elements, and each picture is of the step it was asked for.
+fn steps_as_promised(p: &bpmn::Process) -> Result<(), TestCaseError> {
+    const BUDGET: usize = 4_000;
+    for id in std::iter::once("").chain(p.elements.iter().map(|e| &*e.id)) {
+        let text = bpmn::describe_step(p, id, BUDGET);
+        prop_assert!(text.is_ok(), "an element of the process is a step to describe: {:?}", text);
+        let chars = text.unwrap().chars().count();
+        prop_assert!(chars <= BUDGET, "{} characters for a budget of {}", chars, BUDGET);
+    }
+    prop_assert_eq!(formgen::flow::access::of_process(p).len(), p.elements.len());
+    let project = formgen::project::Project::default();
+    for i in std::iter::once(None).chain((0..p.elements.len()).map(Some)) {
+        let picture = formgen::flow::picture(p, i, &project);
+        prop_assert_eq!(picture.element_id.as_str(), i.map_or("", |i| &*p.elements[i].id));
+    }
+    Ok(())
+}
+
 /// Whether `part` is an in-order prefix-subset of `full`: the same processes in the same order (the
 /// last one possibly cut short), each with a prefix of the full element list.
 pub fn is_in_order_subset(
@@ -269,16 +305,20 @@ proptest! {
             let project = formgen::project::Project::default();
             for i in std::iter::once(None).chain((0..p.elements.len()).map(Some)) {
                 let picture = formgen::flow::picture(p, i, &project);
-                let _ = formgen::flow::describe_picture(&picture, (p, &project), &[], 2_000, formgen::flow::Defined::Shown);
+                let text = formgen::flow::describe_picture(&picture, (p, &project), &[], 2_000, formgen::flow::Defined::Shown);
+                prop_assert!(text.chars().count() <= 2_000, "the picture's text is over its budget: {}", text);
             }
         }
-        let _ = outline_json(&defs);
+        outline_as_promised(&defs)?;
     }
 
     #[test]
     fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..2048)) {
         let defs = bpmn::read(&bytes);
-        let _ = outline_json(&defs);
+        outline_as_promised(&defs)?;
+        for p in &defs.processes {
+            steps_as_promised(p)?;
+        }
     }
 
     #[test]
@@ -291,12 +331,8 @@ proptest! {
         }
         let defs = bpmn::read(&bytes);
         for p in &defs.processes {
-            for e in &p.elements { let _ = bpmn::describe_step(p, &e.id, 4_000); }
-            let _ = formgen::flow::access::of_process(p);
-            for i in std::iter::once(None).chain((0..p.elements.len()).map(Some)) {
-                let _ = formgen::flow::picture(p, i, &formgen::project::Project::default());
-            }
+            steps_as_promised(p)?;
         }
-        let _ = outline_json(&defs);
+        outline_as_promised(&defs)?;
     }
 }

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::raw_server::{Behaviour, RawServer};
 use crate::common::served::{spawn_serve, terminate, wait_exit};
+use crate::common::wait::{until, until_async};
 use formgen::config::Config;
 use formgen::service::Service;
 use serde_json::json;
@@ -30,14 +31,6 @@ async fn serve_in_process(config: &Config) -> (std::net::SocketAddr, Arc<Service
     (addr, service)
 }
 
-async fn wait_for(what: &str, mut done: impl FnMut() -> bool) {
-    let started = Instant::now();
-    while !done() {
-        assert!(started.elapsed() < Duration::from_secs(5), "timed out waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_that_goes_away_takes_the_model_call_with_it() {
     let model = RawServer::start(Behaviour::Silent).await;
@@ -53,15 +46,14 @@ async fn a_client_that_goes_away_takes_the_model_call_with_it() {
     );
     let mut client = tokio::net::TcpStream::connect(addr).await.unwrap();
     client.write_all(request.as_bytes()).await.unwrap();
-    wait_for("the model call to start", || model.accepted.load(Ordering::SeqCst) == 1).await;
+    until("the model call to start", || model.accepted.load(Ordering::SeqCst) == 1).await;
     assert_eq!(service.metrics().in_flight(), 1);
     let left_at = Instant::now();
     drop(client); // the author navigates away
-    wait_for("the model server to see its connection closed", || model.closed.load(Ordering::SeqCst) == 1)
-        .await;
+    until("the model server to see its connection closed", || model.closed.load(Ordering::SeqCst) == 1).await;
     let after = left_at.elapsed();
     assert!(after < Duration::from_secs(2), "the upstream call was dropped {after:?} after the client left");
-    wait_for("the in-flight gauge to return to zero", || service.metrics().in_flight() == 0).await;
+    until("the in-flight gauge to return to zero", || service.metrics().in_flight() == 0).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -84,7 +76,10 @@ async fn sigterm_lets_in_flight_generations_finish_up_to_a_bound() {
     let pending = tokio::spawn(async move {
         reqwest::Client::new().post(url).json(&json!({"description": "x"})).send().await
     });
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    until_async("the generation to reach the model", async || {
+        model.received_requests().await.is_some_and(|r| !r.is_empty())
+    })
+    .await;
     terminate(&served.child);
     let response = pending.await.unwrap().expect("the in-flight generation was answered");
     assert_eq!(response.status(), 200);
@@ -103,7 +98,7 @@ async fn sigterm_lets_in_flight_generations_finish_up_to_a_bound() {
     let _pending = tokio::spawn(async move {
         reqwest::Client::new().post(url).json(&json!({"description": "x"})).send().await
     });
-    wait_for("the stuck model call", || silent.accepted.load(Ordering::SeqCst) == 1).await;
+    until("the stuck model call", || silent.accepted.load(Ordering::SeqCst) == 1).await;
     let stopping = Instant::now();
     terminate(&served.child);
     wait_exit(&mut served.child, Duration::from_secs(5));
@@ -223,7 +218,7 @@ async fn sigterm_ends_streams_and_requests_still_running_with_shutting_down_with
         let chunk = tokio::time::timeout(Duration::from_secs(5), stream.chunk()).await.unwrap().unwrap();
         text.push_str(&String::from_utf8_lossy(&chunk.expect("the stream ended before any progress")));
     }
-    wait_for("both model calls", || model.accepted.load(Ordering::SeqCst) == 2).await;
+    until("both model calls", || model.accepted.load(Ordering::SeqCst) == 2).await;
     terminate(&served.child);
     let read_all = async {
         while let Some(chunk) = stream.chunk().await.expect("the stream was cut") {
@@ -245,5 +240,5 @@ async fn sigterm_ends_streams_and_requests_still_running_with_shutting_down_with
     assert_eq!(plain["code"], "shutting_down", "{plain}");
     // the whole shutdown, the exit included, within the grace (a generous deadline to poll)
     wait_exit(&mut served.child, Duration::from_secs(GRACE_S + 1));
-    wait_for("the model calls to be closed", || model.closed.load(Ordering::SeqCst) == 2).await;
+    until("the model calls to be closed", || model.closed.load(Ordering::SeqCst) == 2).await;
 }

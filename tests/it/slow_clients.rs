@@ -154,7 +154,8 @@ async fn connections_over_the_cap_are_refused_while_healthz_stays_fast() {
         s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Part").await.unwrap();
         held.push(s);
     }
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // no wait: the listener accepts connections in the order they arrived and takes a slot as it
+    // accepts one, so every held connection has its slot before the first one beyond the cap
     let mut refused = 0;
     for _ in 0..BEYOND {
         let mut s = TcpStream::connect(addr).await.unwrap();
@@ -194,7 +195,15 @@ async fn shutdown_closes_idle_connections_and_half_sent_heads_at_once() {
     assert!(idle.read(&mut buf).await.unwrap() > 0);
     let mut half = TcpStream::connect(addr).await.unwrap();
     half.write_all(b"GET /healthz HTTP/1.1\r\nHo").await.unwrap();
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // connections are accepted in the order they arrived: one connected after `half` and answered
+    // shows that the server holds `half` open too
+    let mut marker = TcpStream::connect(addr).await.unwrap();
+    marker.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await.unwrap();
+    let answer = read_to_close(&mut marker, crate::common::wait::DEADLINE).await;
+    assert!(
+        answer.is_some_and(|a| a.starts_with("HTTP/1.1 200")),
+        "the server answered no connection after the half-sent head"
+    );
     let stopping = Instant::now();
     stop.send(()).unwrap();
     read_to_close(&mut idle, Duration::from_secs(2)).await.expect("the idle connection was kept open");
@@ -295,8 +304,12 @@ async fn sigterm_with_a_cpu_bound_request_exits_within_the_grace_period() {
     let _pending = tokio::spawn(async move {
         reqwest::Client::new().post(url).header("content-type", "application/json").body(body).send().await
     });
-    // the body is sent and being parsed
-    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    // the body is being parsed or gated: the server is at CPU-bound work
+    let idle = served.cpu_time();
+    crate::common::wait::until("formgen serve to be at CPU-bound work on the request", || {
+        served.cpu_time() >= idle + Duration::from_millis(500)
+    })
+    .await;
     assert!(served.child.try_wait().unwrap().is_none());
     let stopping = Instant::now();
     terminate(&served.child);
@@ -341,8 +354,8 @@ async fn clients_that_never_read_their_answers_lose_their_connections_at_the_wri
             drop(stream);
         }));
     }
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    // the slots come back once the server gives up writing to them
+    // every writer connected before the first probe, so each had its slot first (connections are
+    // accepted in the order they arrived); the slots come back once the server gives up writing to them
     let started = Instant::now();
     loop {
         let mut s = TcpStream::connect(addr).await.unwrap();
@@ -374,7 +387,7 @@ async fn one_peer_gets_its_share_of_the_connections_and_no_more() {
         s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Part").await.unwrap();
         held.push(s);
     }
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // no wait: connections are accepted in the order they arrived, the two held ones first
     // a third from the same address is closed as it arrives
     let mut third = connect_from("127.0.0.1", addr).await;
     let _ = third.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await;
@@ -498,7 +511,11 @@ async fn healthz_answers_and_sigterm_exits_while_large_processes_are_read() {
             tokio::spawn(request.send())
         })
         .collect();
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    let idle = served.cpu_time();
+    crate::common::wait::until("formgen serve to be at work reading the large processes", || {
+        served.cpu_time() >= idle + Duration::from_millis(300)
+    })
+    .await;
     let probe = reqwest::Client::builder().timeout(Duration::from_secs(2)).build().unwrap();
     for _ in 0..5 {
         let answered = probe.get(format!("{}/healthz", served.url)).send().await;

@@ -18,8 +18,8 @@ fn claim() -> GenerateRequest {
         .map(|f| serde_json::from_str(&read(f)).unwrap())
         .collect();
     GenerateRequest {
-        process_xml: read("claim.bpmn"),
-        element_id: "Task_review".into(),
+        process_xml: Some(read("claim.bpmn")),
+        element_id: Some("Task_review".into()),
         forms,
         decisions: vec![read("risk.dmn")],
         ..GenerateRequest::default()
@@ -64,7 +64,7 @@ async fn the_process_text_does_not_repeat_what_the_starting_point_says() {
 async fn a_refinement_starts_from_the_author_s_form_not_the_draft() {
     let mut req = claim();
     req.schema = Some(json!({"components": [{"type": "textfield", "key": "reviewer", "label": "Wer"}]}));
-    req.description = "Add a comment field".into();
+    req.description = Some("Add a comment field".into());
     let prompt = service().prompt_text(&req).await.unwrap();
     assert!(!prompt.contains("Start from this draft"), "{prompt}");
     assert!(prompt.contains("\"Wer\""), "{prompt}");
@@ -72,7 +72,7 @@ async fn a_refinement_starts_from_the_author_s_form_not_the_draft() {
 
 #[tokio::test]
 async fn a_brief_without_a_process_has_no_starting_point() {
-    let req = GenerateRequest { description: "Name, E-Mail".into(), ..GenerateRequest::default() };
+    let req = GenerateRequest { description: Some("Name, E-Mail".into()), ..GenerateRequest::default() };
     let prompt = service().prompt_text(&req).await.unwrap();
     assert!(starting_point(&prompt).starts_with("(none"), "{prompt}");
 }
