@@ -92,6 +92,12 @@ pub struct ModelWorker {
     /// Show the model the builtin draft of the step as its starting point (`starting_point = false`:
     /// the process text alone, with the step's data picture).
     pub starting_point: bool,
+    /// Answer with the builtin draft of the step, with a warning that says why, when the model's
+    /// answers cannot be used (cut off before a field, or refused by the gate after the repair round)
+    /// on a first generation for a step; `false` (the default): the generation fails with the error.
+    /// A model that cannot be reached, or refuses the credential, always fails: that is the
+    /// operator's to see.
+    pub draft_when_unusable: bool,
 }
 
 impl ModelWorker {
@@ -109,6 +115,7 @@ impl ModelWorker {
             lean_schema: false,
             stream: true,
             starting_point: true,
+            draft_when_unusable: false,
         }
     }
 }

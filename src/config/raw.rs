@@ -86,6 +86,7 @@ pub(super) struct RawWorker {
     pub answer_schema: Option<String>,
     pub stream: Option<bool>,
     pub starting_point: Option<bool>,
+    pub draft_when_unusable: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -169,5 +169,6 @@ fn model_backend(
         lean_schema,
         stream: rw.stream.unwrap_or(true),
         starting_point: rw.starting_point.unwrap_or(true),
+        draft_when_unusable: rw.draft_when_unusable.unwrap_or(false),
     }))
 }

@@ -34,6 +34,9 @@ pub(super) struct AnswerCheck {
     /// Whether the answer must keep every draft field (a first generation that started from the
     /// draft), or only what the process needs (a refinement: the author's form is the start).
     pub keep_draft: bool,
+    /// The builtin draft, gated, when the answer must keep it: what answers instead of a model whose
+    /// answers cannot be used, where the Worker says so.
+    pub fallback: Option<Value>,
     /// The author's brief, when there is one (what it asks to leave out is not added).
     pub brief: Option<String>,
 }

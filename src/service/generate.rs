@@ -84,10 +84,12 @@ impl<'a> Job<'a> {
         let check = self.step_check()?;
         let components = self.gated_draft().and_then(|f| f.get("components")).and_then(Value::as_array);
         let draft = components.into_iter().flatten().filter(|c| c.get("key").is_some()).cloned().collect();
+        let keep_draft = self.start_from_draft && self.request.schema.is_none();
         Some(AnswerCheck {
             check,
             draft,
-            keep_draft: self.start_from_draft && self.request.schema.is_none(),
+            keep_draft,
+            fallback: keep_draft.then(|| self.gated_draft().cloned()).flatten(),
             brief: self.request.description.clone(),
         })
     }
@@ -355,6 +357,33 @@ impl Service {
         }
         result.map(|a| a.text)
     }
+}
+
+/// What answers instead of a model whose answers could not be used, when its Worker says so
+/// (`draft_when_unusable`): the builtin draft of the step, with a warning that gives the model's
+/// failure. None for any other failure, and for a refinement (the author's form is not the draft's
+/// to replace).
+pub(super) fn instead_of(
+    error: &ServiceError,
+    worker: &Worker,
+    settings: &ModelWorker,
+    (check, form_id): (Option<&AnswerCheck>, Option<&str>),
+) -> Option<Generation> {
+    let unusable = matches!(
+        error,
+        ServiceError::Unusable { .. } | ServiceError::Model { error: ModelError::Truncated { .. }, .. }
+    );
+    if !(unusable && settings.draft_when_unusable) {
+        return None;
+    }
+    let draft = check?.fallback.clone()?;
+    let mut proposal = gate::check_value(draft, form_id, None).ok()?;
+    tracing::info!(worker = %worker.name, error = %error, "the model's answers could not be used; the builtin draft answers");
+    proposal.warnings.insert(
+        0,
+        format!("{error}; formgen answered with its own draft of the step instead (the Worker's draft_when_unusable)."),
+    );
+    Some(Generation { proposal, usage: Usage::default(), attempts: 2, model: worker.model.clone() })
 }
 
 /// The builtin drafter on `job`: a draft, gated and reconciled, at once.

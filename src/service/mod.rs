@@ -267,7 +267,15 @@ impl Service {
                         let form_id = asked.form_id.clone();
                         match self.ask_within_deadline(worker, settings, asked, events).await {
                             Ok(generation) => self.checked(generation, check, form_id, large).await,
-                            Err(e) => Err(e),
+                            Err(e) => match generate::instead_of(
+                                &e,
+                                worker,
+                                settings,
+                                (check.as_ref(), form_id.as_deref()),
+                            ) {
+                                Some(draft) => self.checked(draft, check, form_id, large).await,
+                                None => Err(e),
+                            },
                         }
                     }
                     Err(e) => Err(e),

@@ -21,10 +21,16 @@ pub async fn until(what: &str, mut holds: impl FnMut() -> bool) {
 }
 
 /// [`until`] for a condition that has to be awaited (a mock server's received requests).
-pub async fn until_async(what: &str, mut holds: impl AsyncFnMut() -> bool) {
+pub async fn until_async(what: &str, holds: impl AsyncFnMut() -> bool) {
+    until_async_within(DEADLINE, what, holds).await;
+}
+
+/// [`until_async`] with its own deadline, for what takes seconds of CPU before it can be seen (a
+/// megabyte-sized body parsed on a machine the rest of the suite keeps busy).
+pub async fn until_async_within(deadline: Duration, what: &str, mut holds: impl AsyncFnMut() -> bool) {
     let started = Instant::now();
     while !holds().await {
-        assert!(started.elapsed() < DEADLINE, "waited {DEADLINE:?} for {what}, in vain");
+        assert!(started.elapsed() < deadline, "waited {deadline:?} for {what}, in vain");
         tokio::time::sleep(EVERY).await;
     }
 }

@@ -398,3 +398,38 @@ async fn without_a_brief_a_field_nobody_asked_for_is_left_out_and_with_one_it_st
         );
     }
 }
+
+#[tokio::test]
+async fn with_draft_when_unusable_an_answer_cut_off_twice_gives_the_draft_and_an_unreachable_model_still_fails()
+ {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(cut_answer(r#"{"components": [{"type": "sel"#))
+        .expect(4)
+        .mount(&server)
+        .await;
+    let worker = model_worker(&server, "draft_when_unusable = true");
+    let mut body = context("claim/claim.bpmn");
+    body["elementId"] = json!("Task_review");
+    let (status, answer) = post(&app(&worker), "generate", body.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    let (_, builtin) = post(&builtin(), "generate", body.clone()).await;
+    let drafted: BTreeSet<String> = keys(&builtin["schema"]).into_iter().collect();
+    assert_eq!(keys(&answer["schema"]).into_iter().collect::<BTreeSet<_>>(), drafted, "{answer}");
+    assert_eq!(answer["worker"], "m");
+    let warnings = answer["warnings"].to_string();
+    assert!(
+        warnings.contains("cut off at its") && warnings.contains("answered with its own draft"),
+        "{warnings}"
+    );
+    // a refinement keeps the error: the author's form is not the draft's to replace
+    let mut refine = body.clone();
+    refine["schema"] = builtin["schema"].clone();
+    let (status, answer) = post(&app(&worker), "generate", refine).await;
+    assert_eq!(status, StatusCode::BAD_GATEWAY, "{answer}");
+    // a model that cannot be reached is the operator's to see
+    let gone = "[[workers]]\nname = \"m\"\nprovider = \"chat-completions\"\nendpoint = \"http://127.0.0.1:9/v1\"\nmodel = \"x\"\ncredential = \"none\"\ndraft_when_unusable = true\n";
+    let (status, answer) = post(&app(gone), "generate", body).await;
+    assert_eq!(status, StatusCode::BAD_GATEWAY, "{answer}");
+    assert_eq!(answer["code"], "model_failed", "{answer}");
+}

@@ -7,7 +7,7 @@ use std::time::Duration;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
-use crate::common::wait::until_async;
+use crate::common::wait::until_async_within;
 use crate::http_common::{ANA, build, builtin_worker, call, config, vacation_xml};
 
 #[tokio::test]
@@ -53,11 +53,15 @@ async fn the_gate_runs_off_the_async_threads() {
     // the validate holds the one permit from its parsed body to the gate's end: while an outline is
     // refused for want of it, the gate is under way (one the thread ran itself would have ended the
     // validate, and its permit, before this could ask again)
-    until_async("the validate to hold its permit, its body parsed", async || {
-        let probe = json!({"processId": "x"});
-        call(&app, "POST", "/api/formgen/outline", Some(ANA), Some(probe)).await.0
-            == StatusCode::TOO_MANY_REQUESTS
-    })
+    until_async_within(
+        Duration::from_secs(60),
+        "the validate to hold its permit, its body parsed",
+        async || {
+            let probe = json!({"processId": "x"});
+            call(&app, "POST", "/api/formgen/outline", Some(ANA), Some(probe)).await.0
+                == StatusCode::TOO_MANY_REQUESTS
+        },
+    )
     .await;
     let started = std::time::Instant::now();
     let (status, _, _) = call(&app, "GET", "/healthz", None, None).await;
