@@ -483,6 +483,9 @@ async function main() {
       const page = await openPage(url, 'streaming');
       assert(await capability(page) === 'available', 'capability');
 
+      // the brief asks for the fields the model writes, which the process does not name
+      await page.fill('#formgen-controls .formgen-brief', 'Four fields, please.');
+
       // Stop after the first draft: the model sees its connection closed, the editor is as it was
       await page.click('#formgen-controls .formgen-generate');
       await formLabel(page, 'Alpha field').waitFor();
