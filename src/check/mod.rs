@@ -151,7 +151,7 @@ fn missing_supply(fields: &[&FormField], contract: &Contract, around: Around<'_>
         }
         // a field that binds nothing and looks like the one meant
         let near = fields.iter().find(|f| {
-            !is_used(f, contract, around)
+            !is_used(&f.key, contract, around)
                 && crate::words::fit::close_variable(&f.key, &[need.path.as_str(), need.name.as_str()])
                     .is_some()
         });
@@ -320,12 +320,12 @@ fn overwrites_known(field: &FormField, contract: &Contract, out: &mut Vec<Findin
 
 /// Whether anything reads or uses the field's key: the process (any read or variable), or another
 /// form of the project.
-fn is_used(field: &FormField, contract: &Contract, around: Around<'_>) -> bool {
-    let root = field.key.split('.').next().unwrap_or(&field.key);
+fn is_used(key: &str, contract: &Contract, around: Around<'_>) -> bool {
+    let root = key.split('.').next().unwrap_or(key);
     contract.read_anywhere.contains(root)
-        || contract.read_anywhere.contains(&field.key)
-        || around.variables.iter().any(|v| *v == root || *v == field.key)
-        || around.other_keys.contains(&field.key)
+        || contract.read_anywhere.contains(key)
+        || around.variables.iter().any(|v| *v == root || *v == key)
+        || around.other_keys.contains(key)
         || around.other_keys.iter().any(|k| k.split('.').next() == Some(root))
 }
 
@@ -334,7 +334,7 @@ fn unused_key(field: &FormField, contract: &Contract, around: Around<'_>, out: &
     let root = field.key.split('.').next().unwrap_or(&field.key);
     if field.readonly
         || field.disabled
-        || is_used(field, contract, around)
+        || is_used(&field.key, contract, around)
         || contract.known_before.iter().any(|k| k.name == root)
     {
         return;
@@ -411,18 +411,18 @@ impl StepCheck {
         findings(form, &self.contract, Around { variables: &variables, other_keys: &other_keys })
     }
 
-    /// Whether anything around the step has a use for a field bound to `key`: the process reads or
+    /// Whether anything around the step has a use for a field bound to a key: the process reads or
     /// names it (or its root), another form of the project binds it, or its value is known before
-    /// the step.
-    pub fn uses_key(&self, key: &str) -> bool {
-        let root = key.split('.').next().unwrap_or(key);
-        let named = |k: &String| k == key || k.split('.').next() == Some(root);
-        self.contract.read_anywhere.contains(root)
-            || self.contract.read_anywhere.contains(key)
-            || self.variables.iter().any(|v| v == root || v == key)
-            || self.linked_keys.iter().any(named)
-            || self.other_forms.iter().any(|(_, keys)| keys.iter().any(named))
-            || self.contract.known_before.iter().any(|k| k.name == root)
+    /// the step. The project's keys are gathered once, for every key asked about.
+    pub fn key_in_use(&self) -> impl Fn(&str) -> bool + '_ {
+        let mut other_keys = self.linked_keys.clone();
+        other_keys.extend(self.other_forms.iter().flat_map(|(_, keys)| keys.iter().cloned()));
+        let variables: Vec<&str> = self.variables.iter().map(String::as_str).collect();
+        move |key| {
+            let root = key.split('.').next().unwrap_or(key);
+            is_used(key, &self.contract, Around { variables: &variables, other_keys: &other_keys })
+                || self.contract.known_before.iter().any(|k| k.name == root)
+        }
     }
 
     /// The findings of a form-js schema the gate accepted; none when it holds no form to read.

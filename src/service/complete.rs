@@ -74,7 +74,8 @@ impl AnswerCheck {
         };
         let mut unasked = Vec::new();
         if self.keep_draft && self.brief.is_none() {
-            let asked_for = |path: &str| self.field(path).is_some() || self.check.uses_key(path);
+            let in_use = self.check.key_in_use();
+            let asked_for = |path: &str| self.field(path).is_some() || in_use(path);
             without_fields(components, "", &asked_for, &mut unasked);
         }
         if needed.is_empty() && kept.is_empty() && unasked.is_empty() {
