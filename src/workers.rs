@@ -98,6 +98,10 @@ pub struct ModelWorker {
     /// A model that cannot be reached, or refuses the credential, always fails: that is the
     /// operator's to see.
     pub draft_when_unusable: bool,
+    /// With structured output, hold the keys of a first generation without a brief to the step's
+    /// own (the draft's, and those the process or its project uses) in the answer schema, as an
+    /// enum: the completion leaves any other key out of such an answer anyway.
+    pub constrain_keys: bool,
 }
 
 impl ModelWorker {
@@ -116,6 +120,7 @@ impl ModelWorker {
             stream: true,
             starting_point: true,
             draft_when_unusable: false,
+            constrain_keys: false,
         }
     }
 }

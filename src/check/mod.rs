@@ -425,6 +425,21 @@ impl StepCheck {
         }
     }
 
+    /// The keys [`StepCheck::key_in_use`] accepts as they are (not those under a used root), sorted:
+    /// what the process reads or names, what other forms bind, what is known before the step.
+    pub fn keys_in_use(&self) -> Vec<String> {
+        let mut keys: Vec<String> = (self.contract.read_anywhere.iter())
+            .chain(&self.variables)
+            .chain(&self.linked_keys)
+            .chain(self.other_forms.iter().flat_map(|(_, keys)| keys))
+            .cloned()
+            .chain(self.contract.known_before.iter().map(|k| k.name.clone()))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys
+    }
+
     /// The findings of a form-js schema the gate accepted; none when it holds no form to read.
     pub fn of_schema(&self, schema: &serde_json::Value) -> Vec<Finding> {
         match ProjectForm::read(schema.clone(), String::new()) {

@@ -38,6 +38,9 @@ pub(crate) struct EvalArgs {
     /// Evaluate only the first N pairs.
     #[arg(long, value_name = "N")]
     limit: Option<usize>,
+    /// Also write each proposal to DIR (created if missing) as `NN-<elementId>.form`, NN the pair's number.
+    #[arg(long, value_name = "DIR")]
+    proposals: Option<PathBuf>,
 }
 
 pub(crate) fn run(args: EvalArgs) -> Result<ExitCode, UsageError> {
@@ -78,9 +81,23 @@ pub(crate) fn run(args: EvalArgs) -> Result<ExitCode, UsageError> {
         )
         .await
     });
+    if let Some(dir) = &args.proposals {
+        write_proposals(dir, &report)?;
+    }
     let out = if args.json { report.json_lines() } else { report.table() };
     let _ = write!(std::io::stdout().lock(), "{out}");
     Ok(ExitCode::from(report.exit_code()))
+}
+
+/// Each proposal of the run as a `.form` file in `dir`.
+fn write_proposals(dir: &std::path::Path, report: &eval::Report) -> Result<(), UsageError> {
+    let failed =
+        |e: std::io::Error| UsageError(format!("cannot write the proposals to {}: {e}", dir.display()));
+    std::fs::create_dir_all(dir).map_err(failed)?;
+    for (name, text) in report.proposal_files() {
+        std::fs::write(dir.join(name), text).map_err(failed)?;
+    }
+    Ok(())
 }
 
 /// The Worker named, or the only one configured, in the CLI's words.

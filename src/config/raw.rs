@@ -87,6 +87,7 @@ pub(super) struct RawWorker {
     pub stream: Option<bool>,
     pub starting_point: Option<bool>,
     pub draft_when_unusable: Option<bool>,
+    pub constrain_keys: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -170,5 +170,6 @@ fn model_backend(
         stream: rw.stream.unwrap_or(true),
         starting_point: rw.starting_point.unwrap_or(true),
         draft_when_unusable: rw.draft_when_unusable.unwrap_or(false),
+        constrain_keys: rw.constrain_keys.unwrap_or(false),
     }))
 }

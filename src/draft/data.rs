@@ -119,7 +119,8 @@ pub(super) fn defined_field(name: &str, use_: Use, d: &Definition, comparisons: 
     if d.kind == "expression" {
         return computed_field(name, use_, d).unwrap_or_else(|| plain_field(name, use_, d, comparisons));
     }
-    let label = if d.label.trim().is_empty() { words::humanise(name) } else { d.label.trim().to_string() };
+    let label =
+        if d.label.trim().is_empty() { super::field::leaf_label(name) } else { d.label.trim().to_string() };
     let mut c = Map::new();
     let choice = matches!(d.kind.as_str(), "select" | "radio" | "checklist" | "taglist");
     let kind = if choice && d.options.is_empty() || !crate::formjs::INPUTS.contains(&d.kind.as_str()) {

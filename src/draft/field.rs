@@ -22,10 +22,30 @@ pub(super) fn comparisons_by_variable(
     map
 }
 
+/// The label of a field bound to a path: its last name, as authors label the fields of an object
+/// (`ibmqResult.jobId` → "Job id"); [`distinct_labels`] gives the whole path where two would read alike.
+pub(super) fn leaf_label(path: &str) -> String {
+    words::humanise(path.rsplit('.').next().unwrap_or(path))
+}
+
+/// Labels every field of `components` from `from` on whose label is its path's last name, and which
+/// another field's label reads like, by its whole path instead (`customer.name` and `supplier.name`
+/// are "Customer name" and "Supplier name", not "Name" twice).
+pub(super) fn distinct_labels(components: &mut [Value], from: usize) {
+    let label = |c: &Value| c.get("label").and_then(Value::as_str).map(str::to_lowercase);
+    let labels: Vec<Option<String>> = components.iter().map(label).collect();
+    for (i, c) in components.iter_mut().enumerate().skip(from) {
+        let Some(key) = c.get("key").and_then(Value::as_str).filter(|k| k.contains('.')) else { continue };
+        let shared = labels.iter().enumerate().any(|(j, l)| j != i && l.is_some() && *l == labels[i]);
+        if shared && labels[i].as_deref() == Some(leaf_label(key).to_lowercase().as_str()) {
+            c["label"] = json!(words::humanise(key));
+        }
+    }
+}
+
 /// One field for a variable, typed from the comparisons the process makes with it.
 pub(super) fn field(name: &str, use_: Use, comparisons: &[Comparison]) -> Value {
-    let label = words::humanise(name.rsplit('.').next().unwrap_or(name));
-    let label = if name.contains('.') { words::humanise(name) } else { label };
+    let label = leaf_label(name);
     let mut c = Map::new();
     let numbers: Vec<f64> = literals(comparisons)
         .filter_map(|l| if let Literal::Number(n) = l { Some(*n) } else { None })
@@ -144,4 +164,24 @@ fn literals(comparisons: &[Comparison]) -> impl Iterator<Item = &Literal> {
 fn is_range_partner(c: &Comparison, all: &[Comparison]) -> bool {
     let other = if c.operator == Operator::Ge { Operator::Le } else { Operator::Ge };
     all.iter().any(|o| o.operator == other && o.variable == c.variable)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_is_labelled_by_its_last_name_unless_another_field_reads_alike() {
+        assert_eq!(leaf_label("ibmqResult.jobId"), "Job id");
+        let mut components = vec![
+            json!({"type": "text", "text": "# Review"}),
+            json!({"type": "textfield", "key": "status", "label": "Status"}),
+            json!({"type": "textfield", "key": "ibmqResult.status", "label": "Status"}),
+            json!({"type": "textfield", "key": "ibmqResult.jobId", "label": "Job id"}),
+            json!({"type": "textfield", "key": "order.jobId", "label": "Job ID (external)"}),
+        ];
+        distinct_labels(&mut components, 2);
+        let labels: Vec<&str> = components.iter().filter_map(|c| c["label"].as_str()).collect();
+        assert_eq!(labels, ["Status", "Ibmq result status", "Job id", "Job ID (external)"]);
+    }
 }

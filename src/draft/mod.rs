@@ -134,6 +134,7 @@ pub fn draft_in(
         data::expand_objects(&mut chosen, process, around.project);
     }
     let definitions = around.map(|a| crate::flow::Definitions::new(process, a.project));
+    let first_drafted = components.len();
     for (name, use_) in chosen {
         if bound.clashes(&name) {
             continue;
@@ -151,6 +152,7 @@ pub fn draft_in(
         bound.insert(&name);
         components.push(component);
     }
+    field::distinct_labels(&mut components, first_drafted);
     let drafted = components.len();
     let variables = variables(process);
     let variables: Vec<&str> = variables.iter().map(String::as_str).collect();

@@ -43,6 +43,8 @@ pub struct Row {
     pub seconds: f64,
     /// Characters of the process text the model was shown.
     pub prompt_chars: usize,
+    /// The proposal, when there is one.
+    pub proposal: Option<Value>,
 }
 
 impl Row {
@@ -208,6 +210,25 @@ impl Report {
         out.push_str(&json!({ "summary": self.summary() }).to_string());
         out.push('\n');
         out
+    }
+
+    /// Each proposal as a `.form` file's name and text: the pair's number in the run (from 1, so the
+    /// names sort in pair order) and its step, `07-Task_review.form`. A step id's characters other
+    /// than letters, digits, `-` and `_` become `_`.
+    pub fn proposal_files(&self) -> Vec<(String, String)> {
+        let width = self.rows.len().to_string().len().max(2);
+        let safe = |id: &str| -> String {
+            id.chars()
+                .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+                .collect()
+        };
+        let text = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default() + "\n";
+        (self.rows.iter().enumerate())
+            .filter_map(|(i, r)| {
+                let name = format!("{:0width$}-{}.form", i + 1, safe(&r.element_id));
+                r.proposal.as_ref().map(|p| (name, text(p)))
+            })
+            .collect()
     }
 
     /// The readable table: one row per pair, then the summary.

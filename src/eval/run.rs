@@ -187,6 +187,7 @@ where
                             output_tokens: g.output_tokens,
                             prompt_chars: g.prompt_text.chars().count(),
                             seconds,
+                            proposal: Some(g.schema),
                             ..Row::of(&pair)
                         }
                     }

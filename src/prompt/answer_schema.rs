@@ -111,9 +111,33 @@ pub fn answer_schema(max_components: usize, lean: bool) -> Value {
     schema
 }
 
+/// `schema` (an [`answer_schema`]) with every field's key one of `keys`, as an enum: a
+/// grammar-constrained decoder then writes only those. The caller gives at least one key.
+pub fn with_keys(schema: &Value, keys: &[String]) -> Value {
+    let mut schema = schema.clone();
+    for def in ["field", "choice"] {
+        if let Some(key) = schema.pointer_mut(&format!("/$defs/{def}/properties/key")) {
+            *key = json!({"type": "string", "enum": keys});
+        }
+    }
+    schema
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keys_held_to_a_list_are_an_enum_of_every_field_and_choice() {
+        let keys = ["amount".to_string(), "approved".to_string()];
+        let held = with_keys(&answer_schema(10, true), &keys);
+        for def in ["field", "choice"] {
+            assert_eq!(held["$defs"][def]["properties"]["key"], json!({"type": "string", "enum": keys}));
+        }
+        let free = answer_schema(10, true);
+        assert_eq!(held["$defs"]["container"], free["$defs"]["container"], "a group's path stays free");
+        assert_eq!(free["$defs"]["field"]["properties"]["key"], json!({"type": "string"}));
+    }
 
     #[test]
     fn the_answer_schema_and_its_lean_form() {

@@ -22,7 +22,7 @@ use crate::bpmn;
 use crate::flow::{self, Picture};
 use crate::sources::Target;
 
-pub use answer_schema::answer_schema;
+pub use answer_schema::{answer_schema, with_keys};
 use template::Template;
 
 /// A template that cannot be used.

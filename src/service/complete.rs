@@ -73,7 +73,7 @@ impl AnswerCheck {
             return findings;
         };
         let mut unasked = Vec::new();
-        if self.keep_draft && self.brief.is_none() {
+        if self.holds_to_the_step() {
             let in_use = self.check.key_in_use();
             let asked_for = |path: &str| self.field(path).is_some() || in_use(path);
             without_fields(components, "", &asked_for, &mut unasked);
@@ -102,6 +102,29 @@ impl AnswerCheck {
         }
     }
 
+    /// Whether the answer is held to the step's own data: a first generation that started from the
+    /// draft, without a brief. Only such an answer loses the fields nobody asked for.
+    fn holds_to_the_step(&self) -> bool {
+        self.keep_draft && self.brief.is_none()
+    }
+
+    /// The keys an answer held to the step can keep, when it is: the draft's (at any depth), then the
+    /// ones the process or its project uses, each once and each one form-js can bind. `None` when the
+    /// answer is free, when there are none, or when there are more than `most` (an enum that long
+    /// costs a grammar-constrained decoder more than it saves).
+    pub(super) fn keys_kept(&self, most: usize) -> Option<Vec<String>> {
+        if !self.holds_to_the_step() {
+            return None;
+        }
+        let mut keys = Vec::new();
+        let draft = self.fallback.as_ref().and_then(|f| f.get("components")).and_then(Value::as_array);
+        keys_at_any_depth(draft.map_or(&[][..], Vec::as_slice), &mut keys);
+        keys.extend(self.check.keys_in_use());
+        let mut seen = std::collections::HashSet::new();
+        keys.retain(|k| crate::formjs::bindable(k) && seen.insert(k.clone()));
+        (!keys.is_empty() && keys.len() <= most).then_some(keys)
+    }
+
     /// Whether the brief asks to leave `field` out.
     fn leaves_out(&self, field: &Value) -> bool {
         self.brief.as_deref().is_some_and(|brief| leaves_out(brief, key_of(field), label_of(field)))
@@ -109,6 +132,18 @@ impl AnswerCheck {
 
     fn field(&self, key: &str) -> Option<&Value> {
         self.draft.iter().find(|c| key_of(c) == key)
+    }
+}
+
+/// The keys the components bind, in order, inside groups and lists too.
+fn keys_at_any_depth(components: &[Value], out: &mut Vec<String>) {
+    for c in components {
+        if let Some(key) = c.get("key").and_then(Value::as_str) {
+            out.push(key.to_string());
+        }
+        if let Some(inner) = c.get("components").and_then(Value::as_array) {
+            keys_at_any_depth(inner, out);
+        }
     }
 }
 

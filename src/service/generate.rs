@@ -156,6 +156,9 @@ pub(super) struct Asked {
     pub names: Option<Arc<crate::bpmn::Process>>,
     /// The model asked for (none: the Worker's).
     pub model: Option<String>,
+    /// The keys the answer schema holds fields to, when the Worker constrains keys and the answer is
+    /// held to the step's own data (none: keys are free).
+    pub keys: Option<Vec<String>>,
 }
 
 impl Job<'_> {
@@ -169,6 +172,7 @@ impl Job<'_> {
             current: self.request.schema.clone(),
             names: self.process().map(|p| Arc::new(p.names_only())),
             model: self.request.model.clone(),
+            keys: None,
         }
     }
 }
@@ -245,7 +249,13 @@ impl Service {
             system: self.prompts.system_shared(),
             user,
             max_tokens,
-            json_schema: settings.structured_output.then(|| self.schemas.get(settings)),
+            json_schema: settings.structured_output.then(|| {
+                let schema = self.schemas.get(settings);
+                match &asked.keys {
+                    Some(keys) => std::sync::Arc::new(crate::prompt::with_keys(&schema, keys)),
+                    None => schema,
+                }
+            }),
             temperature: settings.temperature,
         };
         let bounds = Bounds { timeout: deadline, answer_bytes: self.limits.answer_bytes };

@@ -50,6 +50,10 @@ use findings::Step;
 use generate::Job;
 use offload::Taken;
 
+/// Most keys an answer schema holds fields to (a Worker's `constrain_keys`): a project with more
+/// keys in use than this leaves them free.
+const MOST_HELD_KEYS: usize = 200;
+
 /// The generation service.
 pub struct Service {
     registry: Registry,
@@ -317,11 +321,17 @@ impl Service {
     ) -> Result<(generate::Asked, Option<complete::AnswerCheck>), ServiceError> {
         let (prompts, budget) = (self.prompts.clone(), self.limits.prompt_chars);
         let start_from_draft = settings.starting_point;
+        let constrain_keys = settings.structured_output && settings.constrain_keys;
         self.cpu(large, move |stop| {
             let mut job = Job::new(&req, resolved.target());
             job.start_from_draft = start_from_draft;
             stop.check()?;
-            Ok((job.asked(&prompts, budget), job.answer_check()))
+            let mut asked = job.asked(&prompts, budget);
+            let check = job.answer_check();
+            if constrain_keys {
+                asked.keys = check.as_ref().and_then(|c| c.keys_kept(MOST_HELD_KEYS));
+            }
+            Ok((asked, check))
         })
         .await
     }

@@ -205,3 +205,58 @@ fn eval_runs_the_builtin_worker_over_a_pairs_folder_and_says_what_is_wrong_with_
     assert_eq!(code, 2);
     assert!(err.contains("no Worker named \"nope\""), "{err}");
 }
+
+#[test]
+fn eval_writes_each_proposal_as_a_form_file_named_by_its_pair_and_step() {
+    let pairs = crate::common::fixtures().join("eval/pairs");
+    let out_dir = tempfile::tempdir().unwrap();
+    let dir = out_dir.path().join("proposals");
+    let (code, out, err) = formgen(&[
+        "eval",
+        "--pairs",
+        pairs.to_str().unwrap(),
+        "--json",
+        "--proposals",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|r: &serde_json::Value| r["summary"].is_null())
+        .collect();
+    let mut written: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    written.sort();
+    let evaluated: Vec<&serde_json::Value> = rows.iter().filter(|r| r["error"].is_null()).collect();
+    assert!(!evaluated.is_empty(), "the fixture pairs give proposals: {out}");
+    assert_eq!(written.len(), evaluated.len(), "one file per proposal: {written:?}");
+    for (i, row) in rows.iter().enumerate() {
+        let element = row["elementId"].as_str().unwrap_or_default();
+        let name = written.iter().find(|n| n.starts_with(&format!("{:02}-", i + 1)));
+        let Some(name) = name else {
+            assert!(!row["error"].is_null(), "pair {} has a proposal but no file", i + 1);
+            continue;
+        };
+        assert!(
+            name.ends_with(".form")
+                && name.contains(
+                    &element.replace(|c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '_', "_")
+                ),
+            "{name}"
+        );
+        let form: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap();
+        let keys: Vec<&str> =
+            form["components"].as_array().unwrap().iter().filter_map(|c| c["key"].as_str()).collect();
+        for key in row["proposalKeys"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|k| k.as_str())
+            .filter(|k| !k.contains('.'))
+        {
+            assert!(keys.contains(&key), "{name} binds the row's `{key}`: {form}");
+        }
+    }
+}

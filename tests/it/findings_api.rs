@@ -399,6 +399,48 @@ async fn without_a_brief_a_field_nobody_asked_for_is_left_out_and_with_one_it_st
     }
 }
 
+/// The key schema of a field in the answer schema of the model's first request.
+async fn sent_key_schema(server: &MockServer) -> Value {
+    let sent: Value = serde_json::from_slice(&server.received_requests().await.unwrap()[0].body).unwrap();
+    sent["response_format"]["json_schema"]["schema"]["$defs"]["field"]["properties"]["key"].clone()
+}
+
+#[tokio::test]
+async fn with_constrain_keys_an_answer_without_a_brief_may_bind_only_the_steps_own_keys() {
+    let answer = json!({"components": [{"type": "textfield", "key": "note", "label": "Notiz"}]});
+    let body = |brief: Option<&str>, refine: bool| {
+        let mut body = context("claim/claim.bpmn");
+        body["elementId"] = json!("Task_review");
+        if let Some(brief) = brief {
+            body["description"] = json!(brief);
+        }
+        if refine {
+            body["schema"] = answer.clone();
+        }
+        body
+    };
+    let (app, server) = model_app_with(&answer.to_string(), "constrain_keys = true").await;
+    let (status, reply) = post(&app, "generate", body(None, false)).await;
+    assert_eq!(status, StatusCode::OK, "{reply}");
+    let held = sent_key_schema(&server).await;
+    let enumerated: Vec<&str> = held["enum"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    for key in ["decision", "riskScore", "amount", "note", "customer"] {
+        assert!(enumerated.contains(&key), "the draft's `{key}` may be bound: {held}");
+    }
+    assert!(enumerated.iter().all(|k| formgen::formjs::bindable(k)), "{held}");
+    let free = json!({"type": "string"});
+    for (brief, refine, settings) in [
+        (Some("Review the claim, with a fraud note"), false, "constrain_keys = true"),
+        (None, true, "constrain_keys = true"),
+        (None, false, ""),
+    ] {
+        let (app, server) = model_app_with(&answer.to_string(), settings).await;
+        let (status, reply) = post(&app, "generate", body(brief, refine)).await;
+        assert_eq!(status, StatusCode::OK, "{reply}");
+        assert_eq!(sent_key_schema(&server).await, free, "{brief:?}, refine {refine}, `{settings}`");
+    }
+}
+
 #[tokio::test]
 async fn with_draft_when_unusable_an_answer_cut_off_twice_gives_the_draft_and_an_unreachable_model_still_fails()
  {
