@@ -118,6 +118,7 @@ mod tests {
         let e = ServiceError::Unusable {
             worker: "w".into(),
             problems: vec!["The form has no components.".into()],
+            usage: Default::default(),
         };
         let (s, code) = explain(&e, &asked());
         assert!(!s.contains("no components") && code == 1, "{s}");

@@ -261,6 +261,8 @@ pub enum ServiceError {
         worker: String,
         /// The gate's sentences about the last answer.
         problems: Vec<String>,
+        /// The tokens the answers took (what a draft that answers instead still cost).
+        usage: crate::model::Usage,
     },
     /// The Worker's credential could not be resolved.
     #[error("the Worker \"{worker}\" cannot be used right now: {error}")]

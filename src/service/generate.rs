@@ -316,7 +316,9 @@ impl Service {
             Ok(p) => Ok(done(p, usage, 2)),
             Err(e) => match without_fields_that_cannot_bind(&text, &asked, redactor).await {
                 Some(p) => Ok(done(p, usage, 2)),
-                None => Err(ServiceError::Unusable { worker: worker.name.clone(), problems: e.problems() }),
+                None => {
+                    Err(ServiceError::Unusable { worker: worker.name.clone(), problems: e.problems(), usage })
+                }
             },
         }
     }
@@ -393,15 +395,25 @@ pub(super) fn instead_of(
         0,
         format!("{error}; formgen answered with its own draft of the step instead (the Worker's draft_when_unusable)."),
     );
-    Some(Generation { proposal, usage: Usage::default(), attempts: 2, model: worker.model.clone() })
+    // an answer cut off has no usage to give; answers the gate refused were counted
+    let usage = match error {
+        ServiceError::Unusable { usage, .. } => *usage,
+        _ => Usage::default(),
+    };
+    Some(Generation { proposal, usage, attempts: 2, model: worker.model.clone() })
 }
 
 /// The builtin drafter on `job`: a draft, gated and reconciled, at once.
 pub(super) fn draft(worker: &Worker, job: &Job<'_>) -> Result<Generation, ServiceError> {
     let draft = job.builtin_draft();
     let mut proposal =
-        accept(gate::schema_from_value(draft.form, job.form_id.as_deref(), job.process()), job)
-            .map_err(|e| ServiceError::Unusable { worker: worker.name.clone(), problems: e.problems() })?;
+        accept(gate::schema_from_value(draft.form, job.form_id.as_deref(), job.process()), job).map_err(
+            |e| ServiceError::Unusable {
+                worker: worker.name.clone(),
+                problems: e.problems(),
+                usage: Usage::default(),
+            },
+        )?;
     proposal.warnings.splice(0..0, draft.warnings);
     if let Some(model) = &job.request.model {
         proposal.warnings.push(format!(
@@ -563,9 +575,9 @@ fn redacted(
             redactor.scrub_all(&mut proposal.bound);
             Ok(generation)
         }
-        Err(ServiceError::Unusable { worker, mut problems }) => {
+        Err(ServiceError::Unusable { worker, mut problems, usage }) => {
             redactor.scrub_all(&mut problems);
-            Err(ServiceError::Unusable { worker, problems })
+            Err(ServiceError::Unusable { worker, problems, usage })
         }
         Err(ServiceError::Model { worker, error }) => {
             Err(ServiceError::Model { worker, error: error.redacted(redactor) })

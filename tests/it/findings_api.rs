@@ -475,3 +475,17 @@ async fn with_draft_when_unusable_an_answer_cut_off_twice_gives_the_draft_and_an
     assert_eq!(status, StatusCode::BAD_GATEWAY, "{answer}");
     assert_eq!(answer["code"], "model_failed", "{answer}");
 }
+
+#[tokio::test]
+async fn with_draft_when_unusable_a_draft_after_two_refused_answers_reports_the_tokens_they_took() {
+    let (app, server) =
+        model_app_with("Sorry, I cannot write that form.", "draft_when_unusable = true").await;
+    let mut body = context("claim/claim.bpmn");
+    body["elementId"] = json!("Task_review");
+    let (status, answer) = post(&app, "generate", body).await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    assert!(answer["warnings"].to_string().contains("answered with its own draft"), "{answer}");
+    assert_eq!(server.received_requests().await.unwrap().len(), 2, "the answer and the repair round");
+    assert_eq!(answer["attempts"], 2);
+    assert_eq!(answer["usage"], json!({"inputTokens": 200, "outputTokens": 40}), "{answer}");
+}
