@@ -46,17 +46,27 @@ async fn the_gate_runs_off_the_async_threads() {
         &builtin_worker("builtin", ""),
         &format!("[limits]\ngate_seconds = 120\nconcurrent_generations = 1\n{HUGE_LIMITS}"),
     ));
-    let validate = tokio::spawn({
+    let spawn_validate = || {
         let app = app.clone();
-        async move { call(&app, "POST", "/api/formgen/validate", Some(ANA), Some(huge_form())).await }
-    });
+        tokio::spawn(async move {
+            call(&app, "POST", "/api/formgen/validate", Some(ANA), Some(huge_form())).await
+        })
+    };
+    let mut validate = spawn_validate();
     // the validate holds the one permit from its parsed body to the gate's end: while an outline is
     // refused for want of it, the gate is under way (one the thread ran itself would have ended the
-    // validate, and its permit, before this could ask again)
+    // validate, and its permit, before this could ask again). A probe that held the permit when the
+    // validate asked for it makes the validate the refused one: it is sent again.
     until_async_within(
         Duration::from_secs(60),
         "the validate to hold its permit, its body parsed",
         async || {
+            if validate.is_finished() {
+                let (status, body, _) = (&mut validate).await.unwrap();
+                assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "only a probe ends it early: {body}");
+                validate = spawn_validate();
+                return false;
+            }
             let probe = json!({"processId": "x"});
             call(&app, "POST", "/api/formgen/outline", Some(ANA), Some(probe)).await.0
                 == StatusCode::TOO_MANY_REQUESTS
