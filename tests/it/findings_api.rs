@@ -307,15 +307,22 @@ async fn an_answer_cut_off_keeps_the_fields_it_finished_and_is_completed_from_th
     assert!(warnings.contains("cut off at its") && warnings.contains("kept the 1 component"), "{warnings}");
 }
 
-#[tokio::test]
-async fn an_answer_cut_off_before_any_field_is_asked_again_and_then_refused() {
+/// A model double whose every answer is cut off before its first field, asked `calls` times, and a
+/// Worker on it with these settings.
+async fn cut_off_before_any_field(calls: u64, settings: &str) -> (MockServer, String) {
     let server = MockServer::start().await;
     Mock::given(method("POST"))
         .respond_with(cut_answer(r#"{"components": [{"type": "sel"#))
-        .expect(2)
+        .expect(calls)
         .mount(&server)
         .await;
-    let worker = model_worker(&server, "");
+    let worker = model_worker(&server, settings);
+    (server, worker)
+}
+
+#[tokio::test]
+async fn an_answer_cut_off_before_any_field_is_asked_again_and_then_refused() {
+    let (_server, worker) = cut_off_before_any_field(2, "").await;
     let mut body = context("claim/claim.bpmn");
     body["elementId"] = json!("Task_review");
     let (status, answer) = post(&app(&worker), "generate", body).await;
@@ -444,13 +451,7 @@ async fn with_constrain_keys_an_answer_without_a_brief_may_bind_only_the_steps_o
 #[tokio::test]
 async fn with_draft_when_unusable_an_answer_cut_off_twice_gives_the_draft_and_an_unreachable_model_still_fails()
  {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(cut_answer(r#"{"components": [{"type": "sel"#))
-        .expect(4)
-        .mount(&server)
-        .await;
-    let worker = model_worker(&server, "draft_when_unusable = true");
+    let (_server, worker) = cut_off_before_any_field(4, "draft_when_unusable = true").await;
     let mut body = context("claim/claim.bpmn");
     body["elementId"] = json!("Task_review");
     let (status, answer) = post(&app(&worker), "generate", body.clone()).await;
