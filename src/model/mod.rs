@@ -160,6 +160,8 @@ pub enum ModelError {
         /// The answer as far as it got (within the answer's byte cap): its complete components may
         /// still be a form.
         partial: String,
+        /// The tokens the cut answer took, as the endpoint reported them.
+        usage: Usage,
     },
     /// The answer was over the size cap.
     #[error("the model's answer was larger than {limit} bytes and was not read further")]

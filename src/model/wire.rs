@@ -383,7 +383,7 @@ fn join(endpoint: &reqwest::Url, path: &str) -> String {
 /// answer without text are errors; anything else is the answer.
 fn finish(answer: ModelAnswer, max_tokens: u32) -> Result<ModelAnswer, ModelError> {
     if answer.stop == StopReason::MaxTokens {
-        return Err(ModelError::Truncated { max_tokens, partial: answer.text });
+        return Err(ModelError::Truncated { max_tokens, partial: answer.text, usage: answer.usage });
     }
     if answer.text.trim().is_empty() {
         return Err(ModelError::Empty);

@@ -274,7 +274,7 @@ impl Service {
                 Ok(p) => return Ok(done(p, usage, 1)),
                 Err(e) => (e.problems(), text),
             },
-            Err(ModelError::Truncated { max_tokens, partial }) => {
+            Err(ModelError::Truncated { max_tokens, partial, .. }) => {
                 if let Some(p) = salvaged(&partial, max_tokens, &asked, redactor).await {
                     return Ok(done(p, usage, 1));
                 }
@@ -300,13 +300,14 @@ impl Service {
         let text =
             match self.ask(worker, settings, (key, redactor), &second, bounds, &mut usage, watch(2)).await {
                 Ok(text) => text,
-                Err(ModelError::Truncated { max_tokens, partial }) => {
+                Err(ModelError::Truncated { max_tokens, partial, .. }) => {
                     return match salvaged(&partial, max_tokens, &asked, redactor).await {
                         Some(p) => Ok(done(p, usage, 2)),
-                        // the cut answer stays here: an error carries no model text
+                        // the cut answer stays here (an error carries no model text), and the error gives
+                        // on what both answers took, for the draft that may answer instead
                         None => Err(ServiceError::Model {
                             worker: worker.name.clone(),
-                            error: ModelError::Truncated { max_tokens, partial: String::new() },
+                            error: ModelError::Truncated { max_tokens, partial: String::new(), usage },
                         }),
                     };
                 }
@@ -360,12 +361,21 @@ impl Service {
             // what the answer completed since the last draft
             w.finish();
         }
-        let (input, output) =
-            result.as_ref().map(|a| (a.usage.input_tokens, a.usage.output_tokens)).unwrap_or((0, 0));
-        self.metrics.model_call(&worker.name, started.elapsed().as_secs_f64(), input, output);
-        match &result {
-            Ok(a) => *usage += a.usage,
-            Err(e) => tracing::warn!(worker = %worker.name, error = %e, "model call failed"),
+        // a cut answer took tokens too, and the endpoint said how many
+        let taken = match &result {
+            Ok(a) => a.usage,
+            Err(ModelError::Truncated { usage, .. }) => *usage,
+            Err(_) => Usage::default(),
+        };
+        self.metrics.model_call(
+            &worker.name,
+            started.elapsed().as_secs_f64(),
+            taken.input_tokens,
+            taken.output_tokens,
+        );
+        *usage += taken;
+        if let Err(e) = &result {
+            tracing::warn!(worker = %worker.name, error = %e, "model call failed");
         }
         result.map(|a| a.text)
     }
@@ -395,9 +405,9 @@ pub(super) fn instead_of(
         0,
         format!("{error}; formgen answered with its own draft of the step instead (the Worker's draft_when_unusable)."),
     );
-    // an answer cut off has no usage to give; answers the gate refused were counted
     let usage = match error {
-        ServiceError::Unusable { usage, .. } => *usage,
+        ServiceError::Unusable { usage, .. }
+        | ServiceError::Model { error: ModelError::Truncated { usage, .. }, .. } => *usage,
         _ => Usage::default(),
     };
     Some(Generation { proposal, usage, attempts: 2, model: worker.model.clone() })

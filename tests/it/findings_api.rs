@@ -465,6 +465,11 @@ async fn with_draft_when_unusable_an_answer_cut_off_twice_gives_the_draft_and_an
         warnings.contains("cut off at its") && warnings.contains("answered with its own draft"),
         "{warnings}"
     );
+    assert_eq!(
+        answer["usage"],
+        json!({"inputTokens": 200, "outputTokens": 600}),
+        "the two cut answers took tokens: {answer}"
+    );
     // a refinement keeps the error: the author's form is not the draft's to replace
     let mut refine = body.clone();
     refine["schema"] = builtin["schema"].clone();

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use crate::common::raw_server::{Behaviour, RawServer};
 use crate::common::wait::until;
 use formgen::credentials::CredentialRef;
-use formgen::model::{self, Bounds, ModelError, ModelRequest, StopReason};
+use formgen::model::{self, Bounds, ModelError, ModelRequest, StopReason, Usage};
 use formgen::redact::Redactor;
 use formgen::workers::{ModelWorker, Wire};
 use secrecy::SecretString;
@@ -206,23 +206,26 @@ async fn failures_map_to_errors() {
 }
 
 #[tokio::test]
-async fn an_answer_cut_at_the_token_limit_is_an_error() {
+async fn an_answer_cut_at_the_token_limit_is_an_error_that_keeps_its_tokens() {
+    let taken = Usage { input_tokens: 90, output_tokens: 321 };
     let e = error_for(
         Wire::Messages,
         ResponseTemplate::new(200).set_body_json(json!({
-            "content": [{"type": "text", "text": "{\"components\": [{\"type\""}], "stop_reason": "max_tokens"
+            "content": [{"type": "text", "text": "{\"components\": [{\"type\""}], "stop_reason": "max_tokens",
+            "usage": {"input_tokens": 90, "output_tokens": 321}
         })),
     )
     .await;
-    assert!(matches!(e, ModelError::Truncated { max_tokens: 321, .. }), "{e:?}");
+    assert!(matches!(e, ModelError::Truncated { max_tokens: 321, usage, .. } if usage == taken), "{e:?}");
     let e = error_for(
         Wire::ChatCompletions,
         ResponseTemplate::new(200).set_body_json(json!({
-            "choices": [{"message": {"content": "{\"comp"}, "finish_reason": "length"}]
+            "choices": [{"message": {"content": "{\"comp"}, "finish_reason": "length"}],
+            "usage": {"prompt_tokens": 90, "completion_tokens": 321}
         })),
     )
     .await;
-    assert!(matches!(e, ModelError::Truncated { max_tokens: 321, .. }), "{e:?}");
+    assert!(matches!(e, ModelError::Truncated { max_tokens: 321, usage, .. } if usage == taken), "{e:?}");
     assert_eq!(
         e.to_string(),
         "the model's answer was cut off at its 321-token output limit before it was complete"
