@@ -164,13 +164,12 @@ mod tests {
     }
 
     #[test]
-    fn many_claims_stay_fast() {
+    fn many_claims_that_do_not_clash_are_all_granted() {
+        // how long they take is `cargo bench --bench gate`'s to say, against a plain parse in the same run
         let mut c = Claims::default();
-        let start = std::time::Instant::now();
         for i in 0..50_000 {
             assert_eq!(c.claim_closed(&format!("g{}.field{i}", i % 7), "F"), None);
         }
-        assert!(start.elapsed().as_secs() < 2, "{:?}", start.elapsed());
     }
 
     /// The rule said plainly: every earlier claim compared with the new one, in the order they were

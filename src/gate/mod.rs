@@ -318,13 +318,10 @@ mod tests {
     }
 
     #[test]
-    fn many_fields_stay_linear() {
-        // 30 s for 16k fields before; well under a second in release now (benches/gate.rs)
-        let text = plain(8000);
-        let start = std::time::Instant::now();
-        let p = check(&text, None, None).unwrap();
+    fn eight_thousand_fields_all_bind() {
+        // that the cost stays linear in the fields is measured by `cargo bench --bench gate`
+        let p = check(&plain(8000), None, None).unwrap();
         assert_eq!(p.bindings.len(), 8000);
-        assert!(start.elapsed().as_secs() < 10, "{:?}", start.elapsed());
     }
 
     #[test]
