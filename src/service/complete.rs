@@ -5,7 +5,9 @@
 //!   added from the draft, with a warning that names what reads it;
 //! - on a first generation, a draft field the answer dropped is added back (the prompt asks the model
 //!   to keep every key of the draft and drop one only where the brief asks), with one warning that
-//!   lists them.
+//!   lists them;
+//! - on a first generation, a field labelled by its key or with another field's label gets the draft's
+//!   label back (`labels`), with a warning that lists them.
 //!
 //! A field the brief asks to leave out ("without the discount", "ohne Nachlass") is never added.
 //!
@@ -21,6 +23,7 @@
 
 use serde_json::Value;
 
+use super::labels;
 use crate::check::{Code, Finding, StepCheck};
 use crate::gate::{self, Proposal};
 
@@ -78,9 +81,6 @@ impl AnswerCheck {
             let asked_for = |path: &str| self.field(path).is_some() || in_use(path);
             without_fields(components, "", &asked_for, &mut unasked);
         }
-        if needed.is_empty() && kept.is_empty() && unasked.is_empty() {
-            return findings;
-        }
         let mut warnings: Vec<String> = needed.iter().map(|(c, f)| needed_warning(c, f)).collect();
         warnings.extend(kept_warning(&kept));
         warnings.extend(unasked_warning(&unasked));
@@ -88,6 +88,15 @@ impl AnswerCheck {
             // the gate gives it an id of this form's
             field.as_object_mut().map(|o| o.remove("id"));
             components.push(field);
+        }
+        // on the form as completed: a field added back may be the one whose label the answer copied
+        if self.keep_draft {
+            let label =
+                |path: &str| self.field(path).map(label_of).filter(|l| !l.is_empty()).map(str::to_string);
+            warnings.extend(labels::restored_warning(&labels::restore(components, &label)));
+        }
+        if warnings.is_empty() {
+            return findings;
         }
         match gate::check_value(schema, form_id, None) {
             Ok(completed) => {

@@ -19,6 +19,7 @@ pub mod events;
 mod fields;
 mod findings;
 mod generate;
+mod labels;
 mod offload;
 pub mod refine;
 mod schemas;

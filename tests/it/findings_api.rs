@@ -483,6 +483,41 @@ async fn with_draft_when_unusable_an_answer_cut_off_twice_gives_the_draft_and_an
 }
 
 #[tokio::test]
+async fn a_field_labelled_by_its_key_or_with_another_fields_label_gets_the_drafts_label_back() {
+    let answer = json!({"components": [
+        {"type": "textfield", "key": "reviewer", "label": "Reviewer"},
+        {"type": "number", "key": "riskScore", "label": "riskScore"},
+        {"type": "select", "key": "decision", "label": "Entscheidung", "values": [{"label": "Annehmen", "value": "approve"}, {"label": "Ablehnen", "value": "reject"}]},
+        {"type": "number", "key": "discount", "label": "Entscheidung"},
+        {"type": "textarea", "key": "note", "label": "Begründung für den Kunden"},
+        {"type": "number", "key": "amount", "label": "Kunde"}
+    ]});
+    let (app, _server) = model_app_with(&answer.to_string(), "").await;
+    let mut body = context("claim/claim.bpmn");
+    body["elementId"] = json!("Task_review");
+    let (status, reply) = post(&app, "generate", body.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{reply}");
+    let label = |key: &str| {
+        reply["schema"]["components"].as_array().unwrap().iter().find(|c| c["key"] == key).unwrap()["label"]
+            .clone()
+    };
+    assert_eq!(label("riskScore"), "Risk score", "{reply}");
+    assert_eq!(label("reviewer"), "Reviewer", "a one-word key reads as a label");
+    assert_eq!(label("discount"), "Nachlass (%)", "{reply}");
+    assert_eq!(label("decision"), "Entscheidung", "its own label stays");
+    assert_eq!(label("note"), "Begründung für den Kunden", "a label of the model's own stays");
+    assert_eq!(label("customer"), "Kunde", "added back with the label the answer gave `amount`");
+    assert_eq!(label("amount"), "Schadenshöhe", "{reply}");
+    let warnings = reply["warnings"].to_string();
+    assert!(warnings.contains(r#"`riskScore` reads \"Risk score\""#), "{warnings}");
+    // a refinement starts from the author's form, whose labels are theirs
+    body["schema"] = json!({"type": "default", "components": [{"type": "number", "key": "riskScore", "label": "riskScore", "id": "f1"}]});
+    let (status, reply) = post(&app, "generate", body).await;
+    assert_eq!(status, StatusCode::OK, "{reply}");
+    assert!(!reply["warnings"].to_string().contains("gave back its draft"), "{reply}");
+}
+
+#[tokio::test]
 async fn with_draft_when_unusable_a_draft_after_two_refused_answers_reports_the_tokens_they_took() {
     let (app, server) =
         model_app_with("Sorry, I cannot write that form.", "draft_when_unusable = true").await;
