@@ -160,7 +160,19 @@ fn key_of(field: &Value) -> &str {
     field.get("key").and_then(Value::as_str).unwrap_or_default()
 }
 
-fn label_of(field: &Value) -> &str {
+/// `name` inside `prefix` (a group's path), as a binding path.
+pub(super) fn path_in(prefix: &str, name: &str) -> String {
+    if prefix.is_empty() { name.to_string() } else { format!("{prefix}.{name}") }
+}
+
+/// The binding path a group inside `prefix` gives its fields.
+pub(super) fn group_path(prefix: &str, group: &Value) -> String {
+    path_in(prefix, group.get("path").and_then(Value::as_str).unwrap_or_default())
+        .trim_end_matches('.')
+        .to_string()
+}
+
+pub(super) fn label_of(field: &Value) -> &str {
     field.get("label").and_then(Value::as_str).unwrap_or_default()
 }
 
@@ -174,11 +186,10 @@ fn without_fields(
     out: &mut Vec<String>,
 ) {
     components.retain_mut(|c| {
-        let at = |name: &str| if prefix.is_empty() { name.to_string() } else { format!("{prefix}.{name}") };
+        let at = |name: &str| path_in(prefix, name);
         let kind = c.get("type").and_then(Value::as_str).unwrap_or_default();
         if kind == "group" {
-            let inner = at(c.get("path").and_then(Value::as_str).unwrap_or_default());
-            let inner = inner.trim_end_matches('.').to_string();
+            let inner = group_path(prefix, c);
             if let Some(children) = c.get_mut("components").and_then(Value::as_array_mut) {
                 without_fields(children, &inner, asked_for, out);
             }

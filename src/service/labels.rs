@@ -8,6 +8,8 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+use super::complete::{group_path, label_of, path_in};
+
 /// Gives every keyed field of `components` (inside groups too) whose label is its key, or is shared with
 /// another field, the label `draft` has for its binding path, where that label differs. Returns the
 /// paths given back, with the label each now reads.
@@ -57,12 +59,10 @@ pub(super) fn restored_warning(restored: &[(String, String)]) -> Option<String> 
 /// fields' keys. A dynamic list's fields bind keys of its items, which no draft label names.
 fn visit(components: &mut [Value], prefix: &str, f: &mut dyn FnMut(&str, &mut Value)) {
     for c in components {
-        let at = |name: &str| if prefix.is_empty() { name.to_string() } else { format!("{prefix}.{name}") };
         match c.get("type").and_then(Value::as_str) {
             Some("dynamiclist") => continue,
             Some("group") => {
-                let inner = at(c.get("path").and_then(Value::as_str).unwrap_or_default());
-                let inner = inner.trim_end_matches('.').to_string();
+                let inner = group_path(prefix, c);
                 if let Some(children) = c.get_mut("components").and_then(Value::as_array_mut) {
                     visit(children, &inner, f);
                 }
@@ -71,7 +71,7 @@ fn visit(components: &mut [Value], prefix: &str, f: &mut dyn FnMut(&str, &mut Va
             _ => {}
         }
         if let Some(key) = c.get("key").and_then(Value::as_str) {
-            let path = at(key);
+            let path = path_in(prefix, key);
             f(&path, c);
         }
     }
@@ -81,10 +81,6 @@ fn visit(components: &mut [Value], prefix: &str, f: &mut dyn FnMut(&str, &mut Va
 /// (`amount`, `Kunde`): such a name is a fine label; `loan_amount` or `messageDelivered` is not.
 fn reads_as_words(name: &str) -> bool {
     name.chars().all(char::is_alphanumeric) && !name.chars().skip(1).any(char::is_uppercase)
-}
-
-fn label_of(field: &Value) -> &str {
-    field.get("label").and_then(Value::as_str).unwrap_or_default()
 }
 
 /// A label as a reader compares it: case and runs of spaces aside.
