@@ -29,8 +29,10 @@ pub(super) fn restore(
             return;
         }
         let name = path.rsplit('.').next().unwrap_or(path);
-        let is_key =
-            (label == fold(name) && !reads_as_words(name)) || (path.contains('.') && label == fold(path));
+        // a one-word key written as a word ("Amount") is a label; written as the key ("amount"), it is not
+        let written = label_of(field).trim();
+        let is_key = (label == fold(name) && (written == name || !reads_as_words(name)))
+            || (path.contains('.') && label == fold(path));
         if is_key || seen.get(&label).copied().unwrap_or(0) > 1 {
             field["label"] = Value::String(theirs.clone());
             restored.push((path.to_string(), theirs));
@@ -77,8 +79,8 @@ fn visit(components: &mut [Value], prefix: &str, f: &mut dyn FnMut(&str, &mut Va
     }
 }
 
-/// Whether a key's name is already a word as a label would write it, but for its first letter's case
-/// (`amount`, `Kunde`): such a name is a fine label; `loan_amount` or `messageDelivered` is not.
+/// Whether a key's name is one word, which a label may write with a capital (`amount` as "Amount");
+/// `loan_amount` or `messageDelivered` read as words only once the label spells them out.
 fn reads_as_words(name: &str) -> bool {
     name.chars().all(char::is_alphanumeric) && !name.chars().skip(1).any(char::is_uppercase)
 }
@@ -99,6 +101,7 @@ mod tests {
             "message" => Some("Message".into()),
             "messageDelivered" => Some("Message delivered".into()),
             "concern_estimate" => Some("Einschätzung".into()),
+            "sentiment" => Some("Stimmung".into()),
             "amount" => Some("Invoice amount".into()),
             "claim.note" => Some("Note".into()),
             _ => None,
@@ -111,6 +114,7 @@ mod tests {
             {"type": "textarea", "key": "message", "label": "Message delivered"},
             {"type": "textarea", "key": "messageDelivered", "label": "Message delivered"},
             {"type": "textfield", "key": "concern_estimate", "label": "Concern_estimate"},
+            {"type": "textfield", "key": "sentiment", "label": "sentiment"},
             {"type": "group", "path": "claim", "components": [
                 {"type": "textfield", "key": "note", "label": "claim.note"}
             ]}
@@ -121,6 +125,7 @@ mod tests {
             [
                 ("message".to_string(), "Message".to_string()),
                 ("concern_estimate".to_string(), "Einschätzung".to_string()),
+                ("sentiment".to_string(), "Stimmung".to_string()),
                 ("claim.note".to_string(), "Note".to_string())
             ]
         );
