@@ -167,8 +167,15 @@ impl Report {
         total
     }
 
-    /// The overall figures.
+    /// The overall figures, fractions rounded to four decimals.
     pub fn summary(&self) -> Summary {
+        self.figures(round)
+    }
+
+    /// The overall figures, each fraction passed through `round` once: the table prints them exact,
+    /// since a percentage taken from an already rounded fraction can round the other way (33 of 67
+    /// is 49.25…%, and 0.4925 prints as 49.2%).
+    fn figures(&self, round: fn(f64) -> f64) -> Summary {
         let t = self.totals();
         let evaluated: Vec<&Row> = self.rows.iter().filter(|r| r.evaluated()).collect();
         let lost: usize = self.rows.iter().filter(|r| !r.evaluated()).map(|r| r.author_keys.len()).sum();
@@ -244,7 +251,7 @@ impl Report {
 
     /// The summary under the table.
     fn summary_lines(&self) -> String {
-        let s = self.summary();
+        let s = self.figures(|x| x);
         let t = self.totals();
         let evaluated = s.pairs - s.failed;
         let all_keys: usize = self.rows.iter().map(|r| r.author_keys.len()).sum();
@@ -270,7 +277,11 @@ impl Report {
             ),
             ("type agreement", s.type_agreement, format!("of {} keys both have", t.compared)),
             ("  loose", s.loose_type_agreement, "textfield/textarea and select/radio as one".to_string()),
-            ("label agreement", s.label_agreement, "case and white space folded".to_string()),
+            (
+                "label agreement",
+                s.label_agreement,
+                format!("{} of {} keys both have, case and white space folded", t.label_equal, t.compared),
+            ),
             (
                 "options agreement",
                 s.options_agreement,
@@ -353,4 +364,36 @@ fn table_row(r: &Row, width: usize) -> String {
 /// A fraction as a percentage with one decimal; `-` when there is none.
 fn pct(x: Option<f64>) -> String {
     x.map(|x| format!("{:.1}%", x * 100.0)).unwrap_or_else(|| "-".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(compared: usize, label_equal: usize) -> Report {
+        let counts = Counts {
+            author_keys: compared,
+            proposal_keys: compared,
+            matched: compared,
+            proposal_matched: compared,
+            compared,
+            label_equal,
+            ..Counts::default()
+        };
+        Report {
+            rows: vec![Row { author_keys: vec![String::new(); compared], counts, ..Row::default() }],
+            seconds: 0.0,
+        }
+    }
+
+    #[test]
+    fn the_table_prints_percentages_from_the_counts_and_the_json_its_rounded_fractions() {
+        let r = report(67, 33);
+        let table = r.table();
+        assert!(
+            table.contains("label agreement       49.3%  33 of 67 keys both have"),
+            "33 of 67 is 49.25…%, printed 49.3% and with its counts: {table}"
+        );
+        assert_eq!(r.summary().label_agreement, Some(0.4925), "the JSON keeps four decimals");
+    }
 }
