@@ -25,7 +25,8 @@ pub(super) fn restore(
     visit(components, "", &mut |path, field| {
         let label = fold(label_of(field));
         let Some(theirs) = draft(path) else { return };
-        if label.is_empty() || fold(&theirs) == label {
+        // the draft's label in other letters ("question" for "Question") is still the key written bare
+        if label.is_empty() || label_of(field).trim() == theirs.trim() {
             return;
         }
         let name = path.rsplit('.').next().unwrap_or(path);
@@ -136,17 +137,27 @@ mod tests {
     }
 
     #[test]
+    fn a_one_word_key_written_bare_gets_the_drafts_label_even_where_only_the_case_differs() {
+        let mut form = json!([{"type": "textarea", "key": "message", "label": "message"}]);
+        let restored = restore(form.as_array_mut().unwrap(), &draft);
+        assert_eq!(restored, [("message".to_string(), "Message".to_string())]);
+        assert_eq!(form[0]["label"], "Message");
+    }
+
+    #[test]
     fn a_label_of_the_models_own_stays() {
         let mut form = json!([
             {"type": "number", "key": "amount", "label": "Amount"},
             {"type": "textarea", "key": "message", "label": "Your message to the customer"},
+            {"type": "checkbox", "key": "messageDelivered", "label": "Message Delivered"},
             {"type": "textfield", "key": "invented", "label": "Invented"},
             {"type": "textfield", "key": "other", "label": "Invented"}
         ]);
         let before = form.clone();
         assert!(
             restore(form.as_array_mut().unwrap(), &draft).is_empty(),
-            "a one-word key is a label, and a field without a draft label is the model's"
+            "a one-word key is a label, so is the draft's label in other letters, and a field without a draft label \
+             is the model's"
         );
         assert_eq!(form, before);
         assert_eq!(restored_warning(&[]), None);
