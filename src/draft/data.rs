@@ -140,7 +140,7 @@ pub(super) fn defined_field(name: &str, use_: Use, d: &Definition, comparisons: 
         let values: Vec<Value> = d
             .options
             .iter()
-            .map(|(v, l)| json!({"label": if l.is_empty() { v } else { l }, "value": v}))
+            .map(|(v, l)| json!({"label": if l.is_empty() { words::option_label(v) } else { l.clone() }, "value": v}))
             .collect();
         c.insert("values".into(), Value::Array(values));
     }
@@ -224,7 +224,7 @@ fn declared_field(f: &DeclaredField) -> Value {
         let values: Vec<Value> = f
             .options
             .iter()
-            .map(|o| json!({"label": if o.name.is_empty() { &o.id } else { &o.name }, "value": o.id}))
+            .map(|o| json!({"label": if o.name.is_empty() { words::option_label(&o.id) } else { o.name.clone() }, "value": o.id}))
             .collect();
         c.insert("values".into(), Value::Array(values));
     }

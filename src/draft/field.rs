@@ -87,7 +87,7 @@ pub(super) fn field(name: &str, use_: Use, comparisons: &[Comparison]) -> Value 
     } else if texts.len() >= 2 {
         c.insert("type".into(), json!("select"));
         let values: Vec<Value> =
-            texts.iter().map(|t| json!({"label": words::capitalise(t), "value": t})).collect();
+            texts.iter().map(|t| json!({"label": words::option_label(t), "value": t})).collect();
         c.insert("values".into(), Value::Array(values));
     } else if matches!(last, "date" | "datum" | "fecha" | "deadline" | "birthday" | "geburtstag" | "dob") {
         c.insert("type".into(), json!("datetime"));

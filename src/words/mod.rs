@@ -97,6 +97,22 @@ pub fn humanise(name: &str) -> String {
     capitalise(&split(name).join(" "))
 }
 
+/// An option's label from its value, as authors write one: an identifier read as words (`SEMI_ANNUAL` →
+/// "Semi annual", `adresse_aendern` → "Adresse aendern", `tag1` → "Tag 1"), other text with its first letter
+/// upper-cased (`day-to-day expense` → "Day-to-day expense") unless it starts with a path, and a code of up to three capitals (`EUR`)
+/// or a value without letters (`1.5`) as written.
+pub fn option_label(value: &str) -> String {
+    let identifier = value.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+    let code = value.chars().count() <= 3 && value.chars().all(|c| c.is_ascii_uppercase());
+    if code || !value.chars().any(char::is_alphabetic) {
+        value.to_string()
+    } else if identifier {
+        humanise(value)
+    } else {
+        capitalise(value)
+    }
+}
+
 /// A form-js key from a label: `"Start date"` → `startDate`, `"Größe (cm)"` → `grosseCm`. Letters are
 /// folded to ASCII where a plain transliteration exists; other characters are dropped. Returns `None` when
 /// nothing usable remains.
@@ -176,6 +192,25 @@ mod tests {
         assert_eq!(humanise("startDate"), "Start date");
         assert_eq!(humanise("employee_name"), "Employee name");
         assert_eq!(humanise(""), "");
+    }
+
+    #[test]
+    fn an_options_label_reads_its_value_as_words_and_keeps_codes_and_numbers() {
+        for (value, label) in [
+            ("SEMI_ANNUAL", "Semi annual"),
+            ("adresse_aendern", "Adresse aendern"),
+            ("budget", "Budget"),
+            ("camunda-platform", "Camunda platform"),
+            ("tag1", "Tag 1"),
+            ("Misc", "Misc"),
+            ("day-to-day expense", "Day-to-day expense"),
+            ("https://example.org/a_b", "https://example.org/a_b"),
+            ("EUR", "EUR"),
+            ("1.5", "1.5"),
+            ("", ""),
+        ] {
+            assert_eq!(option_label(value), label, "{value}");
+        }
     }
 
     #[test]

@@ -65,6 +65,42 @@ fn the_start_form_captures_what_the_start_writes() {
 }
 
 #[test]
+fn an_option_read_from_a_condition_is_labelled_in_words_and_keeps_its_value() {
+    let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
+        xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+      <process id="terms" isExecutable="true">
+        <userTask id="Task_terms" name="Set the terms"/>
+        <sequenceFlow id="f1" sourceRef="Task_terms" targetRef="Gateway_1"/>
+        <exclusiveGateway id="Gateway_1"/>
+        <sequenceFlow id="f2" sourceRef="Gateway_1" targetRef="End_1">
+          <conditionExpression xsi:type="tFormalExpression">=paymentFrequency = "SEMI_ANNUAL"</conditionExpression>
+        </sequenceFlow>
+        <sequenceFlow id="f3" sourceRef="Gateway_1" targetRef="End_1">
+          <conditionExpression xsi:type="tFormalExpression">=paymentFrequency = "MONTHLY"</conditionExpression>
+        </sequenceFlow>
+        <sequenceFlow id="f4" sourceRef="Gateway_1" targetRef="End_1">
+          <conditionExpression xsi:type="tFormalExpression">=paymentFrequency = "EUR"</conditionExpression>
+        </sequenceFlow>
+        <endEvent id="End_1"/>
+      </process>
+    </definitions>"#;
+    let p = bpmn::read(xml.as_bytes()).processes.into_iter().next().unwrap();
+    let proposal =
+        gate::schema_from_value(draft::draft(Some(&p), at(&p, "Task_terms"), "", None), None, Some(&p))
+            .unwrap();
+    let cs = components(&proposal.schema);
+    assert_eq!(
+        by_key(&cs, "paymentFrequency")["values"],
+        json!([
+            {"label": "Semi annual", "value": "SEMI_ANNUAL"},
+            {"label": "Monthly", "value": "MONTHLY"},
+            {"label": "EUR", "value": "EUR"}
+        ]),
+        "authors label an option in words, never with the constant itself; a short code stays as written"
+    );
+}
+
+#[test]
 fn conditions_type_the_fields() {
     let p = process("expense-c7.bpmn");
     let proposal =
