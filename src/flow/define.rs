@@ -28,7 +28,8 @@ pub struct Definition {
     /// The form-js component type it has or would have (`number`, `select`, ...).
     #[serde(rename = "type")]
     pub kind: String,
-    /// Its options there: `(value, label)`.
+    /// Its options there: `(value, label)`; the label is empty where the definition gives none (a
+    /// decision names its values, not how a form labels them).
     pub options: Vec<(String, String)>,
     /// Whether it is required there.
     pub required: bool,
@@ -157,7 +158,7 @@ impl<'a> Definitions<'a> {
                             output.label.clone()
                         },
                         kind: kind_of(&output.type_ref, !output.allowed_values.is_empty()).to_string(),
-                        options: output.allowed_values.iter().map(|v| (v.clone(), v.clone())).collect(),
+                        options: output.allowed_values.iter().map(|v| (v.clone(), String::new())).collect(),
                         required: true,
                         properties: Map::new(),
                     });
@@ -175,7 +176,7 @@ impl<'a> Definitions<'a> {
             source: format!("the decision \"{}\"", d.id),
             label: input.label.clone(),
             kind: kind_of(&input.type_ref, !input.allowed_values.is_empty()).to_string(),
-            options: input.allowed_values.iter().map(|v| (v.clone(), v.clone())).collect(),
+            options: input.allowed_values.iter().map(|v| (v.clone(), String::new())).collect(),
             required: true,
             properties: Map::new(),
         })

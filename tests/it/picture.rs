@@ -104,6 +104,11 @@ fn sibling_forms_and_decisions_feed_the_picture_and_the_draft() {
     assert_eq!(by_key("amount")["type"], "number");
     assert_eq!(by_key("amount")["readonly"], true, "shown, not asked again");
     assert_eq!(by_key("riskLevel")["type"], "select", "the decision's allowed values");
+    assert_eq!(
+        by_key("riskLevel")["values"],
+        json!([{"label": "Low", "value": "low"}, {"label": "High", "value": "high"}]),
+        "a decision names its values; the draft labels them in words"
+    );
     assert_eq!(by_key("accepted")["type"], "checkbox");
     assert!(by_key("accepted").get("readonly").is_none());
 
