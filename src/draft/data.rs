@@ -140,7 +140,10 @@ pub(super) fn defined_field(name: &str, use_: Use, d: &Definition, comparisons: 
         let values: Vec<Value> = d
             .options
             .iter()
-            .map(|(v, l)| json!({"label": if l.is_empty() { words::option_label(v) } else { l.clone() }, "value": v}))
+            .map(|(v, l)| {
+                let label = if l.is_empty() { words::option_label(v) } else { l.clone() };
+                json!({"label": label, "value": v})
+            })
             .collect();
         c.insert("values".into(), Value::Array(values));
     }
@@ -224,7 +227,10 @@ fn declared_field(f: &DeclaredField) -> Value {
         let values: Vec<Value> = f
             .options
             .iter()
-            .map(|o| json!({"label": if o.name.is_empty() { words::option_label(&o.id) } else { o.name.clone() }, "value": o.id}))
+            .map(|o| {
+                let label = if o.name.is_empty() { words::option_label(&o.id) } else { o.name.clone() };
+                json!({"label": label, "value": o.id})
+            })
             .collect();
         c.insert("values".into(), Value::Array(values));
     }

@@ -98,9 +98,9 @@ pub fn humanise(name: &str) -> String {
 }
 
 /// An option's label from its value, as authors write one: an identifier read as words (`SEMI_ANNUAL` →
-/// "Semi annual", `adresse_aendern` → "Adresse aendern", `tag1` → "Tag 1"), other text with its first letter
-/// upper-cased (`day-to-day expense` → "Day-to-day expense") unless it starts with a path, and a code of up to three capitals (`EUR`)
-/// or a value without letters (`1.5`) as written.
+/// "Semi annual", `adresse_aendern` → "Adresse aendern", `tag1` → "Tag 1"); other text with its first
+/// letter upper-cased (`day-to-day expense` → "Day-to-day expense") unless it starts with a path; a code of
+/// up to three capitals (`EUR`) or a value without letters (`1.5`) as written.
 pub fn option_label(value: &str) -> String {
     let identifier = value.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-');
     let code = value.chars().count() <= 3 && value.chars().all(|c| c.is_ascii_uppercase());
