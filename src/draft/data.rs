@@ -8,6 +8,7 @@ use std::collections::HashSet;
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
+use super::field::option;
 use super::{Use, without_objects};
 use crate::bpmn::{Comparison, DeclaredField, Element, FieldKind};
 use crate::flow::{Definition, Known, PathRoots, Picture};
@@ -137,14 +138,7 @@ pub(super) fn defined_field(name: &str, use_: Use, d: &Definition, comparisons: 
         c.insert("label".into(), json!(label));
     }
     if choice && !d.options.is_empty() {
-        let values: Vec<Value> = d
-            .options
-            .iter()
-            .map(|(v, l)| {
-                let label = if l.is_empty() { words::option_label(v) } else { l.clone() };
-                json!({"label": label, "value": v})
-            })
-            .collect();
+        let values: Vec<Value> = d.options.iter().map(|(v, l)| option(v, l)).collect();
         c.insert("values".into(), Value::Array(values));
     }
     match use_ {
@@ -224,14 +218,7 @@ fn declared_field(f: &DeclaredField) -> Value {
         c.insert(k.into(), v);
     }
     if kind == "select" {
-        let values: Vec<Value> = f
-            .options
-            .iter()
-            .map(|o| {
-                let label = if o.name.is_empty() { words::option_label(&o.id) } else { o.name.clone() };
-                json!({"label": label, "value": o.id})
-            })
-            .collect();
+        let values: Vec<Value> = f.options.iter().map(|o| option(&o.id, &o.name)).collect();
         c.insert("values".into(), Value::Array(values));
     }
     let default = f.default.trim();

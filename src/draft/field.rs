@@ -86,8 +86,7 @@ pub(super) fn field(name: &str, use_: Use, comparisons: &[Comparison]) -> Value 
         }
     } else if texts.len() >= 2 {
         c.insert("type".into(), json!("select"));
-        let values: Vec<Value> =
-            texts.iter().map(|t| json!({"label": words::option_label(t), "value": t})).collect();
+        let values: Vec<Value> = texts.iter().map(|t| option(t, "")).collect();
         c.insert("values".into(), Value::Array(values));
     } else if matches!(last, "date" | "datum" | "fecha" | "deadline" | "birthday" | "geburtstag" | "dob") {
         c.insert("type".into(), json!("datetime"));
@@ -164,6 +163,13 @@ fn literals(comparisons: &[Comparison]) -> impl Iterator<Item = &Literal> {
 fn is_range_partner(c: &Comparison, all: &[Comparison]) -> bool {
     let other = if c.operator == Operator::Ge { Operator::Le } else { Operator::Ge };
     all.iter().any(|o| o.operator == other && o.variable == c.variable)
+}
+
+/// One option of a choice field: its label where the source gives one, else its value read as words
+/// (`words::option_label`).
+pub(super) fn option(value: &str, label: &str) -> Value {
+    let label = if label.is_empty() { words::option_label(value) } else { label.to_string() };
+    json!({"label": label, "value": value})
 }
 
 #[cfg(test)]
