@@ -19,7 +19,16 @@
 //!
 //! It knows the contract and the form's fields; nothing of HTTP, models or how the form was made.
 
+mod binding;
+mod code;
+mod gate;
+mod project;
 mod sentences;
+
+pub use binding::{FormRef, bound_forms, deployed, form_ref, has_forms};
+pub use code::Code;
+pub use gate::gate_findings;
+pub use project::{Missing, missing_form, project_findings, review_at_step};
 
 use std::collections::HashSet;
 
@@ -27,38 +36,6 @@ use serde::Serialize;
 
 use crate::flow::contract::{Contract, Expected, Outcome, Site};
 use crate::project::{FormField, ProjectForm};
-
-/// What a finding is about: a stable code, each with its severity.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, utoipa::ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Code {
-    /// The process reads a variable after the step that nothing else sets, and no field supplies it.
-    MissingSupply,
-    /// A field's value is not the kind of value the process reads it as.
-    TypeConflict,
-    /// A condition names a value no option has, or an option no condition of a gateway matches.
-    ValueConflict,
-    /// An optional field that is null when empty is compared without a check that it is set.
-    OptionalButRead,
-    /// An editable field replaces a value set before the step that a later step reads.
-    OverwritesKnown,
-    /// A key nothing reads and no other form or step uses.
-    UnusedKey,
-}
-
-impl Code {
-    /// The snake_case code, as serialised.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Code::MissingSupply => "missing_supply",
-            Code::TypeConflict => "type_conflict",
-            Code::ValueConflict => "value_conflict",
-            Code::OptionalButRead => "optional_but_read",
-            Code::OverwritesKnown => "overwrites_known",
-            Code::UnusedKey => "unused_key",
-        }
-    }
-}
 
 /// How much a finding matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, utoipa::ToSchema)]

@@ -69,33 +69,26 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
         }
         None => None,
     };
-    let cap = limits.schema_bytes.max(limits.answer_bytes);
-    let mut texts = Vec::new();
-    for path in &args.files {
-        let file = formgen::files::open(path, limits.file_read_timeout())
-            .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
-        let bytes = bpmn::read_capped(file, cap).map_err(|e| match e {
-            bpmn::ReadError::TooLarge { limit, .. } => UsageError(format!(
-                "{} is over the {limit}-byte limit for a form (FORMGEN_LIMIT_SCHEMA_BYTES)",
-                path.display()
-            )),
-            other => UsageError(format!("cannot read {}: {other}", path.display())),
-        })?;
-        texts.push(String::from_utf8_lossy(&bytes).into_owned());
-    }
+    let texts = read_texts(&args.files, limits)?;
     let single = args.files.len() == 1;
     let mut refused = false;
     let mut stderr = std::io::stderr().lock();
     for (path, text) in args.files.iter().zip(&texts) {
         let name = path.display();
-        match gate::check(text, args.form_id.as_deref(), process.as_ref()) {
-            Ok(proposal) => {
-                let findings = match (&process, &args.process) {
-                    (Some(p), Some(bpmn_path)) => {
-                        step_findings(p, &args, bpmn_path, &proposal.schema, limits)?
-                    }
-                    _ => Vec::new(),
-                };
+        let options = gate::Options {
+            origin: gate::Origin::Author,
+            form_id: args.form_id.as_deref(),
+            process: process.as_ref(),
+            stop: None,
+        };
+        match gate::review_text(text, &options) {
+            Ok(reviewed) => {
+                let proposal = reviewed.proposal;
+                let mut findings = formgen::check::gate_findings(&reviewed.problems);
+                if let (Some(p), Some(bpmn_path)) = (&process, &args.process) {
+                    findings.extend(step_findings(p, &args, bpmn_path, &proposal.schema, limits)?);
+                }
+                findings.sort_by_key(|f| f.severity);
                 if findings.iter().any(|f| f.severity == formgen::check::Severity::Error) {
                     refused = true;
                 }
@@ -128,12 +121,31 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
             Err(e) => {
                 refused = true;
                 for problem in e.problems() {
-                    let _ = writeln!(stderr, "{name}: refused: {problem}");
+                    let _ = writeln!(stderr, "{name}: error: {problem} [unreadable_form]");
                 }
             }
         }
     }
     Ok(if refused { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+/// The named files' texts, each within the size limit for a form.
+fn read_texts(files: &[PathBuf], limits: &Limits) -> Result<Vec<String>, UsageError> {
+    let cap = limits.schema_bytes.max(limits.answer_bytes);
+    let mut texts = Vec::new();
+    for path in files {
+        let file = formgen::files::open(path, limits.file_read_timeout())
+            .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+        let bytes = bpmn::read_capped(file, cap).map_err(|e| match e {
+            bpmn::ReadError::TooLarge { limit, .. } => UsageError(format!(
+                "{} is over the {limit}-byte limit for a form (FORMGEN_LIMIT_SCHEMA_BYTES)",
+                path.display()
+            )),
+            other => UsageError(format!("cannot read {}: {other}", path.display())),
+        })?;
+        texts.push(String::from_utf8_lossy(&bytes).into_owned());
+    }
+    Ok(texts)
 }
 
 pub(super) fn severity_word(s: formgen::check::Severity) -> &'static str {

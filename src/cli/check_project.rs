@@ -7,23 +7,22 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use formgen::Limits;
-use formgen::check::{self, Finding, Severity};
-use formgen::project::{self, Project, ProjectBounds, ProjectForm};
+use formgen::check::{self, Finding, FormRef, Severity};
+use formgen::project::{self, Project, ProjectBounds};
 
+use super::check::severity_word;
 use super::{UsageError, read_bpmn};
 
 /// One step's form and what the check said.
 struct Checked {
     element_id: String,
     form: String,
-    /// The gate's refusal sentences, when it refused the form.
-    refused: Vec<String>,
     findings: Vec<Finding>,
 }
 
 impl Checked {
     fn errors(&self) -> usize {
-        self.refused.len() + self.findings.iter().filter(|f| f.severity == Severity::Error).count()
+        self.findings.iter().filter(|f| f.severity == Severity::Error).count()
     }
 }
 
@@ -36,7 +35,22 @@ pub(crate) fn run(dir: &Path, json: bool, limits: &Limits) -> Result<ExitCode, U
         return Err(UsageError(format!("--project {}: the folder holds no .bpmn file", dir.display())));
     }
     let mut stdout = std::io::stdout().lock();
-    let mut any_error = false;
+    let files = check::project_findings(&project);
+    let mut any_error = files.iter().any(|(_, f)| f.severity == Severity::Error);
+    for (file, finding) in &files {
+        if json {
+            let line = serde_json::json!({"file": file, "findings": [finding]});
+            let _ = writeln!(stdout, "{line}");
+        } else {
+            let _ = writeln!(
+                stdout,
+                "{file}: {}: {} [{}]",
+                severity_word(finding.severity),
+                finding.message,
+                finding.code.as_str()
+            );
+        }
+    }
     for file in &processes.files {
         let defs = read_bpmn(&file.path, limits)?;
         for process in &defs.processes {
@@ -46,7 +60,7 @@ pub(crate) fn run(dir: &Path, json: bool, limits: &Limits) -> Result<ExitCode, U
                 for c in &checked {
                     let line = serde_json::json!({
                         "file": file.name, "processId": process.id.as_str(), "elementId": c.element_id,
-                        "form": c.form, "refused": c.refused, "findings": c.findings,
+                        "form": c.form, "findings": c.findings,
                     });
                     let _ = writeln!(stdout, "{line}");
                 }
@@ -58,52 +72,44 @@ pub(crate) fn run(dir: &Path, json: bool, limits: &Limits) -> Result<ExitCode, U
     Ok(if any_error { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
-/// Every step of `process` that binds a form the folder or the BPMN holds, checked.
+/// Every step of `process` that binds a form-js form, checked: the form the BPMN embeds or the
+/// folder holds, reviewed by the gate and checked against the step's contract, or a finding that
+/// the form cannot be found or read.
 fn check_process(process: &formgen::bpmn::Process, project: &Project) -> Vec<Checked> {
     let mut out = Vec::new();
-    for (i, element) in process.elements.iter().enumerate().filter(|(_, e)| !e.form_id.is_empty()) {
-        let (name, schema) = match process.linked_form(element) {
-            Some(linked) => match serde_json::from_str(&linked.body) {
-                Ok(schema) => (format!("the embedded form {}", linked.id), schema),
-                Err(e) => {
-                    out.push(refused(element.id.as_str(), &linked.id, format!("it is not JSON ({e})")));
-                    continue;
-                }
+    for (i, reference) in check::bound_forms(process) {
+        let element = &process.elements[i];
+        let found = match reference {
+            FormRef::Embedded(id) => match process.linked_form(element) {
+                Some(linked) => serde_json::from_str(&linked.body)
+                    .map(|schema| (format!("the embedded form {id}"), schema))
+                    .map_err(|e| (format!("the embedded form {id}"), check::Missing::NotJson(e.to_string()))),
+                None => Err((id.to_string(), check::Missing::NotEmbedded)),
             },
-            None => match project.form(&element.form_id) {
-                Some(form) => (form.file.clone(), form.schema.clone()),
-                None => continue, // a form the folder does not hold: nothing to check
+            FormRef::Project(id) => match project.form(id) {
+                Some(form) => Ok((form.file.clone(), form.schema.clone())),
+                None if check::has_forms(project) => Err((id.to_string(), check::Missing::NotInProject)),
+                None => continue, // a folder without form-js forms: the key names another application's form
             },
+            FormRef::Deployed(file) => match check::deployed(project, file) {
+                Some(form) => Ok((form.file.clone(), form.schema.clone())),
+                None => Err((file.to_string(), check::Missing::NotInProject)),
+            },
+            FormRef::None | FormRef::External => continue,
         };
-        let checked = match formgen::gate::check_value(schema, None, Some(process)) {
-            Ok(proposal) => match ProjectForm::read(proposal.schema, name.clone()) {
-                Ok(form) => Checked {
-                    element_id: element.id.to_string(),
-                    form: name,
-                    refused: Vec::new(),
-                    findings: check::check_step(process, Some(i), project, &form),
-                },
-                Err(_) => continue,
-            },
-            Err(e) => Checked {
-                element_id: element.id.to_string(),
-                form: name,
-                refused: e.problems(),
-                findings: Vec::new(),
-            },
+        let (form, findings) = match found {
+            Ok((name, schema)) => {
+                let findings = check::review_at_step(schema, &name, process, i, project);
+                (name, findings)
+            }
+            Err((name, missing)) => {
+                let finding = check::missing_form(element, &name, &missing, project);
+                (name, vec![finding])
+            }
         };
-        out.push(checked);
+        out.push(Checked { element_id: element.id.to_string(), form, findings });
     }
     out
-}
-
-fn refused(element_id: &str, form: &str, why: String) -> Checked {
-    Checked {
-        element_id: element_id.to_string(),
-        form: form.to_string(),
-        refused: vec![why],
-        findings: Vec::new(),
-    }
 }
 
 /// The table of one process: a line per step with its counts, then each sentence under it.
@@ -124,13 +130,10 @@ fn table(file: &str, process_id: &str, checked: &[Checked]) -> String {
             count(Severity::Info),
             c.form
         ));
-        for r in &c.refused {
-            out.push_str(&format!("    refused: {r}\n"));
-        }
         for f in &c.findings {
             out.push_str(&format!(
                 "    {}: {} [{}]\n",
-                super::check::severity_word(f.severity),
+                severity_word(f.severity),
                 f.message,
                 f.code.as_str()
             ));

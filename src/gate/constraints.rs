@@ -11,6 +11,7 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 
 use super::Report;
+use super::Rule;
 use crate::formjs::OPTION_FIELDS;
 
 /// Checks the constraints of a component of form-js type `kind`.
@@ -33,21 +34,27 @@ fn check_validate(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mu
         return;
     };
     let Some(v) = validate.as_object_mut() else {
-        report.refuse(format!(
-            "{who} has \"validate\" set to {}; it must be an object such as {{\"required\": true}}.",
-            brief(validate)
-        ));
+        report.refuse(
+            Rule::InvalidValidation,
+            format!(
+                "{who} has \"validate\" set to {}; it must be an object such as {{\"required\": true}}.",
+                brief(validate)
+            ),
+        );
         return;
     };
     let unknown: Vec<String> = v.keys().filter(|k| !VALIDATE_KEYS.contains(&k.as_str())).cloned().collect();
     if !unknown.is_empty() {
         let hints: Vec<&str> = unknown.iter().filter_map(|k| hint(k)).collect();
         let hints = if hints.is_empty() { String::new() } else { format!(" ({})", hints.join("; ")) };
-        report.refuse(format!(
-            "{who} has validation rules form-js does not enforce ({}); use only {}{hints}.",
-            quoted(&unknown),
-            VALIDATE_KEYS.join(", ")
-        ));
+        report.refuse(
+            Rule::InvalidValidation,
+            format!(
+                "{who} has validation rules form-js does not enforce ({}); use only {}{hints}.",
+                quoted(&unknown),
+                VALIDATE_KEYS.join(", ")
+            ),
+        );
     }
     match v.get("required") {
         None | Some(Value::Bool(_)) => {}
@@ -56,8 +63,10 @@ fn check_validate(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mu
             v.insert("required".into(), Value::Bool(b));
             report.warn(format!("{who} had \"required\" as the text \"{b}\"; it is now {b}."));
         }
-        Some(other) => report
-            .refuse(format!("{who} has \"required\" set to {}; it must be true or false.", brief(other))),
+        Some(other) => report.refuse(
+            Rule::InvalidValidation,
+            format!("{who} has \"required\" set to {}; it must be true or false.", brief(other)),
+        ),
     }
     check_range(
         v,
@@ -85,7 +94,7 @@ fn check_validate(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mu
     );
     for text_only in ["pattern", "validationType", "patternErrorMessage"] {
         if v.contains_key(text_only) && kind != "textfield" {
-            report.refuse(format!("{who} has a {text_only}, which form-js only enforces on text fields; remove it or make the field a text field."));
+            report.refuse(Rule::InvalidValidation, format!("{who} has a {text_only}, which form-js only enforces on text fields; remove it or make the field a text field."));
         }
     }
     if kind == "textfield" {
@@ -93,21 +102,30 @@ fn check_validate(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mu
             None => {}
             Some(Value::String(p)) => {
                 if let Some(problem) = report.patterns.judge(p) {
-                    report.refuse(format!("{who} has the pattern {}, {problem}", short_quote(p)));
+                    report.refuse(
+                        Rule::InvalidPattern,
+                        format!("{who} has the pattern {}, {problem}", short_quote(p)),
+                    );
                 }
             }
-            Some(other) => report.refuse(format!(
-                "{who} has a pattern that is {}, not a text; write the regular expression as a string.",
-                brief(other)
-            )),
+            Some(other) => report.refuse(
+                Rule::InvalidPattern,
+                format!(
+                    "{who} has a pattern that is {}, not a text; write the regular expression as a string.",
+                    brief(other)
+                ),
+            ),
         }
         match v.get("validationType") {
             None => {}
             Some(Value::String(t)) if ["", "email", "phone", "custom"].contains(&t.as_str()) => {}
-            Some(other) => report.refuse(format!(
-                "{who} has validationType {}; form-js knows \"email\", \"phone\" or \"custom\".",
-                brief(other)
-            )),
+            Some(other) => report.refuse(
+                Rule::InvalidValidation,
+                format!(
+                    "{who} has validationType {}; form-js knows \"email\", \"phone\" or \"custom\".",
+                    brief(other)
+                ),
+            ),
         }
     }
 }
@@ -153,7 +171,7 @@ fn check_range<T: PartialOrd + std::fmt::Display>(
     }
     let who = words.who;
     if !applies {
-        report.refuse(format!("{who} has a {low}/{high}, {}.", words.elsewhere));
+        report.refuse(Rule::InvalidValidation, format!("{who} has a {low}/{high}, {}.", words.elsewhere));
         return;
     }
     let a = read(&lo, low, who, report);
@@ -161,10 +179,13 @@ fn check_range<T: PartialOrd + std::fmt::Display>(
     if let (Some(a), Some(b)) = (a, b)
         && a > b
     {
-        report.refuse(format!(
-            "{who} has {low} {a} above {high} {b}, so no {} could pass; swap or correct them.",
-            words.nothing
-        ));
+        report.refuse(
+            Rule::InvalidValidation,
+            format!(
+                "{who} has {low} {a} above {high} {b}, so no {} could pass; swap or correct them.",
+                words.nothing
+            ),
+        );
     }
 }
 
@@ -175,14 +196,20 @@ fn bound(v: &Option<Value>, name: &str, who: &str, report: &mut Report) -> Optio
         Some(Value::Number(n)) => n.as_f64(),
         Some(Value::String(s)) if s.starts_with('=') => None,
         Some(Value::String(s)) if s.trim().parse::<f64>().is_ok() => {
-            report.refuse(format!("{who} has {name} written as the text \"{s}\"; write it as a number."));
+            report.refuse(
+                Rule::InvalidValidation,
+                format!("{who} has {name} written as the text \"{s}\"; write it as a number."),
+            );
             None
         }
         Some(other) => {
-            report.refuse(format!(
-                "{who} has {name} {}; it must be a number or a FEEL expression starting with \"=\".",
-                brief(other)
-            ));
+            report.refuse(
+                Rule::InvalidValidation,
+                format!(
+                    "{who} has {name} {}; it must be a number or a FEEL expression starting with \"=\".",
+                    brief(other)
+                ),
+            );
             None
         }
     }
@@ -194,10 +221,13 @@ fn length(v: &Option<Value>, name: &str, who: &str, report: &mut Report) -> Opti
         Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64(),
         Some(Value::String(s)) if s.starts_with('=') => None,
         Some(other) => {
-            report.refuse(format!(
-                "{who} has {name} {}; it must be a whole number of characters, 0 or more.",
-                brief(other)
-            ));
+            report.refuse(
+                Rule::InvalidValidation,
+                format!(
+                    "{who} has {name} {}; it must be a whole number of characters, 0 or more.",
+                    brief(other)
+                ),
+            );
             None
         }
     }
@@ -208,49 +238,58 @@ fn check_options(c: &mut Map<String, Value>, who: &str, report: &mut Report) {
         ["values", "valuesKey", "valuesExpression"].into_iter().filter(|s| c.contains_key(*s)).collect();
     match sources.len() {
         0 => {
-            report.refuse(format!(
+            report.refuse(Rule::InvalidOptions, format!(
                 "{who} offers no options; give it \"values\" (a list of {{\"label\", \"value\"}}), a \"valuesKey\" naming the process variable that holds them, or a \"valuesExpression\" (FEEL starting with \"=\") that computes them."
             ));
             return;
         }
         1 => {}
         _ => {
-            report.refuse(format!(
-                "{who} takes its options from {} at once; form-js uses only one, so keep one of them.",
-                either(&sources.iter().map(|s| s.to_string()).collect::<Vec<_>>(), "and")
-            ));
+            report.refuse(
+                Rule::InvalidOptions,
+                format!(
+                    "{who} takes its options from {} at once; form-js uses only one, so keep one of them.",
+                    either(&sources.iter().map(|s| s.to_string()).collect::<Vec<_>>(), "and")
+                ),
+            );
             return;
         }
     }
     if let Some(key) = c.get("valuesKey") {
         match key.as_str() {
             Some(k) if !k.is_empty() && !k.chars().any(char::is_whitespace) => {}
-            _ => report.refuse(format!(
-                "{who} has the valuesKey {}; it must name a variable, without spaces.",
-                brief(key)
-            )),
+            _ => report.refuse(
+                Rule::InvalidOptions,
+                format!("{who} has the valuesKey {}; it must name a variable, without spaces.", brief(key)),
+            ),
         }
     }
     if let Some(expr) = c.get("valuesExpression")
         && !expr.as_str().is_some_and(|e| e.starts_with('='))
     {
-        report.refuse(format!(
-            "{who} has the valuesExpression {}; it must be a FEEL expression starting with \"=\".",
-            brief(expr)
-        ));
+        report.refuse(
+            Rule::InvalidOptions,
+            format!(
+                "{who} has the valuesExpression {}; it must be a FEEL expression starting with \"=\".",
+                brief(expr)
+            ),
+        );
     }
     let Some(values) = c.get_mut("values") else {
         return;
     };
     let Some(items) = values.as_array_mut() else {
-        report.refuse(format!(
-            "{who} has \"values\" set to {}; it must be a list of {{\"label\", \"value\"}} options.",
-            brief(values)
-        ));
+        report.refuse(
+            Rule::InvalidOptions,
+            format!(
+                "{who} has \"values\" set to {}; it must be a list of {{\"label\", \"value\"}} options.",
+                brief(values)
+            ),
+        );
         return;
     };
     if items.is_empty() {
-        report.refuse(format!(
+        report.refuse(Rule::InvalidOptions, format!(
             "{who} has an empty list of options, so it can never be answered; give it at least one option in \"values\", or take them from a \"valuesKey\" (a process variable) or a \"valuesExpression\" (FEEL starting with \"=\") instead."
         ));
         return;
@@ -271,10 +310,13 @@ fn check_options(c: &mut Map<String, Value>, who: &str, report: &mut Report) {
         report.warn(format!("{who} had options written as plain values; each is now a {{\"label\", \"value\"}} pair with text values."));
     }
     if !duplicates.is_empty() {
-        report.refuse(format!(
-            "{who} offers the value {} more than once; each option needs its own value.",
-            quoted(&duplicates)
-        ));
+        report.refuse(
+            Rule::InvalidOptions,
+            format!(
+                "{who} offers the value {} more than once; each option needs its own value.",
+                quoted(&duplicates)
+            ),
+        );
     }
 }
 
@@ -291,10 +333,10 @@ fn normalise_option(
         *converted = true;
     }
     let Some(option) = item.as_object_mut() else {
-        report.refuse(format!(
-            "{who} has the option {}, which is not a {{\"label\", \"value\"}} pair.",
-            brief(item)
-        ));
+        report.refuse(
+            Rule::InvalidOptions,
+            format!("{who} has the option {}, which is not a {{\"label\", \"value\"}} pair.", brief(item)),
+        );
         return None;
     };
     let value = match option.get("value") {
@@ -306,8 +348,10 @@ fn normalise_option(
             s
         }
         Some(v) => {
-            report
-                .refuse(format!("{who} has an option whose value is {}; option values are texts.", brief(v)));
+            report.refuse(
+                Rule::InvalidOptions,
+                format!("{who} has an option whose value is {}; option values are texts.", brief(v)),
+            );
             return None;
         }
         None => match option.get("label").and_then(Value::as_str) {
@@ -318,7 +362,10 @@ fn normalise_option(
                 label
             }
             None => {
-                report.refuse(format!("{who} has an option with neither a value nor a label."));
+                report.refuse(
+                    Rule::InvalidOptions,
+                    format!("{who} has an option with neither a value nor a label."),
+                );
                 return None;
             }
         },
@@ -358,14 +405,14 @@ fn check_default(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut
         items.iter().filter_map(|i| i.get("value").and_then(Value::as_str).map(str::to_string)).collect()
     });
     if OPTION_FIELDS.contains(&kind) && c.contains_key("valuesKey") {
-        report.refuse(format!("{who} has a defaultValue but takes its options from a valuesKey; form-js ignores it there, so remove it."));
+        report.refuse(Rule::InvalidDefault, format!("{who} has a defaultValue but takes its options from a valuesKey; form-js ignores it there, so remove it."));
         return;
     }
     let wrong = |expected: &str, report: &mut Report| {
-        report.refuse(format!(
-            "{who} has the defaultValue {}, but a {kind} holds {expected}.",
-            brief(&default)
-        ));
+        report.refuse(
+            Rule::InvalidDefault,
+            format!("{who} has the defaultValue {}, but a {kind} holds {expected}.", brief(&default)),
+        );
     };
     match kind {
         "checkbox" => match &default {
@@ -384,10 +431,13 @@ fn check_default(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut
                 if let Some(opts) = &options
                     && !opts.contains(s)
                 {
-                    report.refuse(format!(
-                        "{who} has the defaultValue \"{s}\", which is not one of its options ({}).",
-                        quoted(&opts_in_order(c))
-                    ));
+                    report.refuse(
+                        Rule::InvalidDefault,
+                        format!(
+                            "{who} has the defaultValue \"{s}\", which is not one of its options ({}).",
+                            quoted(&opts_in_order(c))
+                        ),
+                    );
                 }
             }
             _ => wrong("one option's value (a text)", report),
@@ -407,17 +457,23 @@ fn check_default(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut
                         .map(str::to_string)
                         .collect();
                     if !outside.is_empty() && kind == "checklist" {
-                        report.refuse(format!(
-                            "{who} has default values that are not among its options: {}.",
-                            quoted(&outside)
-                        ));
+                        report.refuse(
+                            Rule::InvalidDefault,
+                            format!(
+                                "{who} has default values that are not among its options: {}.",
+                                quoted(&outside)
+                            ),
+                        );
                     }
                 }
             }
             _ => wrong("a list of option values", report),
         },
         "expression" | "filepicker" => {
-            report.refuse(format!("{who} has a defaultValue, which a {kind} cannot hold; remove it."));
+            report.refuse(
+                Rule::InvalidDefault,
+                format!("{who} has a defaultValue, which a {kind} cannot hold; remove it."),
+            );
         }
         _ => {}
     }
@@ -426,15 +482,15 @@ fn check_default(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut
 fn check_feel(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
     if let Some(conditional) = c.get("conditional") {
         match conditional.as_object().map(|o| o.get("hide")) {
-            None => report.refuse(format!("{who} has \"conditional\" set to {}; it must be an object like {{\"hide\": \"=expression\"}}.", brief(conditional))),
+            None => report.refuse(Rule::InvalidExpression, format!("{who} has \"conditional\" set to {}; it must be an object like {{\"hide\": \"=expression\"}}.", brief(conditional))),
             Some(None) => {}
             Some(Some(Value::String(s))) if s.trim_start().starts_with('=') => {}
-            Some(Some(Value::String(s))) => report.refuse(format!(
+            Some(Some(Value::String(s))) => report.refuse(Rule::InvalidExpression, format!(
                 "{who} hides itself when {}, but form-js ignores a condition without a leading \"=\" and would always show it; write \"={}\".",
                 short_quote(s),
                 s.trim()
             )),
-            Some(Some(other)) => report.refuse(format!(
+            Some(Some(other)) => report.refuse(Rule::InvalidExpression, format!(
                 "{who} has conditional.hide {}, which form-js ignores; write a FEEL expression starting with \"=\" (for example \"=true\").",
                 brief(other)
             )),
@@ -444,10 +500,13 @@ fn check_feel(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Re
         match c.get(prop) {
             None | Some(Value::Bool(_)) => {}
             Some(Value::String(s)) if s.trim_start().starts_with('=') => {}
-            Some(other) => report.refuse(format!(
-                "{who} has {prop} {}; it must be true, false or a FEEL expression starting with \"=\".",
-                brief(other)
-            )),
+            Some(other) => report.refuse(
+                Rule::InvalidExpression,
+                format!(
+                    "{who} has {prop} {}; it must be true, false or a FEEL expression starting with \"=\".",
+                    brief(other)
+                ),
+            ),
         }
     }
     let required_feel: &[&str] = match kind {
@@ -458,14 +517,20 @@ fn check_feel(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Re
     for prop in required_feel {
         match c.get(*prop) {
             Some(Value::String(s)) if s.trim_start().starts_with('=') => {}
-            Some(other) => report.refuse(format!(
-                "{who} has the {prop} {}; it must be a FEEL expression starting with \"=\".",
-                brief(other)
-            )),
-            None => report.refuse(format!(
-                "{who} has no {prop}; {} needs one, as a FEEL expression starting with \"=\".",
-                a_kind(kind)
-            )),
+            Some(other) => report.refuse(
+                Rule::InvalidExpression,
+                format!(
+                    "{who} has the {prop} {}; it must be a FEEL expression starting with \"=\".",
+                    brief(other)
+                ),
+            ),
+            None => report.refuse(
+                Rule::InvalidExpression,
+                format!(
+                    "{who} has no {prop}; {} needs one, as a FEEL expression starting with \"=\".",
+                    a_kind(kind)
+                ),
+            ),
         }
     }
 }
@@ -475,24 +540,29 @@ fn check_layout(c: &mut Map<String, Value>, who: &str, report: &mut Report) {
         return;
     };
     let Some(l) = layout.as_object() else {
-        report.refuse(format!(
-            "{who} has \"layout\" set to {}; it must be an object like {{\"columns\": 8}}.",
-            brief(layout)
-        ));
+        report.refuse(
+            Rule::InvalidLayout,
+            format!(
+                "{who} has \"layout\" set to {}; it must be an object like {{\"columns\": 8}}.",
+                brief(layout)
+            ),
+        );
         return;
     };
     match l.get("columns") {
         None | Some(Value::Null) => {}
         Some(Value::Number(n)) if n.as_u64().is_some_and(|n| (2..=16).contains(&n)) => {}
-        Some(other) => report.refuse(format!(
+        Some(other) => report.refuse(Rule::InvalidLayout, format!(
             "{who} has layout.columns {}; a field spans 2 to 16 of form-js's 16 columns (or leave it out for automatic width).",
             brief(other)
         )),
     }
     match l.get("row") {
         None | Some(Value::Null) | Some(Value::String(_)) => {}
-        Some(other) => report
-            .refuse(format!("{who} has the layout row {}; it must be a text naming the row.", brief(other))),
+        Some(other) => report.refuse(
+            Rule::InvalidLayout,
+            format!("{who} has the layout row {}; it must be a text naming the row.", brief(other)),
+        ),
     }
 }
 
@@ -501,11 +571,14 @@ fn check_kind_specific(kind: &str, c: &mut Map<String, Value>, who: &str, report
     {
         None => {}
         Some(Value::String(s)) if allowed.contains(&s.as_str()) => {}
-        Some(other) => report.refuse(format!(
-            "{who} has the {prop} {}; form-js knows {}.",
-            brief(other),
-            either(&allowed.iter().map(|s| s.to_string()).collect::<Vec<_>>(), "or")
-        )),
+        Some(other) => report.refuse(
+            Rule::InvalidProperty,
+            format!(
+                "{who} has the {prop} {}; form-js knows {}.",
+                brief(other),
+                either(&allowed.iter().map(|s| s.to_string()).collect::<Vec<_>>(), "or")
+            ),
+        ),
     };
     match kind {
         "datetime" => {
@@ -514,8 +587,10 @@ fn check_kind_specific(kind: &str, c: &mut Map<String, Value>, who: &str, report
             if let Some(t) = c.get("timeInterval")
                 && !t.as_u64().is_some_and(|n| (1..=60).contains(&n))
             {
-                report
-                    .refuse(format!("{who} has the timeInterval {}; it must be 1 to 60 minutes.", brief(t)));
+                report.refuse(
+                    Rule::InvalidProperty,
+                    format!("{who} has the timeInterval {}; it must be 1 to 60 minutes.", brief(t)),
+                );
             }
         }
         "expression" => {
@@ -528,18 +603,19 @@ fn check_kind_specific(kind: &str, c: &mut Map<String, Value>, who: &str, report
             if let Some(d) = c.get("decimalDigits")
                 && d.as_u64().is_none()
             {
-                report.refuse(format!(
-                    "{who} has decimalDigits {}; it must be a whole number, 0 or more.",
-                    brief(d)
-                ));
+                report.refuse(
+                    Rule::InvalidProperty,
+                    format!("{who} has decimalDigits {}; it must be a whole number, 0 or more.", brief(d)),
+                );
             }
         }
         "button" => one_of("action", &["submit", "reset"], c, report),
         "group" => one_of("verticalAlignment", &["start", "center", "end"], c, report),
         "table" if c.contains_key("columns") && c.contains_key("columnsExpression") => {
-            report.refuse(format!(
-                "{who} has both columns and columnsExpression; form-js uses one, so keep one."
-            ));
+            report.refuse(
+                Rule::InvalidProperty,
+                format!("{who} has both columns and columnsExpression; form-js uses one, so keep one."),
+            );
         }
         _ => {}
     }

@@ -33,6 +33,57 @@ pub enum Unreadable {
     /// Well-formed JSON that is not a form.
     #[error("the answer is JSON but not a form-js schema: {0}")]
     NotAForm(String),
+    /// A hand-written form whose JSON has a mistake, where it is.
+    #[error("the form's JSON has a mistake at line {line}, column {column}: {reason}")]
+    FormSyntax {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column, in characters.
+        column: usize,
+        /// serde_json's description of the mistake.
+        reason: String,
+    },
+    /// A hand-written file that holds no JSON form.
+    #[error("the file holds no JSON form; {}", if .0 == "empty" { "it is empty".to_string() } else { format!("it begins {}", .0) })]
+    FormNoJson(String),
+    /// A hand-written file that is JSON but not a form.
+    #[error("the file is JSON but not a form-js schema: {0}")]
+    FormNotAForm(String),
+}
+
+/// The form object in a hand-written file. Text that starts as JSON is read as JSON alone, so a
+/// mistake is reported at its line and column (not skipped over to some object inside); other text
+/// (a model's answer pasted into a file) is searched as [`form_in`] does.
+pub fn form_in_file(text: &str) -> Result<Map<String, Value>, Unreadable> {
+    let trimmed = text.trim_start_matches('\u{feff}').trim();
+    if !trimmed.starts_with(['{', '[']) {
+        return form_in(text).map_err(Unreadable::of_form_file);
+    }
+    let value = serde_json::from_str::<Value>(trimmed).map_err(|e| {
+        let start = text.len() - text.trim_start_matches('\u{feff}').trim_start().len();
+        let lead_lines = text[..start].matches('\n').count();
+        let line_start = text[..start].rfind('\n').map_or(0, |n| n + 1);
+        let lead_cols = if e.line() == 1 { text[line_start..start].chars().count() } else { 0 };
+        let (line, column) = char_position(trimmed, e.line(), e.column());
+        Unreadable::FormSyntax {
+            line: line + lead_lines,
+            column: column + lead_cols,
+            reason: reason(&e.to_string()),
+        }
+    })?;
+    as_form(value).map_err(Unreadable::of_form_file)
+}
+
+/// serde_json's line and byte column as a line and a column in characters (both 1-based).
+fn char_position(s: &str, line: usize, column: usize) -> (usize, usize) {
+    let Some(text) = s.split('\n').nth(line.saturating_sub(1)) else {
+        return (line, column);
+    };
+    let mut end = column.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    (line, text[..end].chars().count().max(1))
 }
 
 /// The form object in `answer`: a root object with a `components` array.
@@ -293,11 +344,37 @@ impl Unreadable {
             other => other,
         }
     }
+
+    /// The same reason, said of a hand-written file rather than of a model's answer.
+    pub fn of_form_file(self) -> Unreadable {
+        match self {
+            Unreadable::NoJson(start) => Unreadable::FormNoJson(start),
+            Unreadable::NotAForm(why) => Unreadable::FormNotAForm(why),
+            other => other,
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_files_json_mistake_is_told_by_its_line_and_column() {
+        let text = "\u{feff}\n  {\"components\": [\n    {\"type\": \"textfield\", \"label\": \"Ä\",, \"key\": \"a\"}]}";
+        let e = form_in_file(text).unwrap_err();
+        assert_eq!(e.to_string(), "the form's JSON has a mistake at line 3, column 40: key must be a string");
+        let e = form_in_file("{\"components\": 3}").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the file is JSON but not a form-js schema: its \"components\" is a number where a list of fields belongs"
+        );
+        // an inner object that parses is not taken for the form
+        let e = form_in_file("{\"id\": \"x\" \"components\": [{\"type\": \"text\"}]}").unwrap_err();
+        assert!(e.to_string().contains("line 1, column 12"), "{e}");
+        // a model's answer pasted into a file is still found
+        assert!(form_in_file("Here: {\"components\": []}").is_ok());
+    }
 
     #[test]
     fn shapes_of_answers() {

@@ -8,6 +8,7 @@
 use serde_json::{Map, Value};
 
 use super::Origin;
+use super::Rule;
 use super::constraints::brief;
 use super::names::{naming, unsafe_segment, valid_key, valid_path};
 use super::normalise::Walker;
@@ -35,7 +36,10 @@ impl Walker<'_> {
                 self.report.warn(format!("{who} had a label that was not a text; it is now \"{text}\"."));
             }
             Some(other) => {
-                self.report.refuse(format!("{who} has the label {}; a label is a text.", brief(other)));
+                self.report.refuse(
+                    Rule::InvalidLabel,
+                    format!("{who} has the label {}; a label is a text.", brief(other)),
+                );
                 c.remove("label");
             }
         }
@@ -47,21 +51,21 @@ impl Walker<'_> {
                     // refused with the binding, after the repairs, by the walk
                 } else if !valid_key(&key) {
                     let suggestion = words::key_from_label(&key).filter(|k| valid_key(k));
-                    self.report.refuse(format!(
+                    self.report.refuse(Rule::UnbindableKey, format!(
                         "{who} has the key \"{key}\", which form-js cannot bind; use letters, digits and _ with dots between path segments{}.",
                         suggestion.map(|s| format!(", e.g. \"{s}\"")).unwrap_or_default()
                     ));
                 } else if let Some(seg) = unsafe_segment(&key) {
-                    self.report.refuse(format!(
+                    self.report.refuse(Rule::UnbindableKey, format!(
                         "{who} has the key \"{key}\", whose segment \"{seg}\" form-js refuses (numbers make lists, and __proto__, prototype and constructor are reserved); rename it."
                     ));
                 }
             }
             Some(other) => {
-                self.report.refuse(format!(
-                    "{who} has the key {}; a key is a text such as \"startDate\".",
-                    brief(other)
-                ));
+                self.report.refuse(
+                    Rule::UnbindableKey,
+                    format!("{who} has the key {}; a key is a text such as \"startDate\".", brief(other)),
+                );
             }
             None => match words::key_from_label(&label) {
                 Some(key) if model && !label.is_empty() => {
@@ -71,13 +75,13 @@ impl Walker<'_> {
                     ));
                 }
                 _ if !model => {
-                    self.report.refuse(format!(
+                    self.report.refuse(Rule::UnbindableKey, format!(
                         "{who} has no key, so form-js would bind it to a made-up name; give it the key of the process variable it fills."
                     ));
                     return;
                 }
                 _ => {
-                    self.report.refuse(format!(
+                    self.report.refuse(Rule::UnbindableKey, format!(
                         "The {kind} at position {at} has neither a key nor a label; give it the key of the process variable it fills."
                     ));
                     return;
@@ -132,17 +136,17 @@ impl Walker<'_> {
             Some(other) => {
                 let text = brief(other);
                 c.remove("path");
-                self.report.refuse(format!(
-                    "{} has the path {text}; a path is a text such as \"address\".",
-                    naming(c, at)
-                ));
+                self.report.refuse(
+                    Rule::UnbindableKey,
+                    format!("{} has the path {text}; a path is a text such as \"address\".", naming(c, at)),
+                );
             }
         }
         let path = c.get("path").and_then(Value::as_str).unwrap_or_default().to_string();
         if !within_path_bounds(&path) {
             // refused with the binding, by the walk
         } else if !valid_path(&path) {
-            self.report.refuse(format!(
+            self.report.refuse(Rule::UnbindableKey, format!(
                 "{} has the path \"{path}\", which form-js cannot bind; use letters, digits and _ with dots between segments.",
                 naming(c, at)
             ));
@@ -159,7 +163,7 @@ impl Walker<'_> {
                     self.report
                         .warn(format!("{} had no path; its items now bind under \"{p}\".", naming(c, at)));
                 }
-                _ => self.report.refuse(format!(
+                _ => self.report.refuse(Rule::UnbindableKey, format!(
                     "{} has no path, so form-js would bind its items to a made-up name; give it the path of the list variable it fills.",
                     naming(c, at)
                 )),

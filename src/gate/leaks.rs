@@ -20,11 +20,14 @@ use std::collections::HashSet;
 use serde_json::{Map, Value};
 
 use super::Report;
+use super::Rule;
 
 /// A place where the viewer fetches a URL that is computed.
 #[derive(Debug, Clone)]
 pub struct Fetch {
     who: String,
+    /// The fetching component's key or path, for the problem's location.
+    at: Option<String>,
     what: &'static str,
     names: Vec<String>,
 }
@@ -96,10 +99,11 @@ const KEYWORDS: &[&str] = &[
 /// Records what a component of type `kind` makes the viewer fetch, and refuses unsafe iframe grants.
 pub fn collect(kind: &str, c: &Map<String, Value>, who: &str, fetches: &mut Vec<Fetch>, report: &mut Report) {
     let text = |p: &str| c.get(p).and_then(Value::as_str);
+    let at = report.at.clone();
     let mut add = |what: &'static str, s: &str| {
         let names = computed_names(s);
         if let Some(names) = names {
-            fetches.push(Fetch { who: who.to_string(), what, names });
+            fetches.push(Fetch { who: who.to_string(), at: at.clone(), what, names });
         }
     };
     match kind {
@@ -136,7 +140,8 @@ pub fn judge(fetches: &[Fetch], editable: &HashSet<String>, report: &mut Report)
     for f in fetches {
         let typed: Vec<&str> = f.names.iter().map(String::as_str).filter(|n| editable.contains(*n)).collect();
         if let Some(first) = typed.first() {
-            report.refuse(format!(
+            report.at(f.at.clone());
+            report.refuse(Rule::DataLeak, format!(
                 "{} builds its {} from what the user types (\"{first}\"), so rendering the form sends that to another server as it is typed; use a constant URL, or build it only from process data the form does not let the user change.",
                 f.who, f.what
             ));
@@ -225,12 +230,12 @@ fn security(c: &Map<String, Value>, who: &str, report: &mut Report) {
     };
     let on = |p: &str| sec.get(p).is_some_and(|v| v == &Value::Bool(true));
     if on("allowScripts") && on("allowSameOrigin") {
-        report.refuse(format!(
+        report.refuse(Rule::DataLeak, format!(
             "{who} lets its embedded page run scripts with its own origin (security allowScripts and allowSameOrigin together), which lets that page lift its own sandbox; grant at most one of the two."
         ));
     }
     match (on("allowTopNavigation"), on("allowScripts")) {
-        (true, true) => report.refuse(format!(
+        (true, true) => report.refuse(Rule::DataLeak, format!(
             "{who} lets scripts in its embedded page navigate the whole window away (security allowScripts with allowTopNavigation), for example to a look-alike login page; remove allowTopNavigation."
         )),
         (true, false) => report.warn(format!(

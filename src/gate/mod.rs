@@ -19,10 +19,12 @@ mod extract;
 mod fields;
 mod form_id;
 mod leaks;
+mod mend;
 mod names;
 mod normalise;
 pub mod partial;
 mod patterns;
+mod rule;
 mod secrets;
 
 use form_id::base36;
@@ -36,7 +38,9 @@ use crate::bpmn::Process;
 
 pub use extract::Unreadable;
 pub use form_id::choose as choose_form_id;
+pub use mend::mend;
 pub use normalise::Binding;
+pub use rule::{Problem, Rule};
 
 /// The `schemaVersion` form-js 1.23's editor writes (`node check.mjs --info`).
 pub const SCHEMA_VERSION: u64 = 19;
@@ -127,19 +131,26 @@ pub const STOP_EVERY: usize = 256;
 /// Refusals and warnings collected while a form is walked (each sentence once, in order).
 #[derive(Debug, Default)]
 pub struct Report {
-    problems: Vec<String>,
+    problems: Vec<Problem>,
     warnings: Vec<String>,
     seen: HashSet<String>,
+    /// The binding path (or key) of the component being walked, for the problems found there.
+    at: Option<String>,
     /// The form's patterns: the compile budget spent and the verdicts reached.
     pub(crate) patterns: patterns::Patterns,
 }
 
 impl Report {
-    /// Records a refusal.
-    pub fn refuse(&mut self, sentence: String) {
+    /// Records a refusal: `rule` broken by the component being walked.
+    pub fn refuse(&mut self, rule: Rule, sentence: String) {
         if self.seen.insert(sentence.clone()) {
-            self.problems.push(sentence);
+            self.problems.push(Problem { rule, key: self.at.clone(), message: sentence });
         }
+    }
+
+    /// Says which component the problems found next belong to.
+    pub(crate) fn at(&mut self, key: Option<String>) {
+        self.at = key;
     }
 
     /// Records a warning.
@@ -186,11 +197,36 @@ pub fn check_value(
 
 /// Runs the gate on text with every option (origin, stop hook).
 pub fn run_text(text: &str, options: &Options<'_>) -> Result<Proposal, GateError> {
-    let form = extract::form_in(text).map_err(|u| match options.origin {
-        Origin::Model => u.of_model_answer(),
-        Origin::Author => u,
-    })?;
-    gate(form, options)
+    let form = match options.origin {
+        Origin::Model => extract::form_in(text).map_err(Unreadable::of_model_answer)?,
+        Origin::Author => extract::form_in_file(text)?,
+    };
+    strict(gate(form, options)?)
+}
+
+/// A hand-written form as the gate reads it: normalised as far as the rules allow, with every rule it
+/// breaks. Nothing is refused: the components that break a rule stay as written, so the contract check
+/// still reads every field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reviewed {
+    /// The form, normalised; its warnings; its bindings.
+    pub proposal: Proposal,
+    /// The rules it breaks (at most [`MAX_PROBLEMS`], then one that says how many more).
+    pub problems: Vec<Problem>,
+}
+
+/// Reviews a hand-written form's text ([`Origin::Author`]): a `.form` file, `validate`'s `text`. Only
+/// text that holds no form at all is an error (with the line and column of a JSON mistake), and a
+/// stop.
+pub fn review_text(text: &str, options: &Options<'_>) -> Result<Reviewed, GateError> {
+    let form = extract::form_in_file(text)?;
+    gate(form, &Options { origin: Origin::Author, ..*options })
+}
+
+/// Reviews a hand-written form already parsed (`validate`'s `schema`, a project's form).
+pub fn review_value(value: Value, options: &Options<'_>) -> Result<Reviewed, GateError> {
+    let form = extract::as_form(value).map_err(Unreadable::of_form_file)?;
+    gate(form, &Options { origin: Origin::Author, ..*options })
 }
 
 /// The JSON a model's raw answer holds (bare, fenced, after prose), decoded but not yet judged: what
@@ -204,13 +240,22 @@ pub fn decode(answer: &str) -> Result<Value, GateError> {
 /// Runs the gate on a parsed value with every option.
 pub fn run_value(value: Value, options: &Options<'_>) -> Result<Proposal, GateError> {
     let form = extract::as_form(value)?;
-    gate(form, options)
+    strict(gate(form, options)?)
+}
+
+/// A reviewed form as a verdict: refused when it breaks any rule.
+fn strict(reviewed: Reviewed) -> Result<Proposal, GateError> {
+    if reviewed.problems.is_empty() {
+        Ok(reviewed.proposal)
+    } else {
+        Err(GateError::Refused(reviewed.problems.into_iter().map(|p| p.message).collect()))
+    }
 }
 
 /// Root properties form-js passes through untouched.
 const ROOT_PASSTHROUGH: &[&str] = &["executionPlatform", "executionPlatformVersion", "versionTag"];
 
-fn gate(mut form: Map<String, Value>, options: &Options<'_>) -> Result<Proposal, GateError> {
+fn gate(mut form: Map<String, Value>, options: &Options<'_>) -> Result<Reviewed, GateError> {
     let mut report = Report::default();
     match form.get("type") {
         None | Some(Value::Null) => {}
@@ -231,14 +276,16 @@ fn gate(mut form: Map<String, Value>, options: &Options<'_>) -> Result<Proposal,
     }
     let bindings = std::mem::take(&mut walker.bindings);
     let bound = options.process.map(|p| fit_report(p, &bindings, &mut report)).unwrap_or_default();
-    if !report.problems.is_empty() {
-        let mut problems = report.problems;
-        if problems.len() > MAX_PROBLEMS {
-            let more = problems.len() - MAX_PROBLEMS;
-            problems.truncate(MAX_PROBLEMS);
-            problems.push(format!("The form has {more} more problems; fix these first and check it again."));
-        }
-        return Err(GateError::Refused(problems));
+    let mut problems = report.problems;
+    if problems.len() > MAX_PROBLEMS {
+        let more = problems.len() - MAX_PROBLEMS;
+        let rule = problems[MAX_PROBLEMS].rule;
+        problems.truncate(MAX_PROBLEMS);
+        problems.push(Problem {
+            rule,
+            key: None,
+            message: format!("The form has {more} more problems; fix these first and check it again."),
+        });
     }
     let mut schema = Map::new();
     schema.insert("components".into(), Value::Array(components));
@@ -261,7 +308,8 @@ fn gate(mut form: Map<String, Value>, options: &Options<'_>) -> Result<Proposal,
         _ => SCHEMA_VERSION,
     };
     schema.insert("schemaVersion".into(), Value::from(version));
-    Ok(Proposal { schema: Value::Object(schema), warnings: report.warnings, bound, bindings })
+    let proposal = Proposal { schema: Value::Object(schema), warnings: report.warnings, bound, bindings };
+    Ok(Reviewed { proposal, problems })
 }
 
 /// Bound keys, and warnings for keys that bind nothing while a close variable exists.

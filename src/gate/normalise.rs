@@ -19,7 +19,7 @@ use super::claims::Claims;
 use super::constraints::{self, brief};
 use super::fields::{KEY_FIX, PATH_FIX};
 use super::names::{describe_kind, naming, path_refusal, valid_key, valid_path};
-use super::{Origin, Report, STOP_EVERY, leaks, secrets};
+use super::{Origin, Report, Rule, STOP_EVERY, leaks, secrets};
 use crate::formjs::within_path_bounds;
 use crate::formjs::{self, Class};
 use crate::words;
@@ -113,8 +113,10 @@ impl<'r> Walker<'r> {
         depth: usize,
     ) {
         if depth > MAX_DEPTH {
-            self.report
-                .refuse(format!("The form nests groups more than {MAX_DEPTH} levels deep; flatten it."));
+            self.report.refuse(
+                Rule::InvalidComponent,
+                format!("The form nests groups more than {MAX_DEPTH} levels deep; flatten it."),
+            );
             return;
         }
         self.drop_repeats(components, position);
@@ -129,7 +131,8 @@ impl<'r> Walker<'r> {
             }
             let at = if position.is_empty() { format!("{}", i + 1) } else { format!("{position}.{}", i + 1) };
             let Some(c) = component.as_object_mut() else {
-                self.report.refuse(format!(
+                self.report.at(None);
+                self.report.refuse(Rule::InvalidComponent, format!(
                     "Component {at} of the form is {}, not a component; every component is an object with a \"type\".",
                     brief(component)
                 ));
@@ -203,7 +206,7 @@ impl<'r> Walker<'r> {
         let who_before = naming(c, at);
         // Secrets first: a field asking for one is refused whatever else is wrong with it.
         if let Some(sentence) = secrets::refusal(c, original_type.as_deref(), &who_before) {
-            self.report.refuse(sentence);
+            self.report.refuse(Rule::SecretField, sentence);
             return None;
         }
         let kind_name = self.settle_type(c, &who_before)?;
@@ -234,6 +237,8 @@ impl<'r> Walker<'r> {
         at: &str,
         depth: usize,
     ) {
+        let here = located(c, prefix);
+        self.report.at(here.clone());
         let Some((kind_name, kind, who)) = self.settle(c, at) else {
             return;
         };
@@ -243,13 +248,16 @@ impl<'r> Walker<'r> {
         match kind {
             Kind::Known(Class::Input) | Kind::Custom if key.is_some_and(|k| !within_path_bounds(k)) => {
                 let key = key.expect("some");
-                self.report.refuse(path_refusal(&who, "a key", key, KEY_FIX).expect("past the bounds"));
+                self.report.refuse(
+                    Rule::UnbindableKey,
+                    path_refusal(&who, "a key", key, KEY_FIX).expect("past the bounds"),
+                );
             }
             Kind::Known(Class::Input) | Kind::Custom if key.is_some_and(valid_key) => {
                 let key = key.expect("some").to_string();
                 let path = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
                 match path_refusal(&who, WHOLE_PATH, &path, WHOLE_FIX) {
-                    Some(sentence) => self.report.refuse(sentence),
+                    Some(sentence) => self.report.refuse(Rule::UnbindableKey, sentence),
                     None => self.bind_key(c, &key, path, &who, claims, in_list),
                 }
             }
@@ -257,7 +265,7 @@ impl<'r> Walker<'r> {
                 let path = c.get("path").and_then(Value::as_str).unwrap_or_default().to_string();
                 // a container refused for its path is not looked at further: the form is refused
                 if let Some(sentence) = path_refusal(&who, "a path", &path, PATH_FIX) {
-                    self.report.refuse(sentence);
+                    self.report.refuse(Rule::UnbindableKey, sentence);
                     return;
                 }
                 let full = match (prefix.is_empty(), path.is_empty()) {
@@ -267,7 +275,7 @@ impl<'r> Walker<'r> {
                 };
                 if let Some(sentence) = path_refusal(&who, WHOLE_PATH, &full, WHOLE_FIX) {
                     // its children are not walked: each would bind under the path refused here
-                    self.report.refuse(sentence);
+                    self.report.refuse(Rule::UnbindableKey, sentence);
                     return;
                 }
                 let repeated = kind_name == "dynamiclist";
@@ -278,7 +286,7 @@ impl<'r> Walker<'r> {
                         claims.claim_open(&full, &who)
                     };
                     if let Some((_, other)) = clash {
-                        self.report.refuse(format!(
+                        self.report.refuse(Rule::DuplicateBinding, format!(
                             "{who} uses the path \"{full}\", which {} already binds; give the {kind_name} another path.",
                             words::lower_first(&other)
                         ));
@@ -297,10 +305,13 @@ impl<'r> Walker<'r> {
                             self.walk(children, &full, claims, in_list, at, depth + 1);
                         }
                     }
-                    Some(other) => self.report.refuse(format!(
-                        "{who} has \"components\" set to {}; a {kind_name} holds a list of components.",
-                        brief(other)
-                    )),
+                    Some(other) => self.report.refuse(
+                        Rule::InvalidComponent,
+                        format!(
+                            "{who} has \"components\" set to {}; a {kind_name} holds a list of components.",
+                            brief(other)
+                        ),
+                    ),
                     None => {
                         c.insert("components".into(), Value::Array(Vec::new()));
                         self.report.warn(format!("{who} held no components; it is empty."));
@@ -314,6 +325,8 @@ impl<'r> Walker<'r> {
             }
             _ => {}
         }
+        // the children walked above located their own problems: these are this component's again
+        self.report.at(here);
         leaks::collect(&kind_name, c, &who, &mut self.fetches, self.report);
         if let Kind::Known(_) = kind {
             constraints::check(&kind_name, c, &who, self.report);
@@ -339,7 +352,7 @@ impl<'r> Walker<'r> {
                     words::lower_first(&other)
                 )
             };
-            self.report.refuse(format!(
+            self.report.refuse(Rule::DuplicateBinding, format!(
                 "{what}; form-js binds each path once (no key may equal, contain or extend another), so give one of them another key."
             ));
         }
@@ -366,10 +379,10 @@ impl<'r> Walker<'r> {
         let given = match c.get("type") {
             Some(Value::String(t)) => t.clone(),
             Some(other) => {
-                self.report.refuse(format!(
-                    "{who} has the type {}; a type is a text such as \"textfield\".",
-                    brief(other)
-                ));
+                self.report.refuse(
+                    Rule::InvalidComponent,
+                    format!("{who} has the type {}; a type is a text such as \"textfield\".", brief(other)),
+                );
                 return None;
             }
             None if self.origin == Origin::Model && (keyed || c.contains_key("label")) => {
@@ -378,21 +391,21 @@ impl<'r> Walker<'r> {
                 return Some("textfield".into());
             }
             None => {
-                self.report.refuse(format!(
+                self.report.refuse(Rule::InvalidComponent, format!(
                     "{who} has no type; give it one of form-js's types, such as \"textfield\" or \"text\"."
                 ));
                 return None;
             }
         };
         if given == "default" {
-            self.report.refuse(format!("{who} has the type \"default\", which only the form itself has; use a group to hold components."));
+            self.report.refuse(Rule::InvalidComponent, format!("{who} has the type \"default\", which only the form itself has; use a group to hold components."));
             return None;
         }
         if formjs::class_of(&given).is_some() {
             return Some(given);
         }
         if let Some((_, instead)) = RETIRED.iter().find(|(t, _)| *t == given) {
-            self.report.refuse(format!(
+            self.report.refuse(Rule::InvalidComponent, format!(
                 "{who} has the type \"{given}\", which form-js 1.x no longer has (the import fails); {instead}."
             ));
             return None;
@@ -437,7 +450,7 @@ impl<'r> Walker<'r> {
             ));
             return Some("textfield".into());
         }
-        self.report.refuse(format!(
+        self.report.refuse(Rule::InvalidComponent, format!(
             "{who} has the type \"{given}\", which form-js does not know, and binds nothing; use one of form-js's types or remove it."
         ));
         None
@@ -498,5 +511,16 @@ impl<'r> Walker<'r> {
             }
         }
         unreachable!("an unused id is always found")
+    }
+}
+
+/// Where a component's problems are reported: its binding path (its key, or a container's path,
+/// under the paths around it), else its id.
+fn located(c: &Map<String, Value>, prefix: &str) -> Option<String> {
+    let own = c.get("key").or_else(|| c.get("path")).and_then(Value::as_str).filter(|k| !k.is_empty());
+    match own {
+        Some(k) if prefix.is_empty() => Some(k.to_string()),
+        Some(k) => Some(format!("{prefix}.{k}")),
+        None => c.get("id").and_then(Value::as_str).map(str::to_string),
     }
 }

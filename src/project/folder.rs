@@ -68,6 +68,9 @@ pub struct Listing {
     pub files: Vec<ListedFile>,
     /// A sentence per thing skipped (a link out of the folder, a file over the size limit).
     pub warnings: Vec<String>,
+    /// The `.form` files skipped for their size, with the sentence that says so: a form a step binds
+    /// may be among them.
+    pub oversized_forms: Vec<(String, String)>,
 }
 
 impl PartialEq for Listing {
@@ -118,7 +121,12 @@ fn list_kinds(dir: &Path, bounds: &ProjectBounds, kinds: &[FileKind]) -> Result<
     let folder_error = |source| ProjectError::Folder { dir: dir.to_path_buf(), source };
     let root = std::fs::canonicalize(dir).map_err(folder_error)?;
     std::fs::read_dir(&root).map_err(folder_error)?; // a root that is not a readable folder is an error
-    let mut listing = Listing { dir: dir.to_path_buf(), files: Vec::new(), warnings: Vec::new() };
+    let mut listing = Listing {
+        dir: dir.to_path_buf(),
+        files: Vec::new(),
+        warnings: Vec::new(),
+        oversized_forms: Vec::new(),
+    };
     let mut visited: HashSet<PathBuf> = HashSet::from([root.clone()]);
     let mut pending: Vec<(PathBuf, String, usize)> = vec![(dir.to_path_buf(), String::new(), 0)];
     let mut seen_entries = 0usize;
@@ -182,7 +190,7 @@ fn list_kinds(dir: &Path, bounds: &ProjectBounds, kinds: &[FileKind]) -> Result<
             let Some(kind) = kind_of(file_name, kinds) else {
                 continue;
             };
-            let Some(file) = listed(path, name, kind, bounds, &mut listing.warnings) else {
+            let Some(file) = listed(path, name, kind, bounds, &mut listing) else {
                 continue;
             };
             listing.files.push(file);
@@ -243,21 +251,26 @@ fn followed(
     }
 }
 
-/// A project file as listed, when it is a regular file within the bounds (a warning when it is over).
+/// A project file as listed, when it is a regular file within the bounds (a warning when it is over,
+/// and for a form, a record that it was skipped).
 fn listed(
     path: PathBuf,
     name: String,
     kind: FileKind,
     bounds: &ProjectBounds,
-    warnings: &mut Vec<String>,
+    listing: &mut Listing,
 ) -> Option<ListedFile> {
     let meta = std::fs::metadata(&path).ok().filter(std::fs::Metadata::is_file)?;
     if meta.len() > bounds.max_file_bytes {
-        warnings.push(format!(
+        let sentence = format!(
             "{name} is {} bytes, over this installation's limit of {} bytes for one project file; it was skipped.",
             meta.len(),
             bounds.max_file_bytes
-        ));
+        );
+        if kind == FileKind::Form {
+            listing.oversized_forms.push((name, sentence.clone()));
+        }
+        listing.warnings.push(sentence);
         return None;
     }
     Some(ListedFile { path, name, kind, len: meta.len(), modified: meta.modified().ok() })

@@ -155,6 +155,31 @@ pub struct Project {
     pub files: Vec<String>,
     /// A sentence per file skipped or read only in part, per id used twice.
     pub warnings: Vec<String>,
+    /// The `.form` files that are not what a step binding them needs: what the contract check reports
+    /// as findings.
+    #[serde(skip)]
+    pub form_problems: Vec<FormFileProblem>,
+}
+
+/// A `.form` file of the project that a step cannot use as it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FormFileProblem {
+    /// It could not be read as a form: too large, unreadable, not JSON, not a form-js schema.
+    Unreadable {
+        /// The file, as named in the project.
+        file: String,
+        /// The sentence that says why.
+        why: String,
+    },
+    /// Its form id is one an earlier file has; the earlier one is the one linked.
+    DuplicateId {
+        /// The file, as named in the project.
+        file: String,
+        /// The id.
+        id: String,
+        /// The file that has it first.
+        first: String,
+    },
 }
 
 impl Project {
@@ -206,19 +231,41 @@ impl Project {
     fn add_form(&mut self, schema: Value, file: &str) {
         match form::read_form(schema, file.to_string()) {
             Ok(form) => {
-                if let Some(first) = self.form(&form.id) {
+                if let Some(first) = self.form(&form.id).map(|f| f.file.clone()) {
                     self.warnings.push(format!(
                         "{file} has the form id \"{}\" that {} has too; {} is the one linked.",
-                        form.id, first.file, first.file
+                        form.id, first, first
                     ));
+                    self.form_problems.push(FormFileProblem::DuplicateId {
+                        file: file.to_string(),
+                        id: form.id.clone(),
+                        first,
+                    });
                 }
                 self.forms.push(form);
                 self.files.push(file.to_string());
             }
             Err(why) => {
-                self.warnings.push(format!("{file} was skipped: {why}, so it is not a form-js form."));
+                let sentence = format!("{file} was skipped: {why}, so it is not a form-js form.");
+                self.unreadable_form(file, sentence);
             }
         }
+    }
+
+    /// A listed file skipped as it was read: a warning, and a problem for the check when it is a form.
+    fn skipped(&mut self, file: &folder::ListedFile, sentence: String) {
+        if file.kind == folder::FileKind::Form {
+            self.unreadable_form(&file.name, sentence);
+        } else {
+            self.warnings.push(sentence);
+        }
+    }
+
+    /// A `.form` file skipped: a warning, and a problem for the check.
+    fn unreadable_form(&mut self, file: &str, sentence: String) {
+        self.form_problems
+            .push(FormFileProblem::Unreadable { file: file.to_string(), why: sentence.clone() });
+        self.warnings.push(sentence);
     }
 
     fn add_decisions(&mut self, read: dmn::Decisions, file: &str) {
@@ -249,19 +296,23 @@ impl Project {
 /// listed). Blocking (file system).
 pub fn read_listing(listing: &Listing, bounds: &ProjectBounds) -> Result<Project, ProjectError> {
     let mut project = Project { warnings: listing.warnings.clone(), ..Project::default() };
+    for (file, why) in &listing.oversized_forms {
+        project.form_problems.push(FormFileProblem::Unreadable { file: file.clone(), why: why.clone() });
+    }
     let mut total = 0u64;
     for file in &listing.files {
         let bytes = match crate::files::read_capped(&file.path, bounds.max_file_bytes, bounds.read_timeout) {
             Ok(Some(bytes)) => bytes,
             Ok(None) => {
-                project.warnings.push(format!(
+                let sentence = format!(
                     "{} grew over this installation's limit of {} bytes for one project file; it was skipped.",
                     file.name, bounds.max_file_bytes
-                ));
+                );
+                project.skipped(file, sentence);
                 continue;
             }
             Err(e) => {
-                project.warnings.push(format!("{} could not be read ({e}); it was skipped.", file.name));
+                project.skipped(file, format!("{} could not be read ({e}); it was skipped.", file.name));
                 continue;
             }
         };
@@ -279,7 +330,10 @@ pub fn read_listing(listing: &Listing, bounds: &ProjectBounds) -> Result<Project
                 match serde_json::from_slice::<Value>(text) {
                     Ok(schema) => project.add_form(schema, &file.name),
                     Err(e) => {
-                        project.warnings.push(format!("{} was skipped: it is not JSON ({e}).", file.name));
+                        project.unreadable_form(
+                            &file.name,
+                            format!("{} was skipped: it is not JSON ({e}).", file.name),
+                        );
                     }
                 }
             }

@@ -218,15 +218,16 @@ impl Service {
         let worker = self.registry.choose(principal, req.worker.as_deref())?;
         // admitted before the BPMN is parsed: a refused request costs no parse
         let _permit = self.admission.admit(worker)?;
-        if let Some(schema) = &req.schema {
-            // the form being refined must be one: the CLI's --schema and this agree
-            let schema = schema.clone();
-            self.cpu(current_size >= offload::INLINE_FORM_BYTES, move |_| {
-                gate::schema_from_value(schema, None, None)
-                    .map(drop)
-                    .map_err(|e| ServiceError::CurrentFormRefused(e.problems()))
-            })
-            .await?;
+        let mut mended = Vec::new();
+        if let Some(schema) = req.schema.take() {
+            // the form being refined is the author's: what breaks a rule is left out, and said
+            let (schema, said) = self
+                .cpu(current_size >= offload::INLINE_FORM_BYTES, move |_| {
+                    gate::mend(schema).map_err(|e| ServiceError::CurrentFormRefused(e.problems()))
+                })
+                .await?;
+            req.schema = Some(schema);
+            mended = said;
         }
         // taken: the text is not needed once read, and a generation may wait on a model for minutes
         let taken = Taken {
@@ -294,6 +295,7 @@ impl Service {
         self.metrics.finished(&worker.name, outcome);
         let (generation, findings) = result?;
         let mut warnings = reply.warnings;
+        warnings.extend(mended);
         warnings.extend(generation.proposal.warnings);
         check::without_repeats(&mut warnings, &findings);
         Ok(GenerateResponse {
@@ -423,17 +425,15 @@ impl Service {
         };
         let result = self.gate_author_form(form, form_id.clone(), resolved.target().cloned()).await?;
         match result {
-            Ok(p) => {
+            Ok(gate::Reviewed { proposal: p, problems }) => {
                 let mut warnings = resolved.warnings();
                 warnings.extend(p.warnings);
-                let findings = match resolved.target() {
-                    Some(target) => {
-                        let step =
-                            Step::of_validate(req.element_id.as_deref(), form_id.as_deref(), &p.schema);
-                        self.step_findings(target.clone(), step, p.schema.clone()).await?
-                    }
-                    None => Vec::new(),
-                };
+                let mut findings = check::gate_findings(&problems);
+                if let Some(target) = resolved.target() {
+                    let step = Step::of_validate(req.element_id.as_deref(), form_id.as_deref(), &p.schema);
+                    findings.extend(self.step_findings(target.clone(), step, p.schema.clone()).await?);
+                }
+                findings.sort_by_key(|f| f.severity);
                 check::without_repeats(&mut warnings, &findings);
                 Ok(ValidateResponse { schema: p.schema, warnings, findings })
             }
@@ -451,7 +451,7 @@ impl Service {
         form: Form,
         form_id: Option<String>,
         target: Option<crate::sources::Target>,
-    ) -> Result<Result<gate::Proposal, GateError>, ServiceError> {
+    ) -> Result<Result<gate::Reviewed, GateError>, ServiceError> {
         let abandoned = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let _on_drop = Abandon(abandoned.clone());
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(self.limits.gate_seconds);
@@ -467,8 +467,8 @@ impl Service {
                 stop: Some(&stop),
             };
             match form {
-                Form::Value(v) => gate::run_value(v, &options),
-                Form::Text(t) => gate::run_text(&t, &options),
+                Form::Value(v) => gate::review_value(v, &options),
+                Form::Text(t) => gate::review_text(&t, &options),
             }
         });
         work.await.map_err(|e| {

@@ -152,7 +152,7 @@ fn check_prints_the_schema_of_one_accepted_file_and_warnings_on_stderr() {
 }
 
 #[test]
-fn check_refusals_exit_one_with_a_sentence_each() {
+fn forms_that_break_the_gates_rules_are_checked_with_an_error_finding_each() {
     let dir = tempfile::tempdir().unwrap();
     let good =
         write(dir.path(), "good.form", r#"{"components":[{"type":"textfield","key":"a","label":"A"}]}"#);
@@ -164,11 +164,15 @@ fn check_refusals_exit_one_with_a_sentence_each() {
     let (code, out, err) = formgen(&["check", &good, &bad]);
     assert_eq!(code, 1, "{err}");
     assert!(out.is_empty(), "several files: no schema on stdout");
-    let refusals: Vec<&str> = err.lines().filter(|l| l.contains("refused:")).collect();
-    assert_eq!(refusals.len(), 2, "{err}");
+    let errors: Vec<&str> = err.lines().filter(|l| l.contains("bad.form") && l.contains("error:")).collect();
+    assert_eq!(errors.len(), 2, "{err}");
+    assert!(!err.contains("refused"), "no form is refused: {err}");
     assert!(err.contains("good.form: accepted"), "{err}");
-    assert!(err.contains("asks for a secret"), "{err}");
-    assert!(err.contains("has min 3 above max 1"), "{err}");
+    assert!(errors[0].contains("asks for a secret") && errors[0].ends_with("[secret_field]"), "{err}");
+    assert!(
+        errors[1].contains("has min 3 above max 1") && errors[1].ends_with("[invalid_validation]"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! `POST /api/formgen/validate` through the router: an accepted form with its warnings, a refused
-//! one with every problem, and the gate on a huge form, which runs off the async threads and stops
+//! `POST /api/formgen/validate` through the router: an accepted form with its warnings, one that
+//! breaks the gate's rules with an error finding per problem, text with a JSON mistake refused with
+//! its line and column, and the gate on a huge form, which runs off the async threads and stops
 //! at its time.
 
 use std::time::Duration;
@@ -20,10 +21,19 @@ async fn validate_accepts_or_lists_every_problem() {
     assert!(body["warnings"][0].as_str().unwrap().contains("`urlaubstage`"), "{body}");
     let bad = json!({"text": "```json\n{\"components\":[{\"type\":\"textfield\",\"key\":\"pw\",\"label\":\"Password\"},{\"type\":\"number\",\"key\":\"n\",\"label\":\"N\",\"validate\":{\"min\":2,\"max\":1}}]}\n```"});
     let (status, body, _) = call(&app, "POST", "/api/formgen/validate", Some(ANA), Some(bad)).await;
+    assert_eq!(status, StatusCode::OK, "a form that breaks rules is still checked: {body}");
+    let findings = body["findings"].as_array().unwrap();
+    let codes: Vec<(&str, &str, &str)> = findings
+        .iter()
+        .map(|f| (f["code"].as_str().unwrap(), f["key"].as_str().unwrap(), f["severity"].as_str().unwrap()))
+        .collect();
+    assert_eq!(codes, [("secret_field", "pw", "error"), ("invalid_validation", "n", "error")], "{body}");
+    assert!(findings[0]["message"].as_str().unwrap().starts_with("The field \"Password\""));
+    let typo = json!({"text": "{\"components\": [\n  {\"type\": \"textfield\",, \"key\": \"a\"}]}"});
+    let (status, body, _) = call(&app, "POST", "/api/formgen/validate", Some(ANA), Some(typo)).await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("schema_refused")));
-    let problems = body["problems"].as_array().unwrap();
-    assert_eq!(problems.len(), 2, "{body}");
-    assert!(problems[0].as_str().unwrap().starts_with("The field \"Password\""));
+    let problem = body["problems"][0].as_str().unwrap();
+    assert!(problem.contains("line 2, column 24") && !problem.contains("answer"), "{problem}");
     let (status, body, _) = call(&app, "POST", "/api/formgen/validate", Some(ANA), Some(json!({}))).await;
     assert_eq!((status, body["code"].as_str()), (StatusCode::BAD_REQUEST, Some("form_required")));
 }

@@ -35,6 +35,7 @@ mod http_validate;
 mod layers;
 mod model_adapters;
 mod nesting;
+mod never_refused;
 mod picture;
 mod picture_rules;
 mod reader;

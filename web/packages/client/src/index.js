@@ -104,7 +104,9 @@ export class FormgenClient {
 
   /**
    * `POST /api/formgen/validate`: the schema gate (and the contract check, with a process) on a hand-written
-   * form. A refused form is the error `schema_refused` (422) with one sentence per problem in `problems`.
+   * form. Every rule of the gate the form breaks is an error finding (`secret_field`, `invalid_validation`, ...)
+   * beside the contract's; only text that holds no form is the error `schema_refused` (422), whose sentence
+   * gives the line and column of a JSON mistake.
    * @param {ValidateRequest} request
    * @param {CallOptions} [options]
    * @returns {Promise<Result<Validation>>}

@@ -199,18 +199,25 @@ describe('validate and outline', () => {
     assert.match(missing.message, /reads `approved`/);
   });
 
-  test('a refused form is 422 schema_refused with one sentence per problem', async () => {
+  test('a form that breaks the gate\'s rules is checked, with an error finding per broken rule', async () => {
     const result = await createClient({ baseUrl: builtin.url }).validate({
       schema: { components: [
         { type: 'textfield', key: 'apiKey', label: 'API key' },
         { type: 'number', key: 'days', label: 'Days', validate: { min: 10, max: 1 } },
       ] },
     });
+    assert.ok(result.ok, JSON.stringify(result));
+    const codes = result.value.findings.map((f) => [ f.code, f.key, f.severity ]);
+    assert.deepEqual(codes, [ [ 'secret_field', 'apiKey', 'error' ], [ 'invalid_validation', 'days', 'error' ] ]);
+    assert.match(result.value.findings[0].message, /"API key" asks for a secret/);
+  });
+
+  test('text that holds no form is 422 schema_refused with the line and column of the mistake', async () => {
+    const result = await createClient({ baseUrl: builtin.url }).validate({ text: '{"components": [\n  {"type": "textfield",, "key": "a"}]}' });
     assert.equal(result.ok, false);
     assert.equal(result.error.status, 422);
     assert.equal(result.error.code, 'schema_refused');
-    assert.equal(result.error.problems.length, 2);
-    assert.match(result.error.problems[0], /"API key" asks for a secret/);
+    assert.match(result.error.problems[0], /line 2, column 24/);
   });
 
   test('outline answers the step\'s data picture with forms and decisions as arguments', async () => {
