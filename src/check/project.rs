@@ -31,7 +31,8 @@ pub fn review_at_step(
     let reviewed = match gate::review_value(schema, &options) {
         Ok(reviewed) => reviewed,
         Err(e) => {
-            let message = format!("{name} cannot be checked: {}", e.problems().join(" "));
+            let message =
+                crate::words::capitalise(&format!("{name} cannot be checked: {}", e.problems().join(" ")));
             return vec![process_finding(Code::UnreadableForm, Severity::Error, None, message)];
         }
     };
