@@ -22,12 +22,14 @@
 mod binding;
 mod code;
 mod gate;
+mod process;
 mod project;
 mod sentences;
 
 pub use binding::{FormRef, bound_forms, deployed, form_ref, has_forms};
 pub use code::Code;
 pub use gate::gate_findings;
+pub use process::process_findings;
 pub use project::{Missing, missing_form, project_findings, review_at_step};
 
 use std::collections::HashSet;

@@ -56,6 +56,23 @@ pub(crate) fn run(dir: &Path, json: bool, limits: &Limits) -> Result<ExitCode, U
         for process in &defs.processes {
             let checked = check_process(process, &project);
             any_error |= checked.iter().any(|c| c.errors() > 0);
+            let own = check::process_findings(process, &project);
+            if json && !own.is_empty() {
+                let line =
+                    serde_json::json!({"file": file.name, "processId": process.id.as_str(), "findings": own});
+                let _ = writeln!(stdout, "{line}");
+            } else {
+                for f in &own {
+                    let _ = writeln!(
+                        stdout,
+                        "{}: {}: {} [{}]",
+                        file.name,
+                        severity_word(f.severity),
+                        f.message,
+                        f.code.as_str()
+                    );
+                }
+            }
             if json {
                 for c in &checked {
                     let line = serde_json::json!({

@@ -36,6 +36,9 @@ struct Line<'a> {
     outline: outline::OutlineView<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     step: Option<formgen::flow::Picture>,
+    /// What is wrong with the processes themselves (names read that nothing writes).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    findings: Vec<formgen::check::Finding>,
 }
 
 /// Whether an `outline --process` value is an old-style process id rather than a file.
@@ -99,16 +102,21 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
         }
         if args.json {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            let step = match args.step.element.as_deref() {
+            let (step, project) = match args.step.element.as_deref() {
                 Some(element) => {
                     let target = step(&defs, args.step.process_id.as_deref(), element, path)?;
                     let around = read_project(args.step.project.as_deref(), path, limits)?;
                     let target = target.with_project(around);
-                    Some(formgen::flow::picture(target.process(), target.element_index(), target.project()))
+                    let picture =
+                        formgen::flow::picture(target.process(), target.element_index(), target.project());
+                    (Some(picture), target.project().clone())
                 }
-                None => None,
+                None => (None, formgen::project::Project::default()),
             };
-            let line = Line { outline: outline::OutlineView::new(&name, processes.iter().copied()), step };
+            let findings =
+                processes.iter().flat_map(|p| formgen::check::process_findings(p, &project)).collect();
+            let outline = outline::OutlineView::new(&name, processes.iter().copied());
+            let line = Line { outline, step, findings };
             // written straight from the read document into the buffered output
             let _ = serde_json::to_writer(&mut stdout, &line);
             let _ = stdout.write_all(b"\n");

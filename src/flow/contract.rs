@@ -272,6 +272,12 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
         need.expected =
             kinds.iter().find(|(path, _)| path == read_as || root(path) == read_as).map(|(_, e)| *e);
     }
+    // what the process reads by mistake (a literal without quotes, a misspelling) is a finding
+    // about the process, not a field for the form to add
+    if !contract.must_supply.is_empty() {
+        let mistaken = super::unwritten::mistaken_reads(process, project, target);
+        contract.must_supply.retain(|need| !mistaken.contains(&need.name));
+    }
     contract.known_before = known
         .into_iter()
         .map(|k| {
@@ -542,7 +548,7 @@ impl Facts {
 
 /// The keys the form an element binds sets, when formgen has that form: its editable fields (a
 /// read-only or disabled field hands back the value it was shown, so it sets nothing new).
-fn form_keys(process: &Process, e: &Element, project: &Project) -> Option<Vec<String>> {
+pub(crate) fn form_keys(process: &Process, e: &Element, project: &Project) -> Option<Vec<String>> {
     let declared = e.declared();
     if !declared.fields.is_empty() {
         return Some(
@@ -611,7 +617,7 @@ fn decision_inputs(e: &Element, project: &Project) -> Vec<(String, String, Strin
 /// process, a Camunda 7 / Flowable task that runs code, a listener, a user task whose form is not
 /// known. What writes only what it declares (a connector's result, a FEEL script's or a decision's
 /// result variable, output mappings, a known form) is seen.
-fn writes_unseen(e: &Element, known_form: bool) -> bool {
+pub(crate) fn writes_unseen(e: &Element, known_form: bool) -> bool {
     let has = |place: &Place| e.accesses.iter().any(|a| &a.place == place);
     let maps_outputs = has(&Place::OutputTarget)
         || e.accesses.iter().any(|a| matches!(a.place, Place::CallOutTarget { .. }));

@@ -16,6 +16,7 @@ pub mod define;
 pub mod expr;
 pub mod picture;
 mod render;
+pub mod unwritten;
 
 pub use contract::{Contract, contract};
 pub use define::{Definition, Definitions, PathRoots, definition, paths_below};

@@ -208,6 +208,10 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
         }
     }
     picture.decided_on = decided_on(process, target, &written_elsewhere);
+    // what the process reads by mistake (a literal without quotes, a misspelling) is no field
+    let mistaken = super::unwritten::mistaken_reads(process, project, target);
+    picture.to_supply.retain(|s| !mistaken.contains(&s.name));
+    picture.decided_on.retain(|d| !mistaken.contains(d.name.split('.').next().unwrap_or(&d.name)));
     picture
 }
 

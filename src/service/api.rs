@@ -186,6 +186,9 @@ pub struct OutlineResponse {
     /// (absent when no process could be read).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub step: Option<crate::flow::Picture>,
+    /// What is wrong with the process itself: names it reads that nothing in it or its project
+    /// writes (a literal without its quotes, a misspelling), warnings each.
+    pub findings: Vec<Finding>,
 }
 
 /// `GET /api/formgen/capability`: whether to show the button, and with which Workers.

@@ -515,17 +515,20 @@ fn outlined(
             text: String::new(),
             process_source: source_name(resolved),
             step: None,
+            findings: Vec::new(),
         });
     };
     let picture = crate::flow::picture(target.process(), target.element_index(), target.project());
     stop.check()?;
     let text = crate::prompt::process_text(target, Some(&picture), false, budget);
     stop.check()?;
+    let findings = check::process_findings(target.process(), target.project());
     Ok(OutlineResponse {
         process: outline::OutlineProcess::from(target.process()),
         text,
         process_source: source_name(resolved),
         step: Some(picture),
+        findings,
     })
 }
 

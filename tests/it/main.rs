@@ -38,6 +38,7 @@ mod nesting;
 mod never_refused;
 mod picture;
 mod picture_rules;
+mod process_findings;
 mod reader;
 mod secrets;
 mod serve;

@@ -1,0 +1,212 @@
+//! Names the process reads that nothing in it or its project writes: mistakes of the process, not of
+//! any form. A name shaped like an ISO-8601 duration (`P1D`, `PT5M`) or a constant (`APPROVED`) is
+//! most likely a literal written without its quotes; one a letter away from a name that is written
+//! (`elegibilityCheck` read, `eligibilityCheck` written) most likely a misspelling of it. A plain
+//! unwritten name may still come with the process's start, so it is said only where nothing in the
+//! process may write variables formgen cannot see.
+
+use std::collections::HashSet;
+
+use super::access::{of_element, reads_of};
+use super::contract::{form_keys, writes_unseen};
+use crate::bpmn::{Dialect, Process};
+use crate::project::Project;
+
+/// What an unwritten name most likely is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unwritten {
+    /// A literal written without its quotes: what kind of literal it looks like ("a duration").
+    Literal(&'static str),
+    /// A misspelling of this name, which the process or its project writes.
+    CloseTo(String),
+    /// A name nothing writes; it may come with the process's start.
+    Unknown,
+}
+
+/// One name read that nothing writes, at its first read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnwrittenRead {
+    /// The name read.
+    pub name: String,
+    /// The element whose expression reads it first.
+    pub element: usize,
+    /// That expression, as written.
+    pub expression: String,
+    /// What it most likely is.
+    pub kind: Unwritten,
+}
+
+/// At most this many names are reported per process: a process whose data all comes from outside
+/// would otherwise list every name it reads.
+const MOST: usize = 50;
+
+/// Engine-provided names a FEEL expression reads without any element writing them.
+const PROVIDED: &[&str] = &["loopCounter"];
+
+/// The names `process` reads that nothing in it or `project` writes, each at its first read.
+pub fn unwritten_reads(process: &Process, project: &Project) -> Vec<UnwrittenRead> {
+    unwritten_reads_beside(process, project, None)
+}
+
+/// The names a step's form is not asked to supply because the process reads them by mistake: a
+/// literal without its quotes, a misspelling of a name written elsewhere. What the step's own form
+/// writes does not count as written here, so a form's misspelt key is still the form's mistake.
+pub fn mistaken_reads(process: &Process, project: &Project, step: Option<usize>) -> HashSet<String> {
+    unwritten_reads_beside(process, project, step)
+        .into_iter()
+        .filter(|r| r.kind != Unwritten::Unknown)
+        .map(|r| r.name)
+        .collect()
+}
+
+/// [`unwritten_reads`], not counting what the form of the element at `besides` writes.
+fn unwritten_reads_beside(
+    process: &Process,
+    project: &Project,
+    besides: Option<usize>,
+) -> Vec<UnwrittenRead> {
+    let written = written_names(process, project, besides);
+    let unseen_writers = process.elements.iter().any(|e| {
+        let known_form = form_keys(process, e, project).is_some();
+        writes_unseen(e, known_form)
+    });
+    let mut written_list: Vec<&str> = written.iter().map(String::as_str).collect();
+    written_list.sort_unstable();
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for (i, e) in process.elements.iter().enumerate() {
+        for access in &e.accesses {
+            for name in reads_of(access) {
+                let name = name.split('.').next().unwrap_or_default().to_string();
+                if written.contains(&name) || PROVIDED.contains(&name.as_str()) || !seen.insert(name.clone())
+                {
+                    continue;
+                }
+                // JUEL names may be beans and engine objects, not variables: only FEEL's are told
+                let feel = match access.dialect {
+                    Dialect::Feel => true,
+                    Dialect::Either => access.expression.trim_start().starts_with('='),
+                    _ => false,
+                };
+                let kind = match literal_shape(&name) {
+                    Some(shape) => Unwritten::Literal(shape),
+                    None => match close_to(&name, &written_list) {
+                        Some(close) if feel => Unwritten::CloseTo(close.to_string()),
+                        _ if feel && !unseen_writers => Unwritten::Unknown,
+                        _ => continue,
+                    },
+                };
+                let expression = access.expression.to_string();
+                out.push(UnwrittenRead { name, element: i, expression, kind });
+                if out.len() >= MOST {
+                    return out;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Every root name the process's elements write, and the keys of the forms its steps bind (but the
+/// one at `besides`).
+fn written_names(process: &Process, project: &Project, besides: Option<usize>) -> HashSet<String> {
+    let mut written = HashSet::new();
+    for (i, e) in process.elements.iter().enumerate() {
+        written.extend(of_element(process, i).writes.into_iter().map(|w| w.name));
+        if Some(i) == besides {
+            continue;
+        }
+        for key in form_keys(process, e, project).unwrap_or_default() {
+            written.insert(key.split('.').next().unwrap_or_default().to_string());
+        }
+    }
+    written
+}
+
+/// What kind of literal a name looks like, when it looks like one: an ISO-8601 duration (`P1D`,
+/// `PT5M`, `P1Y2M10DT2H30M`) or a constant in capitals (`APPROVED`, `HIGH_RISK`).
+fn literal_shape(name: &str) -> Option<&'static str> {
+    if is_duration(name) {
+        return Some("a duration");
+    }
+    let letters = name.chars().filter(char::is_ascii_alphabetic).count();
+    let constant = name.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+    (constant && letters >= 2).then_some("a text")
+}
+
+/// Whether `s` is an ISO-8601 duration: `P`, then number-unit pairs (`Y M W D`), then optionally `T`
+/// and number-unit pairs (`H M S`), with at least one pair.
+fn is_duration(s: &str) -> bool {
+    let Some(rest) = s.strip_prefix('P') else { return false };
+    let (date, time) = match rest.split_once('T') {
+        Some((d, t)) => (d, Some(t)),
+        None => (rest, None),
+    };
+    let pairs = |part: &str, units: &str| -> Option<usize> {
+        let mut count = 0;
+        let mut digits = 0;
+        for c in part.chars() {
+            if c.is_ascii_digit() {
+                digits += 1;
+            } else if units.contains(c) && digits > 0 {
+                count += 1;
+                digits = 0;
+            } else {
+                return None;
+            }
+        }
+        (digits == 0).then_some(count)
+    };
+    let Some(in_date) = pairs(date, "YMWD") else { return false };
+    match time {
+        Some(t) => pairs(t, "HMS").is_some_and(|n| n > 0),
+        None => in_date > 0,
+    }
+}
+
+/// A written name one edit away (a letter added, dropped, changed or two swapped, or only the case
+/// differs), for names long enough that one edit is a slip rather than another word.
+fn close_to<'w>(name: &str, written: &[&'w str]) -> Option<&'w str> {
+    if name.chars().count() < 5 {
+        return None;
+    }
+    // a collection and its element (`documents`, `document`) are two names, not one misspelt
+    let plural = |a: &str, b: &str| a.strip_suffix('s') == Some(b);
+    written.iter().copied().find(|w| {
+        w.chars().count() >= 5
+            && !plural(name, w)
+            && !plural(w, name)
+            && (strsim::damerau_levenshtein(name, w) == 1 || (name != *w && name.eq_ignore_ascii_case(w)))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_and_constants_look_like_literals() {
+        for d in ["P1D", "PT5M", "P1Y2M10DT2H30M", "P2W"] {
+            assert!(is_duration(d), "{d}");
+        }
+        for not in ["P", "PT", "P1", "Process", "PT5X", "p1d", "P1DT"] {
+            assert!(!is_duration(not), "{not}");
+        }
+        assert_eq!(literal_shape("APPROVED"), Some("a text"));
+        assert_eq!(literal_shape("HIGH_RISK"), Some("a text"));
+        assert_eq!(literal_shape("X"), None);
+        assert_eq!(literal_shape("approved"), None);
+    }
+
+    #[test]
+    fn a_name_one_edit_away_is_a_misspelling() {
+        let written = ["eligibilityCheck", "amount", "customerName"];
+        assert_eq!(close_to("elegibilityCheck", &written), Some("eligibilityCheck"));
+        assert_eq!(close_to("custoemrName", &written), Some("customerName"));
+        assert_eq!(close_to("CustomerName", &written), Some("customerName"));
+        assert_eq!(close_to("amont", &written), Some("amount"));
+        assert_eq!(close_to("amo", &written), None, "too short to tell");
+        assert_eq!(close_to("invoiceNumber", &written), None);
+        assert_eq!(close_to("amounts", &written), None, "a collection and its element");
+    }
+}
