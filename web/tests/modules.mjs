@@ -172,6 +172,24 @@ export async function moduleTests(t) {
     await page.close();
   });
 
+  await test('bpmn-js module: the process\'s own findings from the outline are listed under the data picture', async () => {
+    const page = await openHarness(harnessUrl, 'bpmn-process-findings', 'bpmn.html');
+    const finding = { code: 'unquoted_literal', severity: 'warning', key: 'P1D', label: null, elementId: 'Flow_yes',
+      expression: '=duration(P1D)', message: 'The timer reads `P1D`, which looks like a duration written without its quotes.' };
+    await page.route('**/api/formgen/outline', async (route) => {
+      const response = await route.fetch();
+      const body = await response.json();
+      return route.fulfill({ response, body: JSON.stringify({ ...body, findings: [ finding ] }) });
+    });
+    await select(page, 'Task_approve');
+    const form = page.locator('#properties [data-group-id="group-form"]');
+    await form.locator('.formgen-findings li[data-code="unquoted_literal"]').waitFor();
+    const titles = await form.locator('.formgen-findings-box h4').allTextContents();
+    assert(titles.includes('Findings for the process'), `titles: ${JSON.stringify(titles)}`);
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await page.close();
+  });
+
   await test('form-js module: Generate in a plain form editor shows the proposal and draws its findings by their fields', async () => {
     const page = await openHarness(harnessUrl, 'form-module', 'form.html');
     const asked = [];

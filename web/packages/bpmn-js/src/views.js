@@ -146,12 +146,23 @@ export function mountData(container, formgen, eventBus, element) {
     }
     if (picture.state === 'error' && picture.error) body.replaceChildren(errorLine(picture.error.message));
     else if (picture.state === 'ready' && picture.outline) container.dataset.step = renderDataPicture(body, picture.outline);
-    findings.replaceChildren(...findingLines(picture));
+    findings.replaceChildren(...findingLines(picture), ...processFindingLines(picture));
   }
 
   eventBus.on('formgen.picture.changed', render);
   render();
   return () => eventBus.off('formgen.picture.changed', render);
+}
+
+/**
+ * What formgen found wrong with the process itself (a name read that nothing writes, a literal without its
+ * quotes, a misspelling): nothing when it found nothing.
+ * @param {import('./Formgen.js').Picture} picture
+ */
+export function processFindingLines(picture) {
+  const found = picture.state === 'ready' && picture.outline && picture.outline.findings;
+  if (!Array.isArray(found) || !found.length) return [];
+  return [ el('h4', 'formgen-data-title', 'Findings for the process'), findingList(found) ];
 }
 
 /**

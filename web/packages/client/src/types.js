@@ -87,7 +87,10 @@
 
 /**
  * `POST /api/formgen/outline`: what a model would be shown.
- * @typedef {{ process: Record<string, any>, text: string, processSource: string, step?: StepPicture }} Outline
+ * What formgen reads in the process: its outline, the text a model is shown, the step's data picture, and
+ * `findings` about the process itself (names it reads that nothing writes; warnings).
+ * @typedef {{ process: Record<string, any>, text: string, processSource: string, step?: StepPicture,
+ *   findings?: Finding[] }} Outline
  */
 
 /**
