@@ -78,10 +78,14 @@ fn unwritten_reads_beside(
         for access in &e.accesses {
             for name in reads_of(access) {
                 let name = name.split('.').next().unwrap_or_default().to_string();
-                if written.contains(&name) || PROVIDED.contains(&name.as_str()) || !seen.insert(name.clone())
-                {
+                if written.contains(&name) || PROVIDED.contains(&name.as_str()) || seen.contains(&name) {
                     continue;
                 }
+                // a read that asks whether the name is set first is ready for it not to be
+                if guarded(&access.expression, &name) {
+                    continue;
+                }
+                seen.insert(name.clone());
                 // JUEL names may be beans and engine objects, not variables: only FEEL's are told
                 let feel = match access.dialect {
                     Dialect::Feel => true,
@@ -121,6 +125,20 @@ fn written_names(process: &Process, project: &Project, besides: Option<usize>) -
         }
     }
     written
+}
+
+/// Whether an expression asks whether `name` is set before it relies on it: `is defined(name)`,
+/// `get or else(name, …)`, a comparison with null.
+fn guarded(expression: &str, name: &str) -> bool {
+    let flat: String = expression.split_whitespace().collect::<Vec<_>>().join(" ");
+    let asks = |prefix: &str| {
+        flat.match_indices(prefix).any(|(at, _)| {
+            let rest = flat[at + prefix.len()..].trim_start();
+            rest.strip_prefix(name)
+                .is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+        })
+    };
+    asks("is defined(") || asks("get or else(") || super::contract::checks_for_null(expression, name)
 }
 
 /// What kind of literal a name looks like, when it looks like one: an ISO-8601 duration (`P1D`,
@@ -196,6 +214,15 @@ mod tests {
         assert_eq!(literal_shape("HIGH_RISK"), Some("a text"));
         assert_eq!(literal_shape("X"), None);
         assert_eq!(literal_shape("approved"), None);
+    }
+
+    #[test]
+    fn a_read_that_asks_whether_the_name_is_set_is_guarded() {
+        assert!(guarded("=if is defined( history ) then history else []", "history"));
+        assert!(guarded("=get or else(limit, 10)", "limit"));
+        assert!(guarded("=x != null and x > 1", "x"));
+        assert!(!guarded("=is defined(historyOld) and history", "history"));
+        assert!(!guarded("=history", "history"));
     }
 
     #[test]
