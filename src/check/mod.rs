@@ -448,11 +448,39 @@ pub fn without_repeats(warnings: &mut Vec<String>, findings: &[Finding]) {
 /// The step of `process` that binds the form with this id (`zeebe:formDefinition formId`, a form
 /// key, or an embedded form's id), if one does.
 pub fn step_binding(process: &crate::bpmn::Process, form_id: &str) -> Option<usize> {
+    steps_binding(process, form_id).into_iter().next()
+}
+
+/// At most this many steps binding one form are checked (each is a contract of its own).
+pub const MOST_BINDING_STEPS: usize = 64;
+
+/// Every step of `process` that binds the form with this id, in document order (at most
+/// [`MOST_BINDING_STEPS`]): a form shared by several steps is checked at each.
+pub fn steps_binding(process: &crate::bpmn::Process, form_id: &str) -> Vec<usize> {
     let form_id = form_id.trim();
     if form_id.is_empty() {
-        return None;
+        return Vec::new();
     }
-    process.elements.iter().position(|e| {
+    let binds = |e: &crate::bpmn::Element| {
         e.form_id == form_id || e.form_id.strip_prefix(crate::bpmn::LINKED_FORM_PREFIX) == Some(form_id)
-    })
+    };
+    process.elements.iter().enumerate().filter(|(_, e)| binds(e)).map(|(i, _)| i).take(MOST_BINDING_STEPS).collect()
+}
+
+/// The findings of `form` at every step that binds it, each once, errors first.
+pub fn check_bound_steps(
+    process: &crate::bpmn::Process,
+    project: &crate::project::Project,
+    form: &ProjectForm,
+) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for step in steps_binding(process, &form.id) {
+        for f in check_step(process, Some(step), project, form) {
+            if !out.contains(&f) {
+                out.push(f);
+            }
+        }
+    }
+    out.sort_by_key(|f| f.severity);
+    out
 }

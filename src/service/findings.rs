@@ -29,13 +29,14 @@ impl Step {
         Step::BoundTo(id.to_string())
     }
 
-    /// The check for this step of `target`'s process; none when no step binds the form.
-    pub(super) fn check(&self, target: &Target) -> Option<StepCheck> {
-        let index = match self {
-            Step::Resolved => target.element_index(),
-            Step::BoundTo(id) => Some(check::step_binding(target.process(), id)?),
+    /// The checks for this step of `target`'s process: the one it resolved, or each step that binds
+    /// the form (a form shared by several steps is checked at each); none when no step binds it.
+    pub(super) fn checks(&self, target: &Target) -> Vec<StepCheck> {
+        let indexes = match self {
+            Step::Resolved => vec![target.element_index()],
+            Step::BoundTo(id) => check::steps_binding(target.process(), id).into_iter().map(Some).collect(),
         };
-        Some(StepCheck::new(target.process(), index, target.project()))
+        indexes.into_iter().map(|i| StepCheck::new(target.process(), i, target.project())).collect()
     }
 }
 
@@ -48,8 +49,20 @@ impl Service {
         schema: Value,
     ) -> Result<Vec<Finding>, ServiceError> {
         let large = offload::target_is_large(&target);
-        self.cpu(large, move |_| Ok(step.check(&target).map(|c| c.of_schema(&schema)).unwrap_or_default()))
-            .await
+        self.cpu(large, move |stop| {
+            let mut findings: Vec<Finding> = Vec::new();
+            for check in step.checks(&target) {
+                stop.check()?;
+                for f in check.of_schema(&schema) {
+                    if !findings.contains(&f) {
+                        findings.push(f);
+                    }
+                }
+            }
+            findings.sort_by_key(|f| f.severity);
+            Ok(findings)
+        })
+        .await
     }
 }
 
