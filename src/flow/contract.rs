@@ -5,8 +5,14 @@
 //!   writes it (no output, result, loop output or other form), it is not known before the step, and no
 //!   element that may write variables formgen cannot see (a job worker without output mappings, a
 //!   message, a called process, a user task whose form is not in the project, a Camunda 7 delegate)
-//!   can run between the step and the read. The first such read is kept: which element, which
-//!   expression, and what happens without the value.
+//!   can run between the step and the read; nor, for a read that is not right after the step, before
+//!   it. Not a need: a read the expression checks for first (`is defined(x)`, `x != null`,
+//!   `get or else(x, ..)`, an `if` on them), an element's read of its own result (its state from an
+//!   earlier round), what the step's own output mappings set whatever the form holds (from an input
+//!   with a default), a name that looks like an unquoted ISO 8601 literal (`P1D`) and nothing writes.
+//!   Other steps that bind the very form being checked write none of its keys: they submit what it
+//!   submits. The first such read is kept: which element, which expression, and what happens without
+//!   the value.
 //! - **Expected types**: how the process reads a variable the form sets, where the reading says it:
 //!   a FEEL condition comparing it with a number, a string or `true`/`false` (a bare `= x` or
 //!   `not(x)` is a yes/no), and the `typeRef` of a decision input that reads it.
@@ -14,6 +20,9 @@
 //!   ["a", "b"]`), and per gateway whether its conditions cover every value (no default flow, every
 //!   condition a plain comparison of the one variable).
 //! - **Known before**: what earlier steps set, and whether the step or a later one reads it again.
+//! - **For process findings**: the names read that nothing writes ([`UnwrittenRead`]: an unquoted
+//!   literal, a misspelling) and the decision inputs whose rules use them as a list while their
+//!   `typeRef` says otherwise ([`TypeDisagreement`]); the form is checked by what the rules use.
 //!
 //! Where the process gives no way to tell (an expression that cannot be read, a writer formgen cannot
 //! see), the contract says nothing: a checker that guesses teaches its users to ignore it. It knows
@@ -165,6 +174,43 @@ pub struct Contract {
     pub known_before: Vec<KnownValue>,
     /// Every variable and path read anywhere in the process (the step's own reads included).
     pub read_anywhere: HashSet<String>,
+    /// The names the process reads that nothing in the process or its project writes: the process's
+    /// own mistakes (an unquoted literal, a misspelt name) for process findings to report.
+    pub unwritten_reads: Vec<UnwrittenRead>,
+    /// Where a decision's rules use an input as another kind of value than its `typeRef` declares:
+    /// the rules win for the form, and process findings report the disagreement.
+    pub type_disagreements: Vec<TypeDisagreement>,
+}
+
+/// A name the process reads that nothing in the process or its project writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnwrittenRead {
+    /// The name read.
+    pub name: String,
+    /// Its first read.
+    pub site: Site,
+    /// Whether it looks like an ISO 8601 literal written without quotes (`P1D`, `PT5M`, `R3/PT10M`):
+    /// then it is the process's mistake, never something a form supplies.
+    pub looks_like_literal: bool,
+    /// A name written in the process or project one edit away (`eligibilityCheck` for a read of
+    /// `elegibilityCheck`), when there is one.
+    pub close_written: Option<String>,
+    /// Whether something in the process may write variables formgen cannot see (a job worker without
+    /// output mappings, a message, a called process): then the name may be set after all.
+    pub may_be_written_unseen: bool,
+}
+
+/// A decision input whose rules use it as another kind of value than its `typeRef` says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeDisagreement {
+    /// The decision's id.
+    pub decision_id: String,
+    /// The input's expression.
+    pub input: String,
+    /// Its declared `typeRef`.
+    pub declared: String,
+    /// The kind the rules use it as (`list`).
+    pub used: String,
 }
 
 impl Contract {
@@ -183,11 +229,11 @@ const MOST_WALKS: usize = 256;
 /// The contract of the element at `target` (none: the start form) of `process`, with its project.
 pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> Contract {
     let graph = Graph::new(process);
-    let facts = Facts::new(process, project);
     let own: Vec<usize> = match target {
         Some(i) => vec![i],
         None => Graph::top_starts(process),
     };
+    let facts = Facts::new(process, project, &own);
     let after = graph.after(&own);
     let before: HashSet<usize> = match target {
         Some(i) => graph.reach(&[i], Direction::Back),
@@ -199,6 +245,7 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
         ..Contract::default()
     };
     let own_sets = Facts::set_by_own_mappings(process, &own);
+    let always_set = Facts::always_set_by_own_mappings(process, &own);
     let first_pass = graph.first_pass_before(process, &own);
     let after_set: HashSet<usize> = (0..process.elements.len()).filter(|i| !first_pass.contains(i)).collect();
     let known = known_before(process, &facts, &before, &after_set, &own);
@@ -212,6 +259,9 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
     let mut needed: HashSet<String> = HashSet::new();
     for read in reader.reads(&after) {
         let settled = own_sets.contains(&read.name)
+            || always_set.contains(&read.name)
+            || (reader.unseen_before && !read.site.next)
+            || (looks_like_literal(&read.name) && !facts.written.contains(&read.name))
             || known_names.contains(read.name.as_str())
             || reader.read_before(&read.name)
             || !reader.reaches_unset(read.element, &read.name);
@@ -272,6 +322,8 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
         need.expected =
             kinds.iter().find(|(path, _)| path == read_as || root(path) == read_as).map(|(_, e)| *e);
     }
+    contract.unwritten_reads = reader.unwritten_reads();
+    contract.type_disagreements = type_disagreements(process, project);
     contract.known_before = known
         .into_iter()
         .map(|k| {
@@ -454,13 +506,31 @@ struct Facts {
     decision_inputs: Vec<Vec<(String, String, String)>>,
     /// Per element: whether it may write variables formgen cannot see.
     unseen: Vec<bool>,
+    /// Every name something in the process or its project writes: a target, a result, a form's key
+    /// (whichever step binds it).
+    written: HashSet<String>,
+    /// The keys of the form the step binds, as the project has it, where other steps bind it too:
+    /// what those steps' reads before the step were given by that form, not by the process's start.
+    same_form_keys: HashSet<String>,
 }
 
 impl Facts {
-    fn new(process: &Process, project: &Project) -> Facts {
+    fn new(process: &Process, project: &Project, own: &[usize]) -> Facts {
         let access = access::of_process(process);
-        let form_keys: Vec<Option<Vec<String>>> =
+        let mut form_keys: Vec<Option<Vec<String>>> =
             process.elements.iter().map(|e| form_keys(process, e, project)).collect();
+        let written = written_names(&access, &form_keys, project);
+        // another step that binds the very form under check submits what this form submits: where the
+        // form lacks a key, that step does not set it either, so it writes nothing of its own here
+        let own_forms: Vec<&str> =
+            own.iter().map(|&i| process.elements[i].form_id.trim()).filter(|f| !f.is_empty()).collect();
+        let mut same_form_keys = HashSet::new();
+        for (j, e) in process.elements.iter().enumerate() {
+            if !own.contains(&j) && own_forms.contains(&e.form_id.trim()) {
+                let keys = form_keys[j].replace(Vec::new()).unwrap_or_default();
+                same_form_keys.extend(keys.iter().map(|k| root(k).to_string()));
+            }
+        }
         let decision_inputs = process.elements.iter().map(|e| decision_inputs(e, project)).collect();
         let unseen = process
             .elements
@@ -468,7 +538,30 @@ impl Facts {
             .zip(&form_keys)
             .map(|(e, keys)| writes_unseen(e, keys.is_some()))
             .collect();
-        Facts { access, form_keys, decision_inputs, unseen }
+        Facts { access, form_keys, decision_inputs, unseen, written, same_form_keys }
+    }
+
+    /// What the step's own output mappings set whatever its form holds: a mapping whose source reads
+    /// only the step's own inputs, each of which has a value whatever the process holds
+    /// (`input source="=if is defined(userId) then userId else \"dave\"" target="userId"`, then
+    /// `output source="=userId" target="userId"`): the form's value when it has a field, else the
+    /// input's.
+    fn always_set_by_own_mappings(process: &Process, own: &[usize]) -> HashSet<String> {
+        let mut out = HashSet::new();
+        for &i in own {
+            let e = &process.elements[i];
+            let given: HashSet<&str> = input_mappings(e)
+                .filter(|(source, _)| always_has_value(source))
+                .map(|(_, t)| root(t))
+                .collect();
+            for (source, target) in e.output_mappings() {
+                let reads = expr::zeebe_value_reads(source);
+                if !reads.is_empty() && reads.iter().all(|r| given.contains(r.name.as_str())) {
+                    out.insert(root(target).to_string());
+                }
+            }
+        }
+        out
     }
 
     /// What the step's own output mappings set from something other than the form's value of the
@@ -571,6 +664,51 @@ const MOST_DECISIONS: usize = 64;
 /// through the decisions they require (whose results are not the caller's to give).
 fn decision_inputs(e: &Element, project: &Project) -> Vec<(String, String, String)> {
     let mut out = Vec::new();
+    let decisions = called_decisions(e, project);
+    let produced: HashSet<&str> = decisions
+        .iter()
+        .filter(|d| d.required_by_caller)
+        .flat_map(|d| std::iter::once(d.id.as_str()).chain(d.outputs.iter().map(|o| o.name.as_str())))
+        .collect();
+    for d in &decisions {
+        for input in &d.inputs {
+            for r in expr::feel_reads(&input.expression) {
+                if produced.contains(r.name.as_str()) {
+                    continue;
+                }
+                // only a plain name or path: `amount * 2` says nothing of `amount`'s type; where the
+                // rules test it as a list, they say what the form must give, whatever `typeRef` says
+                let plain = input.expression.trim() == r.path;
+                let type_ref = match (plain, input.used_as_list) {
+                    (true, true) => "list".to_string(),
+                    (true, false) => input.type_ref.clone(),
+                    (false, _) => String::new(),
+                };
+                out.push((r.path, type_ref, input.expression.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// A decision an element calls, or one a called decision requires.
+struct Called<'p> {
+    decision: &'p crate::dmn::Decision,
+    /// Whether another called decision requires it (its results are not the caller's to give).
+    required_by_caller: bool,
+}
+
+impl std::ops::Deref for Called<'_> {
+    type Target = crate::dmn::Decision;
+    fn deref(&self) -> &Self::Target {
+        self.decision
+    }
+}
+
+/// The decisions an element calls, each followed through the decisions it requires (at most
+/// [`MOST_DECISIONS`] per call).
+fn called_decisions<'p>(e: &Element, project: &'p Project) -> Vec<Called<'p>> {
+    let mut out = Vec::new();
     for a in e.accesses.iter().filter(|a| a.place == Place::DecisionId) {
         let Some(called) = project.decision(a.expression.trim_start_matches('=')) else { continue };
         let mut decisions = vec![called];
@@ -585,23 +723,12 @@ fn decision_inputs(e: &Element, project: &Project) -> Vec<(String, String, Strin
             }
             k += 1;
         }
-        let produced: HashSet<&str> = decisions[1..]
-            .iter()
-            .flat_map(|d| std::iter::once(d.id.as_str()).chain(d.outputs.iter().map(|o| o.name.as_str())))
-            .collect();
-        for d in &decisions {
-            for input in &d.inputs {
-                for r in expr::feel_reads(&input.expression) {
-                    if produced.contains(r.name.as_str()) {
-                        continue;
-                    }
-                    // only a plain name or path: `amount * 2` says nothing of `amount`'s type
-                    let plain = input.expression.trim() == r.path;
-                    let type_ref = if plain { input.type_ref.clone() } else { String::new() };
-                    out.push((r.path, type_ref, input.expression.clone()));
-                }
-            }
-        }
+        out.extend(
+            decisions
+                .into_iter()
+                .enumerate()
+                .map(|(n, decision)| Called { decision, required_by_caller: n > 0 }),
+        );
     }
     out
 }
@@ -684,6 +811,12 @@ struct Reader<'a> {
     after_unseen: HashSet<usize>,
     /// Per variable, what runs after the elements that set it (see [`Reader::after_setters`]).
     setters_reach: std::cell::RefCell<HashMap<String, Option<std::rc::Rc<HashSet<usize>>>>>,
+    /// Whether an element that may write variables formgen cannot see runs on the way to the step:
+    /// what it writes passes the step to the reads after it, so those are not the form's alone. A
+    /// read right after the step (the gateway it leads to, its own output mapping) stays a need: the
+    /// step is there to decide it, and in real processes an earlier job worker, message or called
+    /// process is hardly ever what that gateway decides on.
+    unseen_before: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -696,10 +829,13 @@ impl<'a> Reader<'a> {
         first_pass: &HashSet<usize>,
     ) -> Reader<'a> {
         let after_once = graph.reach_avoiding(own, Direction::Forward, own);
+        // a key of the form under check read before the step was given by another step that binds
+        // that form, not by the process's start
         let read_before = first_pass
             .iter()
             .flat_map(|&i| process.elements[i].accesses.iter().filter(|a| needs_value(a)))
             .flat_map(access::reads_of)
+            .filter(|name| !facts.same_form_keys.contains(name))
             .collect();
         let alongside: HashSet<usize> = (0..process.elements.len())
             .filter(|i| !own.contains(i) && !after_once.contains(i) && !before.contains(i))
@@ -708,6 +844,7 @@ impl<'a> Reader<'a> {
             .filter(|&w| facts.unseen[w] && (after_once.contains(&w) || alongside.contains(&w)))
             .collect();
         let after_unseen = graph.reach_avoiding(&unseen, Direction::Forward, own);
+        let unseen_before = first_pass.iter().any(|&w| facts.unseen[w] && before.contains(&w));
         Reader {
             process,
             graph,
@@ -719,7 +856,49 @@ impl<'a> Reader<'a> {
             after_once,
             after_unseen,
             setters_reach: Default::default(),
+            unseen_before,
         }
+    }
+
+    /// The names read anywhere in the process (where a value is needed, not where the expression
+    /// checks for it first) that nothing in the process or project writes, each at its first read.
+    fn unwritten_reads(&self) -> Vec<UnwrittenRead> {
+        let may_be_written_unseen = self.facts.unseen.iter().any(|&u| u);
+        let mut written: Vec<&str> = self.facts.written.iter().map(String::as_str).collect();
+        written.sort_unstable();
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut out = Vec::new();
+        for (i, e) in self.process.elements.iter().enumerate() {
+            let mut locals = self.locals(i);
+            locals.extend(own_results(e));
+            let reads = e.accesses.iter().filter(|a| needs_value(a)).flat_map(|a| {
+                let guarded = guarded_names(&a.expression);
+                access::reads_of(a)
+                    .into_iter()
+                    .filter(move |n| !guarded.contains(n))
+                    .map(|n| (n, a.expression.as_str()))
+            });
+            let decided =
+                self.facts.decision_inputs[i].iter().map(|(path, _, x)| (root(path).to_string(), x.as_str()));
+            for (name, expression) in reads.chain(decided) {
+                if out.len() >= MOST {
+                    return out;
+                }
+                if self.facts.written.contains(&name) || locals.contains(&name) || !seen.insert(name.clone())
+                {
+                    continue;
+                }
+                let close_written = crate::words::fit::one_edit_away(&name, &written).map(str::to_string);
+                out.push(UnwrittenRead {
+                    looks_like_literal: looks_like_literal(&name),
+                    site: self.site(i, expression),
+                    name,
+                    close_written,
+                    may_be_written_unseen,
+                });
+            }
+        }
+        out
     }
 
     /// The site of a read on the element at `i` with this expression.
@@ -755,14 +934,14 @@ impl<'a> Reader<'a> {
     fn reads(&self, after: &[usize]) -> Vec<Read> {
         let mut out = Vec::new();
         for &i in after.iter().filter(|i| !self.own.contains(i)) {
-            let locals = self.locals(i);
+            let mut locals = self.locals(i);
+            // what the element reads of its own result is its state from an earlier round (an
+            // agent's memory, a loop's running value): nothing the steps before it must give
+            locals.extend(own_results(&self.process.elements[i]));
             for a in self.process.elements[i].accesses.iter().filter(|a| needs_value(a)) {
-                let mut optional = expr::optional_names(&a.expression);
-                optional.extend(expr::conditional_names(&a.expression));
-                let checked = null_checked_names(&a.expression);
+                let guarded = guarded_names(&a.expression);
                 for r in path_reads(a) {
-                    if !locals.contains(&r.name) && !optional.contains(&r.name) && !checked.contains(&r.name)
-                    {
+                    if !locals.contains(&r.name) && !guarded.contains(&r.name) {
                         let site = self.site(i, &a.expression);
                         out.push(Read { name: r.name, path: r.path, element: i, site });
                     }
@@ -770,7 +949,7 @@ impl<'a> Reader<'a> {
             }
             for (path, _, expression) in &self.facts.decision_inputs[i] {
                 let name = root(path).to_string();
-                if !locals.contains(&name) {
+                if !locals.contains(&name) && !guarded_names(expression).contains(&name) {
                     let site = self.site(i, expression);
                     out.push(Read { name, path: path.clone(), element: i, site });
                 }
@@ -971,7 +1150,7 @@ fn shortened(expression: &str) -> String {
 }
 
 /// The names an expression compares with null (`x != null`, `null = x`, JUEL's `empty x`), in one
-/// pass over it; a dotted path counts for each of its segments' suffixes too.
+/// pass over it; a dotted path counts for each of its segments' suffixes and prefixes too.
 fn null_checked_names(expression: &str) -> HashSet<String> {
     let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
     let mut out = HashSet::new();
@@ -981,6 +1160,8 @@ fn null_checked_names(expression: &str) -> HashSet<String> {
         }
         for (i, _) in name.match_indices('.') {
             out.insert(name[i + 1..].to_string());
+            // `order.total != null` holds only where `order` is set too
+            out.insert(name[..i].to_string());
         }
         out.insert(name.to_string());
     };
@@ -1122,6 +1303,142 @@ fn read_on_activation(place: &Place) -> bool {
     )
 }
 
+/// The names an expression reads only where it has checked for them (`is defined(x)`,
+/// `get or else(x, ..)`, `x != null`, `x = null`, or in a branch of an `if` on such a test): it is
+/// ready for them to be missing, so they are no need of a form.
+fn guarded_names(expression: &str) -> HashSet<String> {
+    let mut out = null_checked_names(expression);
+    out.extend(expr::optional_names(expression));
+    out.extend(expr::conditional_names(expression));
+    out
+}
+
+/// The input mappings of an element as `(source, target)` texts: the reader records a mapping's
+/// source and then its target, side by side.
+fn input_mappings(e: &Element) -> impl Iterator<Item = (&str, &str)> + '_ {
+    e.accesses.windows(2).filter_map(|pair| match pair {
+        [source, target] if source.place == Place::InputSource && target.place == Place::InputTarget => {
+            Some((source.expression.as_str(), target.expression.trim()))
+        }
+        _ => None,
+    })
+}
+
+/// Whether an input mapping's source has a value whatever the process holds: a literal, or an
+/// expression that reads only what it checks for first and has no `null` branch
+/// (`=if is defined(userId) then userId else "dave"`).
+fn always_has_value(source: &str) -> bool {
+    let Some(feel) = source.trim_start().strip_prefix('=') else {
+        return !source.trim().is_empty();
+    };
+    let words: Vec<&str> = feel.split_whitespace().collect();
+    let null_branch = words.windows(2).any(|w| matches!(w, ["then" | "else", "null"]));
+    let guarded = guarded_names(feel);
+    !null_branch
+        && words != ["null"]
+        && !feel.trim().is_empty()
+        && expr::feel_reads(feel).iter().all(|r| guarded.contains(&r.name))
+}
+
+/// The results an element writes as a whole: its result variable (a script's, a decision's, a
+/// connector's `resultVariable` header), the keys of a connector's `resultExpression` context, an
+/// ad-hoc sub-process's output collection.
+fn own_results(e: &Element) -> Vec<String> {
+    let mut out = Vec::new();
+    for a in &e.accesses {
+        match &a.place {
+            Place::ResultVariable | Place::AdHocOutputCollection => {
+                out.push(root(a.expression.trim()).to_string());
+            }
+            Place::Header(key) if key == "resultVariable" => out.push(root(a.expression.trim()).to_string()),
+            Place::Header(key) if key == "resultExpression" => {
+                out.extend(access::context_keys(&a.expression));
+            }
+            _ => {}
+        }
+    }
+    out.retain(|n| !n.is_empty());
+    out
+}
+
+/// Every name written in the process (any target, result or form key, whichever step binds the form)
+/// or by a form of its project.
+fn written_names(
+    access: &[ElementAccess],
+    form_keys: &[Option<Vec<String>>],
+    project: &Project,
+) -> HashSet<String> {
+    let writes = access.iter().flat_map(|a| a.writes.iter().map(|w| w.name.clone()));
+    let keys = form_keys.iter().flatten().flatten().map(|k| root(k).to_string());
+    let project_keys =
+        project.forms.iter().flat_map(|f| f.input_fields.iter().map(|x| root(&x.key).to_string()));
+    writes.chain(keys).chain(project_keys).collect()
+}
+
+/// Whether a name read looks like an ISO 8601 literal written without its quotes: a duration
+/// (`P1D`, `PT5M`, `P1Y2M`, `P2W`, `PT1.5S`) or a repetition (`R3`, of `R3/PT10M`). FEEL reads these
+/// as names; nothing in a process is meant to be named so.
+fn looks_like_literal(name: &str) -> bool {
+    if let Some(count) = name.strip_prefix('R') {
+        return !count.is_empty() && count.bytes().all(|b| b.is_ascii_digit());
+    }
+    let Some(rest) = name.strip_prefix('P') else { return false };
+    let (date, time) = match rest.split_once('T') {
+        Some((date, time)) if !time.is_empty() => (date, Some(time)),
+        Some(_) => return false,
+        None => (rest, None),
+    };
+    let parts_ok = |text: &str, units: &str, fraction: bool| {
+        let mut number = String::new();
+        let mut order = 0;
+        for c in text.chars() {
+            if c.is_ascii_digit() || (fraction && c == '.' && !number.is_empty()) {
+                number.push(c);
+                continue;
+            }
+            // each unit once, in order, after a number
+            let Some(at) = units[order..].find(c) else { return false };
+            if number.is_empty() {
+                return false;
+            }
+            number.clear();
+            order += at + 1;
+        }
+        number.is_empty()
+    };
+    !(date.is_empty() && time.is_none())
+        && parts_ok(date, "YMWD", false)
+        && time.is_none_or(|t| parts_ok(t, "HMS", true))
+}
+
+/// Where the decisions the process calls use an input as a list in their rules while its `typeRef`
+/// says otherwise, each decision input once.
+fn type_disagreements(process: &Process, project: &Project) -> Vec<TypeDisagreement> {
+    let mut out: Vec<TypeDisagreement> = Vec::new();
+    for e in &process.elements {
+        for d in called_decisions(e, project) {
+            for input in d.inputs.iter().filter(|i| i.used_as_list && !is_list_type(&i.type_ref)) {
+                let known = out.iter().any(|t| t.decision_id == d.id && t.input == input.expression);
+                if !known && out.len() < MOST {
+                    out.push(TypeDisagreement {
+                        decision_id: d.id.clone(),
+                        input: input.expression.clone(),
+                        declared: input.type_ref.clone(),
+                        used: "list".to_string(),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether a `typeRef` names a list (or says nothing: no disagreement to report).
+fn is_list_type(type_ref: &str) -> bool {
+    let t = type_ref.trim().to_ascii_lowercase();
+    t.is_empty() || t == "list" || t == "collection" || t == "any"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1135,6 +1452,102 @@ mod tests {
         assert!(!names.contains("e"));
         assert!(null_checked_names("${empty approver}").contains("approver"));
         assert!(null_checked_names("${not empty approver}").contains("approver"));
+    }
+
+    /// A Camunda 8 process of these elements, with the project given.
+    fn process_of(body: &str) -> Process {
+        let xml = format!(
+            r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
+            xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="p">{body}</process></definitions>"#
+        );
+        crate::bpmn::read_str(&xml).processes.remove(0)
+    }
+
+    #[test]
+    fn iso_durations_and_repetitions_look_like_literals() {
+        for name in ["P1D", "PT5M", "P1Y2M", "P2W", "PT1.5S", "P1DT12H", "R3"] {
+            assert!(looks_like_literal(name), "{name}");
+        }
+        for name in ["P", "PT", "R", "Pay", "PD1", "P1X", "PT5M3", "P1M1Y", "Rate", "approved", "p1d"] {
+            assert!(!looks_like_literal(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn an_input_with_a_default_always_has_a_value() {
+        assert!(always_has_value(r#"=if is defined(userId) then userId else "dave""#));
+        assert!(always_has_value(r#"=get or else(userId, "dave")"#));
+        assert!(always_has_value(r#"="dave""#));
+        assert!(!always_has_value("=userId"));
+        assert!(!always_has_value("=if is defined(userId) then userId else null"));
+        assert!(!always_has_value("=null"));
+    }
+
+    #[test]
+    fn a_guarded_path_guards_its_root() {
+        let names = guarded_names("= if order.total != null then order.total else 0");
+        assert!(names.contains("order"));
+        assert!(guarded_names("=get or else(priority, 1)").contains("priority"));
+        assert!(!guarded_names("= amount > 10").contains("amount"));
+    }
+
+    #[test]
+    fn the_reads_nothing_writes_are_data_with_a_near_written_name() {
+        let process = process_of(
+            r#"<startEvent id="s"/>
+            <scriptTask id="set"><extensionElements>
+              <zeebe:script expression="=true" resultVariable="eligibilityCheck"/></extensionElements></scriptTask>
+            <scriptTask id="use"><extensionElements>
+              <zeebe:script expression="=elegibilityCheck and now() &gt; now() - duration(P1D)" resultVariable="due"/>
+            </extensionElements></scriptTask>
+            <sequenceFlow id="f1" sourceRef="s" targetRef="set"/><sequenceFlow id="f2" sourceRef="set" targetRef="use"/>"#,
+        );
+        let c = contract(&process, None, &Project::default());
+        let unwritten: Vec<(&str, bool, Option<&str>)> = c
+            .unwritten_reads
+            .iter()
+            .map(|u| (u.name.as_str(), u.looks_like_literal, u.close_written.as_deref()))
+            .collect();
+        assert_eq!(unwritten, [("elegibilityCheck", false, Some("eligibilityCheck")), ("P1D", true, None)]);
+        assert!(c.unwritten_reads.iter().all(|u| u.site.element_id == "use" && !u.may_be_written_unseen));
+        // the misspelt name is still the start form's to give; the literal is not
+        let needs: Vec<&str> = c.must_supply.iter().map(|n| n.name.as_str()).collect();
+        assert_eq!(needs, ["elegibilityCheck"]);
+    }
+
+    #[test]
+    fn a_decision_input_tested_as_a_list_is_a_disagreement_and_no_text_read() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/check/dmnlist");
+        let (project, _) =
+            crate::project::read_folder(&dir, &crate::project::ProjectBounds::default()).unwrap();
+        let text = std::fs::read_to_string(dir.join("offer.bpmn")).unwrap();
+        let process = crate::bpmn::read_str(&text).processes.remove(0);
+        let c = contract(&process, None, &project);
+        assert_eq!(
+            c.type_disagreements,
+            [TypeDisagreement {
+                decision_id: "offer".into(),
+                input: "purchases".into(),
+                declared: "string".into(),
+                used: "list".into(),
+            }]
+        );
+        let typed: Vec<&str> = c.typed.iter().map(|t| t.path.as_str()).collect();
+        assert_eq!(typed, ["age"], "the rules say `purchases` is a list: no text expected");
+    }
+
+    #[test]
+    fn an_element_reading_its_own_result_needs_nothing_before_it() {
+        let process = process_of(
+            r#"<startEvent id="s"/>
+            <serviceTask id="agent"><extensionElements>
+              <zeebe:taskDefinition type="io.camunda.agenticai:aiagent:1"/>
+              <zeebe:ioMapping><zeebe:input source="=agent.context" target="context"/></zeebe:ioMapping>
+              <zeebe:taskHeaders><zeebe:header key="resultVariable" value="agent"/></zeebe:taskHeaders>
+            </extensionElements></serviceTask>
+            <sequenceFlow id="f1" sourceRef="s" targetRef="agent"/>"#,
+        );
+        assert!(contract(&process, None, &Project::default()).must_supply.is_empty());
     }
 
     #[test]

@@ -440,9 +440,11 @@ fn the_contract_check_on_the_corpus_pairs() {
         &m,
         32,
         &["camundala__invoice.v3.bpmn#CreateInvoiceTask type_conflict amount"],
+        // 20, not 23: the trivia game's guess step maps `hint`, `translate` and `language` in with
+        // defaults (`=false`, `=""`) and out again, so it sets them whatever its form holds
         &[
-            (Break::Drop, 23),
-            (Break::Rename, 23),
+            (Break::Drop, 20),
+            (Break::Rename, 20),
             (Break::NumberToText, 0),
             (Break::BooleanToText, 6),
             (Break::TextToNumber, 1),
