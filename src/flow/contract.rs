@@ -28,10 +28,11 @@
 //! see), the contract says nothing: a checker that guesses teaches its users to ignore it. It knows
 //! the process, its data flow and the project; nothing of the form being checked.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 
 use super::access::{self, ElementAccess};
 use super::expr;
+use super::graph::{Direction, Graph};
 use crate::bpmn::{Comparison, Element, Literal, Operator, Place, Process, read_condition};
 use crate::project::Project;
 
@@ -367,133 +368,6 @@ fn known_before(
         }
     }
     out
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Direction {
-    Forward,
-    Back,
-}
-
-/// The order of a process's elements: what can run after what, sequence flows included as nodes
-/// (so a flow's condition runs after its source and before its target).
-struct Graph {
-    next: Vec<Vec<usize>>,
-    prev: Vec<Vec<usize>>,
-}
-
-impl Graph {
-    fn new(process: &Process) -> Graph {
-        let n = process.elements.len();
-        let mut by_id: HashMap<&str, usize> = HashMap::new();
-        for (i, e) in process.elements.iter().enumerate() {
-            by_id.entry(e.id.as_str()).or_insert(i);
-        }
-        let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); n];
-        let mut incoming: Vec<bool> = vec![false; n];
-        let mut next: Vec<HashSet<usize>> = vec![HashSet::new(); n];
-        for (f, e) in process.elements.iter().enumerate().filter(|(_, e)| e.is_flow()) {
-            if let Some(&a) = by_id.get(e.source.as_str()) {
-                next[a].insert(f);
-                outgoing[a].push(f);
-            }
-            if let Some(&b) = by_id.get(e.target.as_str()) {
-                next[f].insert(b);
-                incoming[b] = true;
-            }
-        }
-        for (i, e) in process.elements.iter().enumerate() {
-            if e.kind == "boundaryEvent"
-                && let Some(&host) = by_id.get(e.attached_to.as_str())
-            {
-                next[host].insert(i);
-            }
-            if let Some(parent) = e.parent {
-                // a sub-process starts its children that nothing inside leads to
-                if !incoming[i] && !e.is_flow() && e.kind != "boundaryEvent" {
-                    next[parent].insert(i);
-                }
-                // a child with no way on ends the sub-process: what follows the sub-process follows it
-                if !e.is_flow() && outgoing[i].is_empty() {
-                    let after: Vec<usize> = outgoing[parent].clone();
-                    next[i].extend(after);
-                }
-            }
-        }
-        let next: Vec<Vec<usize>> = next
-            .into_iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let mut v: Vec<usize> = s.into_iter().filter(|&j| j != i).collect();
-                v.sort_unstable();
-                v
-            })
-            .collect();
-        let mut prev = vec![Vec::new(); n];
-        for (a, targets) in next.iter().enumerate() {
-            for &b in targets {
-                prev[b].push(a);
-            }
-        }
-        Graph { next, prev }
-    }
-
-    fn top_starts(process: &Process) -> Vec<usize> {
-        process
-            .elements
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.kind == "startEvent" && e.parent.is_none())
-            .map(|(i, _)| i)
-            .collect()
-    }
-
-    /// Everything reachable from `from` (not `from` itself, unless on a loop).
-    fn reach(&self, from: &[usize], direction: Direction) -> HashSet<usize> {
-        self.reach_avoiding(from, direction, &[])
-    }
-
-    /// Everything reachable from `from` without passing through `avoid`.
-    fn reach_avoiding(&self, from: &[usize], direction: Direction, avoid: &[usize]) -> HashSet<usize> {
-        let edges = if direction == Direction::Forward { &self.next } else { &self.prev };
-        let mut seen = HashSet::new();
-        let mut queue: VecDeque<usize> = from.iter().flat_map(|&f| edges[f].iter().copied()).collect();
-        while let Some(i) = queue.pop_front() {
-            if !avoid.contains(&i) && seen.insert(i) {
-                queue.extend(edges[i].iter().copied());
-            }
-        }
-        seen
-    }
-
-    /// What can run before `own` on the way from the process's start to it (not what runs before it
-    /// again only because a loop leads back to it).
-    fn first_pass_before(&self, process: &Process, own: &[usize]) -> HashSet<usize> {
-        let mut roots: Vec<usize> = Graph::top_starts(process);
-        if roots.is_empty() {
-            roots = (0..self.prev.len()).filter(|&i| self.prev[i].is_empty()).collect();
-        }
-        // the step itself may be where the process starts: then nothing runs before it
-        roots.retain(|r| !own.contains(r));
-        let mut out = self.reach_avoiding(&roots, Direction::Forward, own);
-        out.extend(roots.iter().copied());
-        out.retain(|i| !own.contains(i));
-        out
-    }
-
-    /// What can run after `own`, nearest first (by sequence flows from it), each once.
-    fn after(&self, own: &[usize]) -> Vec<usize> {
-        let mut seen: HashSet<usize> = HashSet::new();
-        let mut order = Vec::new();
-        let mut queue: VecDeque<usize> = own.iter().flat_map(|&f| self.next[f].iter().copied()).collect();
-        while let Some(i) = queue.pop_front() {
-            if seen.insert(i) {
-                order.push(i);
-                queue.extend(self.next[i].iter().copied());
-            }
-        }
-        order
-    }
 }
 
 /// What the elements of a process read and write, with the project's forms and decisions.
