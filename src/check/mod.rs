@@ -464,7 +464,14 @@ pub fn steps_binding(process: &crate::bpmn::Process, form_id: &str) -> Vec<usize
     let binds = |e: &crate::bpmn::Element| {
         e.form_id == form_id || e.form_id.strip_prefix(crate::bpmn::LINKED_FORM_PREFIX) == Some(form_id)
     };
-    process.elements.iter().enumerate().filter(|(_, e)| binds(e)).map(|(i, _)| i).take(MOST_BINDING_STEPS).collect()
+    process
+        .elements
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| binds(e))
+        .map(|(i, _)| i)
+        .take(MOST_BINDING_STEPS)
+        .collect()
 }
 
 /// The findings of `form` at every step that binds it, each once, errors first.

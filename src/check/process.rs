@@ -6,8 +6,29 @@ use crate::bpmn::Process;
 use crate::flow::unwritten::{Unwritten, unwritten_reads};
 use crate::project::Project;
 
-/// The process's own findings, warnings each, in the order of their first read.
+/// The process's own findings, warnings each: names read that nothing writes, in the order of their
+/// first read, then decisions whose rules contradict their declared types.
 pub fn process_findings(process: &Process, project: &Project) -> Vec<Finding> {
+    let mut out = unwritten(process, project);
+    for t in crate::flow::contract::type_disagreements(process, project) {
+        let message = format!(
+            "The decision \"{}\" declares its input `{}` as {} (typeRef), but its rules test it as a {}: a form gives it what the rules test, so make the typeRef match them.",
+            t.decision_id, t.input, t.declared, t.used
+        );
+        out.push(Finding {
+            code: Code::DecisionTypeMismatch,
+            severity: Severity::Warning,
+            key: Some(t.input.clone()),
+            label: None,
+            element_id: Some(t.element_id.clone()),
+            expression: None,
+            message,
+        });
+    }
+    out
+}
+
+fn unwritten(process: &Process, project: &Project) -> Vec<Finding> {
     unwritten_reads(process, project)
         .into_iter()
         .map(|read| {

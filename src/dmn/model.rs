@@ -197,6 +197,10 @@ pub struct DecisionInput {
     pub type_ref: String,
     /// The values `inputValues` allows, when it is a plain enumeration (see [`super::allowed_values`]).
     pub allowed_values: Vec<String>,
+    /// Whether a rule tests the input as a list (`list contains(?, "x")`, `"x" in purchases`): then
+    /// the value is a list, whatever `type_ref` declares. Left out of the JSON when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub used_as_list: bool,
 }
 
 /// One output column of a decision table (or a literal expression's variable).

@@ -11,7 +11,7 @@
 use std::collections::HashSet;
 
 use super::model::{Decision, DecisionInput, DecisionOutput, Decisions, HitPolicy};
-use super::unary::{allowed_values, string_literal};
+use super::unary::{allowed_values, string_literal, tests_list};
 use crate::bpmn::trim;
 use crate::bpmn::xml::{Ns, Scopes, Tag, Walk, push_reference, unescape, walk_str};
 
@@ -23,6 +23,8 @@ enum Target {
     OutputValues(usize),
     /// A rule's output entry for this output column.
     OutputEntry(usize),
+    /// A rule's input entry for this input column.
+    InputEntry(usize),
     Literal,
 }
 
@@ -41,8 +43,8 @@ enum Frame {
     Input(usize),
     /// `output`, by index
     Output(usize),
-    /// `rule`, with the number of output entries seen so far
-    Rule(usize),
+    /// `rule`, with the number of input and output entries seen so far
+    Rule { inputs: usize, outputs: usize },
     /// An element whose `<text>` child goes to the target.
     HasText(Target),
     /// `<text>`: its content is collected.
@@ -177,12 +179,9 @@ impl Builder {
                 Frame::Output(decision.outputs.len() - 1)
             }
             (Some(Frame::Output(o)), "outputValues") => Frame::HasText(Target::OutputValues(o)),
-            (Some(Frame::Table), "rule") => Frame::Rule(0),
-            (Some(Frame::Rule(n)), "outputEntry") => {
-                if let Some(Frame::Rule(count)) = self.stack.last_mut() {
-                    *count += 1;
-                }
-                Frame::HasText(Target::OutputEntry(n))
+            (Some(Frame::Table), "rule") => Frame::Rule { inputs: 0, outputs: 0 },
+            (Some(Frame::Rule { inputs, outputs }), "inputEntry" | "outputEntry") => {
+                self.rule_entry(local == "inputEntry", inputs, outputs)
             }
             (Some(Frame::HasText(target)), "text") => {
                 self.body.clear();
@@ -190,6 +189,14 @@ impl Builder {
             }
             _ => return None,
         })
+    }
+
+    /// A rule's next input or output entry: counted on the rule, its text read for its column.
+    fn rule_entry(&mut self, input: bool, inputs: usize, outputs: usize) -> Frame {
+        if let Some(Frame::Rule { inputs, outputs }) = self.stack.last_mut() {
+            *(if input { inputs } else { outputs }) += 1;
+        }
+        Frame::HasText(if input { Target::InputEntry(inputs) } else { Target::OutputEntry(outputs) })
     }
 
     /// An element ends: settle the text it collected.
@@ -226,6 +233,13 @@ impl Builder {
                     && self.rule_values.insert((at, o, value.clone()))
                 {
                     output.rule_values.push(value);
+                }
+            }
+            Target::InputEntry(i) => {
+                if let Some(input) = decision.inputs.get_mut(i)
+                    && !input.used_as_list
+                {
+                    input.used_as_list = tests_list(text, &input.expression);
                 }
             }
             Target::Literal => {

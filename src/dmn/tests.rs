@@ -270,3 +270,28 @@ proptest! {
         read_as_promised(&bytes)?;
     }
 }
+
+#[test]
+fn an_input_whose_rules_test_a_list_is_used_as_one() {
+    use super::unary::tests_list;
+    assert!(tests_list(r#""Home" in purchases"#, "purchases"));
+    assert!(tests_list(r#"list contains(?, "Garden")"#, "purchases"));
+    assert!(tests_list(r#"not(list contains( ? , "x"))"#, "tags"));
+    assert!(tests_list("some p in ? satisfies p > 3", "prices"));
+    assert!(tests_list("count(?) > 1", "items"));
+    for entry in [r#""Home""#, r#"in ["a", "b"]"#, "-", r#""a in b""#, r#""x" in purchasesOld"#, "> 18"] {
+        assert!(!tests_list(entry, "purchases"), "{entry}");
+    }
+    let d = super::read_str(
+        r#"<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/"><decision id="d"><decisionTable>
+        <input><inputExpression typeRef="string"><text>purchases</text></inputExpression></input>
+        <input><inputExpression typeRef="number"><text>age</text></inputExpression></input>
+        <output name="o"/>
+        <rule><inputEntry><text>-</text></inputEntry><inputEntry><text>&gt; 3</text></inputEntry><outputEntry><text>"a"</text></outputEntry></rule>
+        <rule><inputEntry><text>"Home" in purchases</text></inputEntry><inputEntry><text>-</text></inputEntry><outputEntry><text>"b"</text></outputEntry></rule>
+        </decisionTable></decision></definitions>"#,
+    );
+    let inputs = &d.decisions[0].inputs;
+    assert!(inputs[0].used_as_list && !inputs[1].used_as_list);
+    assert_eq!(d.decisions[0].outputs[0].rule_values, ["a", "b"]);
+}

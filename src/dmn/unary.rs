@@ -74,6 +74,39 @@ fn literal(text: &str) -> Option<(String, &str)> {
         .then(|| (text[..end].to_string(), &text[end..]))
 }
 
+/// Whether a rule's input entry tests its input as a list: `list contains(?, "x")`, `"x" in ?`,
+/// `"x" in purchases` (the input's own expression), `some p in ? satisfies ..`, `count(?) > 1`.
+/// Quoted text is left out of the look.
+pub fn tests_list(entry: &str, input: &str) -> bool {
+    let mut plain = String::with_capacity(entry.len());
+    let mut quoted = false;
+    for c in entry.chars() {
+        if c == '"' {
+            quoted = !quoted;
+            plain.push('"');
+        } else if !quoted {
+            plain.push(c);
+        }
+    }
+    let input = input.trim();
+    let is_input = |rest: &str| {
+        let rest = rest.trim_start();
+        rest.starts_with('?')
+            || (!input.is_empty()
+                && rest.strip_prefix(input).is_some_and(|after| {
+                    !after.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.')
+                }))
+    };
+    let calls = ["list contains(", "count(", "sublist(", "index of("];
+    let calls_on_input =
+        calls.iter().any(|call| plain.match_indices(call).any(|(at, _)| is_input(&plain[at + call.len()..])));
+    // `x in ?`: a value looked for in the input (a unary test `in` has nothing before it)
+    let in_input = plain
+        .match_indices(" in ")
+        .any(|(at, _)| !plain[..at].trim().is_empty() && is_input(&plain[at + 4..]));
+    calls_on_input || in_input
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,8 +5,14 @@
 //!   writes it (no output, result, loop output or other form), it is not known before the step, and no
 //!   element that may write variables formgen cannot see (a job worker without output mappings, a
 //!   message, a called process, a user task whose form is not in the project, a Camunda 7 delegate)
-//!   can run between the step and the read. The first such read is kept: which element, which
-//!   expression, and what happens without the value.
+//!   can run between the step and the read; nor, for a read that is not right after the step, before
+//!   it. Not a need: a read the expression checks for first (`is defined(x)`, `x != null`,
+//!   `get or else(x, ..)`, an `if` on them), an element's read of its own result (its state from an
+//!   earlier round), what the step's own output mappings set whatever the form holds (from an input
+//!   with a default), a name that looks like an unquoted ISO 8601 literal (`P1D`) and nothing writes.
+//!   Other steps that bind the very form being checked write none of its keys: they submit what it
+//!   submits. The first such read is kept: which element, which expression, and what happens without
+//!   the value.
 //! - **Expected types**: how the process reads a variable the form sets, where the reading says it:
 //!   a FEEL condition comparing it with a number, a string or `true`/`false` (a bare `= x` or
 //!   `not(x)` is a yes/no), and the `typeRef` of a decision input that reads it.
@@ -14,15 +20,19 @@
 //!   ["a", "b"]`), and per gateway whether its conditions cover every value (no default flow, every
 //!   condition a plain comparison of the one variable).
 //! - **Known before**: what earlier steps set, and whether the step or a later one reads it again.
+//! - **For process findings**: the decision inputs whose rules use them as a list while their
+//!   `typeRef` says otherwise ([`TypeDisagreement`]); the form is checked by what the rules use. (The
+//!   names read that nothing writes are [`super::unwritten`]'s.)
 //!
 //! Where the process gives no way to tell (an expression that cannot be read, a writer formgen cannot
 //! see), the contract says nothing: a checker that guesses teaches its users to ignore it. It knows
 //! the process, its data flow and the project; nothing of the form being checked.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 
 use super::access::{self, ElementAccess};
 use super::expr;
+use super::graph::{Direction, Graph};
 use crate::bpmn::{Comparison, Element, Literal, Operator, Place, Process, read_condition};
 use crate::project::Project;
 
@@ -167,6 +177,21 @@ pub struct Contract {
     pub read_anywhere: HashSet<String>,
 }
 
+/// A decision input whose rules use it as another kind of value than its `typeRef` says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeDisagreement {
+    /// The id of the first element that calls the decision.
+    pub element_id: String,
+    /// The decision's id.
+    pub decision_id: String,
+    /// The input's expression.
+    pub input: String,
+    /// Its declared `typeRef`.
+    pub declared: String,
+    /// The kind the rules use it as (`list`).
+    pub used: String,
+}
+
 impl Contract {
     /// Whether the contract says anything to check a form against.
     pub fn is_empty(&self) -> bool {
@@ -183,11 +208,11 @@ const MOST_WALKS: usize = 256;
 /// The contract of the element at `target` (none: the start form) of `process`, with its project.
 pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> Contract {
     let graph = Graph::new(process);
-    let facts = Facts::new(process, project);
     let own: Vec<usize> = match target {
         Some(i) => vec![i],
         None => Graph::top_starts(process),
     };
+    let facts = Facts::new(process, project, &own);
     let after = graph.after(&own);
     let before: HashSet<usize> = match target {
         Some(i) => graph.reach(&[i], Direction::Back),
@@ -199,6 +224,7 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
         ..Contract::default()
     };
     let own_sets = Facts::set_by_own_mappings(process, &own);
+    let always_set = Facts::always_set_by_own_mappings(process, &own);
     let first_pass = graph.first_pass_before(process, &own);
     let after_set: HashSet<usize> = (0..process.elements.len()).filter(|i| !first_pass.contains(i)).collect();
     let known = known_before(process, &facts, &before, &after_set, &own);
@@ -212,6 +238,9 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
     let mut needed: HashSet<String> = HashSet::new();
     for read in reader.reads(&after) {
         let settled = own_sets.contains(&read.name)
+            || always_set.contains(&read.name)
+            || (reader.unseen_before && !read.site.next)
+            || (looks_like_literal(&read.name) && !facts.written.contains(&read.name))
             || known_names.contains(read.name.as_str())
             || reader.read_before(&read.name)
             || !reader.reaches_unset(read.element, &read.name);
@@ -323,133 +352,6 @@ fn known_before(
     out
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Direction {
-    Forward,
-    Back,
-}
-
-/// The order of a process's elements: what can run after what, sequence flows included as nodes
-/// (so a flow's condition runs after its source and before its target).
-struct Graph {
-    next: Vec<Vec<usize>>,
-    prev: Vec<Vec<usize>>,
-}
-
-impl Graph {
-    fn new(process: &Process) -> Graph {
-        let n = process.elements.len();
-        let mut by_id: HashMap<&str, usize> = HashMap::new();
-        for (i, e) in process.elements.iter().enumerate() {
-            by_id.entry(e.id.as_str()).or_insert(i);
-        }
-        let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); n];
-        let mut incoming: Vec<bool> = vec![false; n];
-        let mut next: Vec<HashSet<usize>> = vec![HashSet::new(); n];
-        for (f, e) in process.elements.iter().enumerate().filter(|(_, e)| e.is_flow()) {
-            if let Some(&a) = by_id.get(e.source.as_str()) {
-                next[a].insert(f);
-                outgoing[a].push(f);
-            }
-            if let Some(&b) = by_id.get(e.target.as_str()) {
-                next[f].insert(b);
-                incoming[b] = true;
-            }
-        }
-        for (i, e) in process.elements.iter().enumerate() {
-            if e.kind == "boundaryEvent"
-                && let Some(&host) = by_id.get(e.attached_to.as_str())
-            {
-                next[host].insert(i);
-            }
-            if let Some(parent) = e.parent {
-                // a sub-process starts its children that nothing inside leads to
-                if !incoming[i] && !e.is_flow() && e.kind != "boundaryEvent" {
-                    next[parent].insert(i);
-                }
-                // a child with no way on ends the sub-process: what follows the sub-process follows it
-                if !e.is_flow() && outgoing[i].is_empty() {
-                    let after: Vec<usize> = outgoing[parent].clone();
-                    next[i].extend(after);
-                }
-            }
-        }
-        let next: Vec<Vec<usize>> = next
-            .into_iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let mut v: Vec<usize> = s.into_iter().filter(|&j| j != i).collect();
-                v.sort_unstable();
-                v
-            })
-            .collect();
-        let mut prev = vec![Vec::new(); n];
-        for (a, targets) in next.iter().enumerate() {
-            for &b in targets {
-                prev[b].push(a);
-            }
-        }
-        Graph { next, prev }
-    }
-
-    fn top_starts(process: &Process) -> Vec<usize> {
-        process
-            .elements
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.kind == "startEvent" && e.parent.is_none())
-            .map(|(i, _)| i)
-            .collect()
-    }
-
-    /// Everything reachable from `from` (not `from` itself, unless on a loop).
-    fn reach(&self, from: &[usize], direction: Direction) -> HashSet<usize> {
-        self.reach_avoiding(from, direction, &[])
-    }
-
-    /// Everything reachable from `from` without passing through `avoid`.
-    fn reach_avoiding(&self, from: &[usize], direction: Direction, avoid: &[usize]) -> HashSet<usize> {
-        let edges = if direction == Direction::Forward { &self.next } else { &self.prev };
-        let mut seen = HashSet::new();
-        let mut queue: VecDeque<usize> = from.iter().flat_map(|&f| edges[f].iter().copied()).collect();
-        while let Some(i) = queue.pop_front() {
-            if !avoid.contains(&i) && seen.insert(i) {
-                queue.extend(edges[i].iter().copied());
-            }
-        }
-        seen
-    }
-
-    /// What can run before `own` on the way from the process's start to it (not what runs before it
-    /// again only because a loop leads back to it).
-    fn first_pass_before(&self, process: &Process, own: &[usize]) -> HashSet<usize> {
-        let mut roots: Vec<usize> = Graph::top_starts(process);
-        if roots.is_empty() {
-            roots = (0..self.prev.len()).filter(|&i| self.prev[i].is_empty()).collect();
-        }
-        // the step itself may be where the process starts: then nothing runs before it
-        roots.retain(|r| !own.contains(r));
-        let mut out = self.reach_avoiding(&roots, Direction::Forward, own);
-        out.extend(roots.iter().copied());
-        out.retain(|i| !own.contains(i));
-        out
-    }
-
-    /// What can run after `own`, nearest first (by sequence flows from it), each once.
-    fn after(&self, own: &[usize]) -> Vec<usize> {
-        let mut seen: HashSet<usize> = HashSet::new();
-        let mut order = Vec::new();
-        let mut queue: VecDeque<usize> = own.iter().flat_map(|&f| self.next[f].iter().copied()).collect();
-        while let Some(i) = queue.pop_front() {
-            if seen.insert(i) {
-                order.push(i);
-                queue.extend(self.next[i].iter().copied());
-            }
-        }
-        order
-    }
-}
-
 /// What the elements of a process read and write, with the project's forms and decisions.
 struct Facts {
     access: Vec<ElementAccess>,
@@ -460,13 +362,31 @@ struct Facts {
     decision_inputs: Vec<Vec<(String, String, String)>>,
     /// Per element: whether it may write variables formgen cannot see.
     unseen: Vec<bool>,
+    /// Every name something in the process or its project writes: a target, a result, a form's key
+    /// (whichever step binds it).
+    written: HashSet<String>,
+    /// The keys of the form the step binds, as the project has it, where other steps bind it too:
+    /// what those steps' reads before the step were given by that form, not by the process's start.
+    same_form_keys: HashSet<String>,
 }
 
 impl Facts {
-    fn new(process: &Process, project: &Project) -> Facts {
+    fn new(process: &Process, project: &Project, own: &[usize]) -> Facts {
         let access = access::of_process(process);
-        let form_keys: Vec<Option<Vec<String>>> =
+        let mut form_keys: Vec<Option<Vec<String>>> =
             process.elements.iter().map(|e| form_keys(process, e, project)).collect();
+        let written = written_names(&access, &form_keys, project);
+        // another step that binds the very form under check submits what this form submits: where the
+        // form lacks a key, that step does not set it either, so it writes nothing of its own here
+        let own_forms: Vec<&str> =
+            own.iter().map(|&i| process.elements[i].form_id.trim()).filter(|f| !f.is_empty()).collect();
+        let mut same_form_keys = HashSet::new();
+        for (j, e) in process.elements.iter().enumerate() {
+            if !own.contains(&j) && own_forms.contains(&e.form_id.trim()) {
+                let keys = form_keys[j].replace(Vec::new()).unwrap_or_default();
+                same_form_keys.extend(keys.iter().map(|k| root(k).to_string()));
+            }
+        }
         let decision_inputs = process.elements.iter().map(|e| decision_inputs(e, project)).collect();
         let unseen = process
             .elements
@@ -474,7 +394,30 @@ impl Facts {
             .zip(&form_keys)
             .map(|(e, keys)| writes_unseen(e, keys.is_some()))
             .collect();
-        Facts { access, form_keys, decision_inputs, unseen }
+        Facts { access, form_keys, decision_inputs, unseen, written, same_form_keys }
+    }
+
+    /// What the step's own output mappings set whatever its form holds: a mapping whose source reads
+    /// only the step's own inputs, each of which has a value whatever the process holds
+    /// (`input source="=if is defined(userId) then userId else \"dave\"" target="userId"`, then
+    /// `output source="=userId" target="userId"`): the form's value when it has a field, else the
+    /// input's.
+    fn always_set_by_own_mappings(process: &Process, own: &[usize]) -> HashSet<String> {
+        let mut out = HashSet::new();
+        for &i in own {
+            let e = &process.elements[i];
+            let given: HashSet<&str> = input_mappings(e)
+                .filter(|(source, _)| always_has_value(source))
+                .map(|(_, t)| root(t))
+                .collect();
+            for (source, target) in e.output_mappings() {
+                let reads = expr::zeebe_value_reads(source);
+                if !reads.is_empty() && reads.iter().all(|r| given.contains(r.name.as_str())) {
+                    out.insert(root(target).to_string());
+                }
+            }
+        }
+        out
     }
 
     /// What the step's own output mappings set from something other than the form's value of the
@@ -577,6 +520,51 @@ const MOST_DECISIONS: usize = 64;
 /// through the decisions they require (whose results are not the caller's to give).
 fn decision_inputs(e: &Element, project: &Project) -> Vec<(String, String, String)> {
     let mut out = Vec::new();
+    let decisions = called_decisions(e, project);
+    let produced: HashSet<&str> = decisions
+        .iter()
+        .filter(|d| d.required_by_caller)
+        .flat_map(|d| std::iter::once(d.id.as_str()).chain(d.outputs.iter().map(|o| o.name.as_str())))
+        .collect();
+    for d in &decisions {
+        for input in &d.inputs {
+            for r in expr::feel_reads(&input.expression) {
+                if produced.contains(r.name.as_str()) {
+                    continue;
+                }
+                // only a plain name or path: `amount * 2` says nothing of `amount`'s type; where the
+                // rules test it as a list, they say what the form must give, whatever `typeRef` says
+                let plain = input.expression.trim() == r.path;
+                let type_ref = match (plain, input.used_as_list) {
+                    (true, true) => "list".to_string(),
+                    (true, false) => input.type_ref.clone(),
+                    (false, _) => String::new(),
+                };
+                out.push((r.path, type_ref, input.expression.clone()));
+            }
+        }
+    }
+    out
+}
+
+/// A decision an element calls, or one a called decision requires.
+struct Called<'p> {
+    decision: &'p crate::dmn::Decision,
+    /// Whether another called decision requires it (its results are not the caller's to give).
+    required_by_caller: bool,
+}
+
+impl std::ops::Deref for Called<'_> {
+    type Target = crate::dmn::Decision;
+    fn deref(&self) -> &Self::Target {
+        self.decision
+    }
+}
+
+/// The decisions an element calls, each followed through the decisions it requires (at most
+/// [`MOST_DECISIONS`] per call).
+fn called_decisions<'p>(e: &Element, project: &'p Project) -> Vec<Called<'p>> {
+    let mut out = Vec::new();
     for a in e.accesses.iter().filter(|a| a.place == Place::DecisionId) {
         let Some(called) = project.decision(a.expression.trim_start_matches('=')) else { continue };
         let mut decisions = vec![called];
@@ -591,23 +579,12 @@ fn decision_inputs(e: &Element, project: &Project) -> Vec<(String, String, Strin
             }
             k += 1;
         }
-        let produced: HashSet<&str> = decisions[1..]
-            .iter()
-            .flat_map(|d| std::iter::once(d.id.as_str()).chain(d.outputs.iter().map(|o| o.name.as_str())))
-            .collect();
-        for d in &decisions {
-            for input in &d.inputs {
-                for r in expr::feel_reads(&input.expression) {
-                    if produced.contains(r.name.as_str()) {
-                        continue;
-                    }
-                    // only a plain name or path: `amount * 2` says nothing of `amount`'s type
-                    let plain = input.expression.trim() == r.path;
-                    let type_ref = if plain { input.type_ref.clone() } else { String::new() };
-                    out.push((r.path, type_ref, input.expression.clone()));
-                }
-            }
-        }
+        out.extend(
+            decisions
+                .into_iter()
+                .enumerate()
+                .map(|(n, decision)| Called { decision, required_by_caller: n > 0 }),
+        );
     }
     out
 }
@@ -690,6 +667,12 @@ struct Reader<'a> {
     after_unseen: HashSet<usize>,
     /// Per variable, what runs after the elements that set it (see [`Reader::after_setters`]).
     setters_reach: std::cell::RefCell<HashMap<String, Option<std::rc::Rc<HashSet<usize>>>>>,
+    /// Whether an element that may write variables formgen cannot see runs on the way to the step:
+    /// what it writes passes the step to the reads after it, so those are not the form's alone. A
+    /// read right after the step (the gateway it leads to, its own output mapping) stays a need: the
+    /// step is there to decide it, and in real processes an earlier job worker, message or called
+    /// process is hardly ever what that gateway decides on.
+    unseen_before: bool,
 }
 
 impl<'a> Reader<'a> {
@@ -702,10 +685,13 @@ impl<'a> Reader<'a> {
         first_pass: &HashSet<usize>,
     ) -> Reader<'a> {
         let after_once = graph.reach_avoiding(own, Direction::Forward, own);
+        // a key of the form under check read before the step was given by another step that binds
+        // that form, not by the process's start
         let read_before = first_pass
             .iter()
             .flat_map(|&i| process.elements[i].accesses.iter().filter(|a| needs_value(a)))
             .flat_map(access::reads_of)
+            .filter(|name| !facts.same_form_keys.contains(name))
             .collect();
         let alongside: HashSet<usize> = (0..process.elements.len())
             .filter(|i| !own.contains(i) && !after_once.contains(i) && !before.contains(i))
@@ -714,6 +700,7 @@ impl<'a> Reader<'a> {
             .filter(|&w| facts.unseen[w] && (after_once.contains(&w) || alongside.contains(&w)))
             .collect();
         let after_unseen = graph.reach_avoiding(&unseen, Direction::Forward, own);
+        let unseen_before = first_pass.iter().any(|&w| facts.unseen[w] && before.contains(&w));
         Reader {
             process,
             graph,
@@ -725,6 +712,7 @@ impl<'a> Reader<'a> {
             after_once,
             after_unseen,
             setters_reach: Default::default(),
+            unseen_before,
         }
     }
 
@@ -761,14 +749,14 @@ impl<'a> Reader<'a> {
     fn reads(&self, after: &[usize]) -> Vec<Read> {
         let mut out = Vec::new();
         for &i in after.iter().filter(|i| !self.own.contains(i)) {
-            let locals = self.locals(i);
+            let mut locals = self.locals(i);
+            // what the element reads of its own result is its state from an earlier round (an
+            // agent's memory, a loop's running value): nothing the steps before it must give
+            locals.extend(own_results(&self.process.elements[i]));
             for a in self.process.elements[i].accesses.iter().filter(|a| needs_value(a)) {
-                let mut optional = expr::optional_names(&a.expression);
-                optional.extend(expr::conditional_names(&a.expression));
-                let checked = null_checked_names(&a.expression);
+                let guarded = guarded_names(&a.expression);
                 for r in path_reads(a) {
-                    if !locals.contains(&r.name) && !optional.contains(&r.name) && !checked.contains(&r.name)
-                    {
+                    if !locals.contains(&r.name) && !guarded.contains(&r.name) {
                         let site = self.site(i, &a.expression);
                         out.push(Read { name: r.name, path: r.path, element: i, site });
                     }
@@ -776,7 +764,7 @@ impl<'a> Reader<'a> {
             }
             for (path, _, expression) in &self.facts.decision_inputs[i] {
                 let name = root(path).to_string();
-                if !locals.contains(&name) {
+                if !locals.contains(&name) && !guarded_names(expression).contains(&name) {
                     let site = self.site(i, expression);
                     out.push(Read { name, path: path.clone(), element: i, site });
                 }
@@ -977,7 +965,7 @@ fn shortened(expression: &str) -> String {
 }
 
 /// The names an expression compares with null (`x != null`, `null = x`, JUEL's `empty x`), in one
-/// pass over it; a dotted path counts for each of its segments' suffixes too.
+/// pass over it; a dotted path counts for each of its segments' suffixes and prefixes too.
 fn null_checked_names(expression: &str) -> HashSet<String> {
     let ident = |c: char| c.is_alphanumeric() || c == '_' || c == '.';
     let mut out = HashSet::new();
@@ -987,6 +975,8 @@ fn null_checked_names(expression: &str) -> HashSet<String> {
         }
         for (i, _) in name.match_indices('.') {
             out.insert(name[i + 1..].to_string());
+            // `order.total != null` holds only where `order` is set too
+            out.insert(name[..i].to_string());
         }
         out.insert(name.to_string());
     };
@@ -1128,6 +1118,145 @@ fn read_on_activation(place: &Place) -> bool {
     )
 }
 
+/// The names an expression reads only where it has checked for them (`is defined(x)`,
+/// `get or else(x, ..)`, `x != null`, `x = null`, or in a branch of an `if` on such a test): it is
+/// ready for them to be missing, so they are no need of a form.
+fn guarded_names(expression: &str) -> HashSet<String> {
+    let mut out = null_checked_names(expression);
+    out.extend(expr::optional_names(expression));
+    out.extend(expr::conditional_names(expression));
+    out
+}
+
+/// The input mappings of an element as `(source, target)` texts: the reader records a mapping's
+/// source and then its target, side by side.
+fn input_mappings(e: &Element) -> impl Iterator<Item = (&str, &str)> + '_ {
+    e.accesses.windows(2).filter_map(|pair| match pair {
+        [source, target] if source.place == Place::InputSource && target.place == Place::InputTarget => {
+            Some((source.expression.as_str(), target.expression.trim()))
+        }
+        _ => None,
+    })
+}
+
+/// Whether an input mapping's source has a value whatever the process holds: a literal, or an
+/// expression that reads only what it checks for first and has no `null` branch
+/// (`=if is defined(userId) then userId else "dave"`).
+fn always_has_value(source: &str) -> bool {
+    let Some(feel) = source.trim_start().strip_prefix('=') else {
+        return !source.trim().is_empty();
+    };
+    let words: Vec<&str> = feel.split_whitespace().collect();
+    let null_branch = words.windows(2).any(|w| matches!(w, ["then" | "else", "null"]));
+    let guarded = guarded_names(feel);
+    !null_branch
+        && words != ["null"]
+        && !feel.trim().is_empty()
+        && expr::feel_reads(feel).iter().all(|r| guarded.contains(&r.name))
+}
+
+/// The results an element writes as a whole: its result variable (a script's, a decision's, a
+/// connector's `resultVariable` header), the keys of a connector's `resultExpression` context, an
+/// ad-hoc sub-process's output collection.
+fn own_results(e: &Element) -> Vec<String> {
+    let mut out = Vec::new();
+    for a in &e.accesses {
+        match &a.place {
+            Place::ResultVariable | Place::AdHocOutputCollection => {
+                out.push(root(a.expression.trim()).to_string());
+            }
+            Place::Header(key) if key == "resultVariable" => out.push(root(a.expression.trim()).to_string()),
+            Place::Header(key) if key == "resultExpression" => {
+                out.extend(access::context_keys(&a.expression));
+            }
+            _ => {}
+        }
+    }
+    out.retain(|n| !n.is_empty());
+    out
+}
+
+/// Every name written in the process (any target, result or form key, whichever step binds the form)
+/// or by a form of its project.
+fn written_names(
+    access: &[ElementAccess],
+    form_keys: &[Option<Vec<String>>],
+    project: &Project,
+) -> HashSet<String> {
+    let writes = access.iter().flat_map(|a| a.writes.iter().map(|w| w.name.clone()));
+    let keys = form_keys.iter().flatten().flatten().map(|k| root(k).to_string());
+    let project_keys =
+        project.forms.iter().flat_map(|f| f.input_fields.iter().map(|x| root(&x.key).to_string()));
+    writes.chain(keys).chain(project_keys).collect()
+}
+
+/// Whether a name read looks like an ISO 8601 literal written without its quotes: a duration
+/// (`P1D`, `PT5M`, `P1Y2M`, `P2W`, `PT1.5S`) or a repetition (`R3`, of `R3/PT10M`). FEEL reads these
+/// as names; nothing in a process is meant to be named so.
+fn looks_like_literal(name: &str) -> bool {
+    if let Some(count) = name.strip_prefix('R') {
+        return !count.is_empty() && count.bytes().all(|b| b.is_ascii_digit());
+    }
+    let Some(rest) = name.strip_prefix('P') else { return false };
+    let (date, time) = match rest.split_once('T') {
+        Some((date, time)) if !time.is_empty() => (date, Some(time)),
+        Some(_) => return false,
+        None => (rest, None),
+    };
+    let parts_ok = |text: &str, units: &str, fraction: bool| {
+        let mut number = String::new();
+        let mut order = 0;
+        for c in text.chars() {
+            if c.is_ascii_digit() || (fraction && c == '.' && !number.is_empty()) {
+                number.push(c);
+                continue;
+            }
+            // each unit once, in order, after a number
+            let Some(at) = units[order..].find(c) else { return false };
+            if number.is_empty() {
+                return false;
+            }
+            number.clear();
+            order += at + 1;
+        }
+        number.is_empty()
+    };
+    !(date.is_empty() && time.is_none())
+        && parts_ok(date, "YMWD", false)
+        && time.is_none_or(|t| parts_ok(t, "HMS", true))
+}
+
+/// Where the decisions the process calls use an input as a list in their rules while its `typeRef`
+/// says otherwise, each decision input once.
+/// Where a decision the process calls uses an input in its rules as another kind of value than its
+/// `typeRef` declares: the rules win for the form, and the process findings report the disagreement.
+pub fn type_disagreements(process: &Process, project: &Project) -> Vec<TypeDisagreement> {
+    let mut out: Vec<TypeDisagreement> = Vec::new();
+    for e in &process.elements {
+        for d in called_decisions(e, project) {
+            for input in d.inputs.iter().filter(|i| i.used_as_list && !is_list_type(&i.type_ref)) {
+                let known = out.iter().any(|t| t.decision_id == d.id && t.input == input.expression);
+                if !known && out.len() < MOST {
+                    out.push(TypeDisagreement {
+                        element_id: e.id.to_string(),
+                        decision_id: d.id.clone(),
+                        input: input.expression.clone(),
+                        declared: input.type_ref.clone(),
+                        used: "list".to_string(),
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether a `typeRef` names a list (or says nothing: no disagreement to report).
+fn is_list_type(type_ref: &str) -> bool {
+    let t = type_ref.trim().to_ascii_lowercase();
+    t.is_empty() || t == "list" || t == "collection" || t == "any"
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1141,6 +1270,79 @@ mod tests {
         assert!(!names.contains("e"));
         assert!(null_checked_names("${empty approver}").contains("approver"));
         assert!(null_checked_names("${not empty approver}").contains("approver"));
+    }
+
+    /// A Camunda 8 process of these elements, with the project given.
+    fn process_of(body: &str) -> Process {
+        let xml = format!(
+            r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
+            xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="p">{body}</process></definitions>"#
+        );
+        crate::bpmn::read_str(&xml).processes.remove(0)
+    }
+
+    #[test]
+    fn iso_durations_and_repetitions_look_like_literals() {
+        for name in ["P1D", "PT5M", "P1Y2M", "P2W", "PT1.5S", "P1DT12H", "R3"] {
+            assert!(looks_like_literal(name), "{name}");
+        }
+        for name in ["P", "PT", "R", "Pay", "PD1", "P1X", "PT5M3", "P1M1Y", "Rate", "approved", "p1d"] {
+            assert!(!looks_like_literal(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn an_input_with_a_default_always_has_a_value() {
+        assert!(always_has_value(r#"=if is defined(userId) then userId else "dave""#));
+        assert!(always_has_value(r#"=get or else(userId, "dave")"#));
+        assert!(always_has_value(r#"="dave""#));
+        assert!(!always_has_value("=userId"));
+        assert!(!always_has_value("=if is defined(userId) then userId else null"));
+        assert!(!always_has_value("=null"));
+    }
+
+    #[test]
+    fn a_guarded_path_guards_its_root() {
+        let names = guarded_names("= if order.total != null then order.total else 0");
+        assert!(names.contains("order"));
+        assert!(guarded_names("=get or else(priority, 1)").contains("priority"));
+        assert!(!guarded_names("= amount > 10").contains("amount"));
+    }
+
+    #[test]
+    fn a_decision_input_tested_as_a_list_is_a_disagreement_and_no_text_read() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/check/dmnlist");
+        let (project, _) =
+            crate::project::read_folder(&dir, &crate::project::ProjectBounds::default()).unwrap();
+        let text = std::fs::read_to_string(dir.join("offer.bpmn")).unwrap();
+        let process = crate::bpmn::read_str(&text).processes.remove(0);
+        let c = contract(&process, None, &project);
+        assert_eq!(
+            type_disagreements(&process, &project),
+            [TypeDisagreement {
+                element_id: "Task_offer".into(),
+                decision_id: "offer".into(),
+                input: "purchases".into(),
+                declared: "string".into(),
+                used: "list".into(),
+            }]
+        );
+        let typed: Vec<&str> = c.typed.iter().map(|t| t.path.as_str()).collect();
+        assert_eq!(typed, ["age"], "the rules say `purchases` is a list: no text expected");
+    }
+
+    #[test]
+    fn an_element_reading_its_own_result_needs_nothing_before_it() {
+        let process = process_of(
+            r#"<startEvent id="s"/>
+            <serviceTask id="agent"><extensionElements>
+              <zeebe:taskDefinition type="io.camunda.agenticai:aiagent:1"/>
+              <zeebe:ioMapping><zeebe:input source="=agent.context" target="context"/></zeebe:ioMapping>
+              <zeebe:taskHeaders><zeebe:header key="resultVariable" value="agent"/></zeebe:taskHeaders>
+            </extensionElements></serviceTask>
+            <sequenceFlow id="f1" sourceRef="s" targetRef="agent"/>"#,
+        );
+        assert!(contract(&process, None, &Project::default()).must_supply.is_empty());
     }
 
     #[test]

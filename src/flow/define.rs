@@ -175,7 +175,13 @@ impl<'a> Definitions<'a> {
             name: name.to_string(),
             source: format!("the decision \"{}\"", d.id),
             label: input.label.clone(),
-            kind: kind_of(&input.type_ref, !input.allowed_values.is_empty()).to_string(),
+            // the rules say what the value is where they test it as a list, whatever `typeRef` says
+            kind: if input.used_as_list {
+                if input.allowed_values.is_empty() { "taglist" } else { "checklist" }
+            } else {
+                kind_of(&input.type_ref, !input.allowed_values.is_empty())
+            }
+            .to_string(),
             options: input.allowed_values.iter().map(|v| (v.clone(), String::new())).collect(),
             required: true,
             properties: Map::new(),

@@ -14,6 +14,7 @@ pub mod access;
 pub mod contract;
 pub mod define;
 pub mod expr;
+mod graph;
 pub mod picture;
 mod render;
 pub mod unwritten;

@@ -7,6 +7,7 @@
 //! - **Order.** What can run before the step: everything from which it can be reached along sequence
 //!   flows, a boundary event after the activity it is attached to, a sub-process before its children
 //!   and its children before what follows it. What can run after: what it can reach the same way.
+//!   The contract's graph ([`super::graph`]): the picture and the contract agree on the order.
 //! - **Known before**: variables written by what can run before (with where they come from), and those
 //!   read before the step that nothing in the process writes: the process was started with them.
 //! - **To supply**: variables read by what can run after and written by nothing in the process but
@@ -19,13 +20,14 @@
 //! It knows the process, its reads and writes ([`super::access`]) and the project; nothing of prompts,
 //! forms to be drafted, or HTTP.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexSet;
 use serde::Serialize;
 
 use super::access::{self, ElementAccess};
 use super::expr;
+use super::graph::{Direction, Graph};
 use crate::bpmn::{Place, Process, read_condition};
 use crate::project::{Project, ProjectForm};
 
@@ -114,15 +116,20 @@ fn quoted_condition(condition: &str) -> String {
 /// The data picture of the element at `target` (none: the start form).
 pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> Picture {
     let flow = Flow::new(process, project);
+    let graph = Graph::new(process);
     let own: Vec<usize> = match target {
         Some(i) => vec![i],
-        None => {
-            process.elements.iter().enumerate().filter(|(_, e)| is_top_start(e)).map(|(i, _)| i).collect()
-        }
+        None => Graph::top_starts(process),
     };
     let is_own: HashSet<usize> = own.iter().copied().collect();
+    // the elements that run before and after the step; a flow's condition is what `decided_on` says
+    let elements = |walk: HashSet<usize>| -> HashSet<usize> {
+        walk.into_iter().filter(|i| !is_own.contains(i) && !process.elements[*i].is_flow()).collect()
+    };
     let (before, after) = match target {
-        Some(i) => (flow.reach(i, Direction::Back), flow.reach(i, Direction::Forward)),
+        Some(i) => {
+            (elements(graph.reach(&[i], Direction::Back)), elements(graph.reach(&[i], Direction::Forward)))
+        }
         None => (HashSet::new(), (0..process.elements.len()).filter(|i| !is_own.contains(i)).collect()),
     };
     let mut picture = Picture {
@@ -207,7 +214,7 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
             supply(name, format!("read by {}", flow.phrase(i)), &mut picture);
         }
     }
-    picture.decided_on = decided_on(process, target, &written_elsewhere);
+    picture.decided_on = decided_on(process, &graph, &own, &written_elsewhere);
     // what the process reads by mistake (a literal without quotes, a misspelling) is no field
     let mistaken = super::unwritten::mistaken_reads(process, project, target);
     picture.to_supply.retain(|s| !mistaken.contains(&s.name));
@@ -215,15 +222,20 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
     picture
 }
 
-/// The variables the conditions of the gateways after `target` test that nothing else writes, each
+/// The variables the conditions of the gateways after `own` test that nothing else writes, each
 /// with the conditions (told apart by their text, each text looked at once) that test it.
-fn decided_on(process: &Process, target: Option<usize>, written_elsewhere: &HashSet<String>) -> Vec<Decided> {
+fn decided_on(
+    process: &Process,
+    graph: &Graph,
+    own: &[usize],
+    written_elsewhere: &HashSet<String>,
+) -> Vec<Decided> {
     let mut out: Vec<Decided> = Vec::new();
     let mut at: HashMap<String, usize> = HashMap::new();
     let mut condition_ids: HashMap<&str, usize> = HashMap::new();
     let mut tested: Vec<HashSet<usize>> = Vec::new();
-    for decision in process.decisions_after(target) {
-        for f in &decision.flows {
+    for flows in deciding_gateways(process, graph, own) {
+        for f in flows {
             let next_id = condition_ids.len();
             let condition = *condition_ids.entry(f.condition.as_str()).or_insert(next_id);
             for v in read_condition(&f.condition).variables {
@@ -244,6 +256,28 @@ fn decided_on(process: &Process, target: Option<usize>, written_elsewhere: &Hash
                     None => {}
                 }
             }
+        }
+    }
+    out
+}
+
+/// The outgoing flows of each gateway that can run after `own` and decides by a condition or a
+/// default flow, nearest first.
+fn deciding_gateways<'p>(
+    process: &'p Process,
+    graph: &Graph,
+    own: &[usize],
+) -> Vec<Vec<&'p crate::bpmn::Element>> {
+    let mut out = Vec::new();
+    for g in graph.after(own) {
+        let gateway = &process.elements[g];
+        if !gateway.is_gateway() {
+            continue;
+        }
+        let flows: Vec<&crate::bpmn::Element> =
+            graph.next[g].iter().map(|&f| &process.elements[f]).filter(|f| f.is_flow()).collect();
+        if flows.iter().any(|f| !f.condition.is_empty() || gateway.default_flow == f.id) {
+            out.push(flows);
         }
     }
     out
@@ -281,20 +315,10 @@ fn set_by_mapping(e: &crate::bpmn::Element) -> Vec<String> {
     out.into_iter().collect()
 }
 
-fn is_top_start(e: &crate::bpmn::Element) -> bool {
-    e.kind == "startEvent" && e.parent.is_none()
-}
-
 fn sorted(set: &HashSet<usize>) -> Vec<usize> {
     let mut v: Vec<usize> = set.iter().copied().collect();
     v.sort_unstable();
     v
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Direction {
-    Forward,
-    Back,
 }
 
 /// The process's reads and writes with the project's links, and its order.
@@ -305,8 +329,6 @@ struct Flow<'p> {
     form_keys: Vec<Option<(String, Vec<String>)>>,
     /// Per element: what the decisions it calls read.
     decision_reads: Vec<Vec<String>>,
-    next: Vec<Vec<usize>>,
-    prev: Vec<Vec<usize>>,
     forms_read: Vec<String>,
     decisions_read: Vec<String>,
     /// Per key: how many distinct forms (bound by the process's steps, or in the project) bind it.
@@ -315,49 +337,6 @@ struct Flow<'p> {
 
 impl<'p> Flow<'p> {
     fn new(process: &'p Process, project: &Project) -> Flow<'p> {
-        let n = process.elements.len();
-        let mut by_id: HashMap<&str, usize> = HashMap::new();
-        for (i, e) in process.elements.iter().enumerate() {
-            by_id.entry(e.id.as_str()).or_insert(i);
-        }
-        let mut next = vec![Vec::new(); n];
-        let mut edges: HashSet<(usize, usize)> = HashSet::new();
-        let mut edge = |a: usize, b: usize, next: &mut Vec<Vec<usize>>| {
-            if a != b && edges.insert((a, b)) {
-                next[a].push(b);
-            }
-        };
-        for e in process.elements.iter().filter(|e| e.is_flow()) {
-            if let (Some(&a), Some(&b)) = (by_id.get(e.source.as_str()), by_id.get(e.target.as_str())) {
-                edge(a, b, &mut next);
-            }
-        }
-        for (i, e) in process.elements.iter().enumerate() {
-            if e.kind == "boundaryEvent"
-                && let Some(&host) = by_id.get(e.attached_to.as_str())
-            {
-                edge(host, i, &mut next);
-            }
-            if let Some(parent) = e.parent {
-                edge(parent, i, &mut next);
-                // a child with no way on ends the sub-process: what follows the sub-process follows it
-                if !e.is_flow() && next[i].is_empty() && !process.outgoing(&e.id).any(|_| true) {
-                    let after: Vec<usize> = process
-                        .outgoing(&process.elements[parent].id)
-                        .filter_map(|f| by_id.get(f.target.as_str()).copied())
-                        .collect();
-                    for b in after {
-                        edge(i, b, &mut next);
-                    }
-                }
-            }
-        }
-        let mut prev = vec![Vec::new(); n];
-        for (a, targets) in next.iter().enumerate() {
-            for &b in targets {
-                prev[b].push(a);
-            }
-        }
         let mut forms_read = IndexSet::new();
         let form_keys: Vec<Option<(String, Vec<String>)>> = process
             .elements
@@ -409,25 +388,9 @@ impl<'p> Flow<'p> {
             access: access::of_process(process),
             form_keys,
             decision_reads,
-            next,
-            prev,
             forms_read: forms_read.into_iter().collect(),
             decisions_read: decisions_read.into_iter().collect(),
         }
-    }
-
-    /// Everything reachable from `from` (not `from` itself, unless on a loop).
-    fn reach(&self, from: usize, direction: Direction) -> HashSet<usize> {
-        let edges = if direction == Direction::Forward { &self.next } else { &self.prev };
-        let mut seen = HashSet::new();
-        let mut queue: VecDeque<usize> = edges[from].iter().copied().collect();
-        while let Some(i) = queue.pop_front() {
-            if seen.insert(i) {
-                queue.extend(edges[i].iter().copied());
-            }
-        }
-        seen.remove(&from);
-        seen
     }
 
     /// The variables the element at `i` writes into a scope others see, and its form's keys.
@@ -553,6 +516,29 @@ fn linked_form(process: &Process, e: &crate::bpmn::Element, project: &Project) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_picture_and_the_contract_agree_on_what_follows_a_step_inside_a_sub_process() {
+        let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"><process id="P">
+            <startEvent id="s"/>
+            <subProcess id="sub"><startEvent id="ss"/><userTask id="a"/><endEvent id="se"/>
+              <sequenceFlow id="i1" sourceRef="ss" targetRef="a"/><sequenceFlow id="i2" sourceRef="a" targetRef="se"/>
+            </subProcess>
+            <exclusiveGateway id="g"/><endEvent id="e"/>
+            <sequenceFlow id="f0" sourceRef="s" targetRef="sub"/>
+            <sequenceFlow id="f1" sourceRef="sub" targetRef="g"/>
+            <sequenceFlow id="f2" sourceRef="g" targetRef="e"><conditionExpression>= ok</conditionExpression></sequenceFlow>
+            <sequenceFlow id="f3" sourceRef="g" targetRef="e"><conditionExpression>= not(ok)</conditionExpression></sequenceFlow>
+            </process></definitions>"#;
+        let defs = crate::bpmn::read_str(xml);
+        let process = &defs.processes[0];
+        let a = process.element_index("a");
+        let picture = picture(process, a, &Project::default());
+        let contract = crate::flow::contract(process, a, &Project::default());
+        // the gateway after the sub-process decides on what the child step gives
+        assert_eq!(picture.decided_on.iter().map(|d| d.name.as_str()).collect::<Vec<_>>(), ["ok"]);
+        assert_eq!(contract.must_supply.iter().map(|n| n.name.as_str()).collect::<Vec<_>>(), ["ok"]);
+    }
 
     #[test]
     fn a_condition_of_many_names_is_quoted_once_per_variable_and_cut() {

@@ -190,12 +190,13 @@ fn close_to<'w>(name: &str, written: &[&'w str]) -> Option<&'w str> {
     }
     // a collection and its element (`documents`, `document`) are two names, not one misspelt
     let plural = |a: &str, b: &str| a.strip_suffix('s') == Some(b);
-    written.iter().copied().find(|w| {
-        w.chars().count() >= 5
-            && !plural(name, w)
-            && !plural(w, name)
-            && (strsim::damerau_levenshtein(name, w) == 1 || (name != *w && name.eq_ignore_ascii_case(w)))
-    })
+    let candidates: Vec<&'w str> = written
+        .iter()
+        .copied()
+        .filter(|w| w.chars().count() >= 5 && !plural(name, w) && !plural(w, name))
+        .collect();
+    crate::words::fit::one_edit_away(name, &candidates)
+        .or_else(|| candidates.into_iter().find(|w| name != *w && name.eq_ignore_ascii_case(w)))
 }
 
 #[cfg(test)]

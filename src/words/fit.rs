@@ -210,6 +210,19 @@ fn squashed(s: &str) -> String {
     s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
 }
 
+/// The first of `names` (not `name` itself) one edit away from `name` (a letter added, dropped,
+/// changed, or two neighbours swapped), for a name of four characters or more: a likely misspelling.
+pub fn one_edit_away<'v>(name: &str, names: &[&'v str]) -> Option<&'v str> {
+    let len = name.chars().count();
+    if len < 4 {
+        return None;
+    }
+    names
+        .iter()
+        .copied()
+        .find(|n| n.chars().count().abs_diff(len) <= 1 && strsim::damerau_levenshtein(name, n) == 1)
+}
+
 /// The process variable that `key` most likely means, when `key` itself is not one.
 pub fn close_variable<'v>(key: &str, variables: &[&'v str]) -> Option<&'v str> {
     let key_squashed = squashed(key);
@@ -235,6 +248,15 @@ pub fn close_variable<'v>(key: &str, variables: &[&'v str]) -> Option<&'v str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_edit_away_is_a_likely_misspelling() {
+        let names = ["eligibilityCheck", "amount", "approved"];
+        assert_eq!(one_edit_away("elegibilityCheck", &names), Some("eligibilityCheck"));
+        assert_eq!(one_edit_away("approvde", &names), Some("approved"));
+        assert_eq!(one_edit_away("amount", &names), None, "not itself");
+        assert_eq!(one_edit_away("amt", &["amo"]), None, "too short to tell");
+    }
 
     #[test]
     fn meaning_across_languages() {

@@ -75,3 +75,18 @@ async fn the_apis_outline_answers_the_processs_findings() {
     let supply = body["step"]["toSupply"].to_string();
     assert!(!supply.contains("P1D") && !supply.contains("APPROVED"), "{supply}");
 }
+
+#[test]
+fn a_decision_whose_rules_test_an_input_as_a_list_it_declares_a_string_is_a_process_finding() {
+    let dir = crate::common::fixtures().join("check/dmnlist");
+    let out = Command::new(env!("CARGO_BIN_EXE_formgen"))
+        .args(["outline", "--json", "--element", "Task_offer", "--project"])
+        .arg(&dir)
+        .arg(dir.join("offer.bpmn"))
+        .output()
+        .unwrap();
+    let line: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let found = codes(&line["findings"]);
+    let expected = ("decision_type_mismatch".to_string(), "purchases".to_string(), "Task_offer".to_string());
+    assert!(found.contains(&expected), "{found:?}");
+}
