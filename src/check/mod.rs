@@ -58,6 +58,30 @@ impl Code {
             Code::UnusedKey => "unused_key",
         }
     }
+
+    /// What the rule checks, in one sentence: the help text of reports that list their rules.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Code::MissingSupply => {
+                "The process reads a variable after the step that nothing else sets, and no field of the form supplies it."
+            }
+            Code::TypeConflict => {
+                "A field's value is not the kind of value a condition or a decision input after the step reads it as."
+            }
+            Code::ValueConflict => {
+                "A condition compares a choice field with a value none of its options has, or an option matches no flow of a gateway without a default flow."
+            }
+            Code::OptionalButRead => {
+                "An optional field that is null when left empty is compared after the step without a check that it is set."
+            }
+            Code::OverwritesKnown => {
+                "An editable field replaces a value set before the step that a later step reads again."
+            }
+            Code::UnusedKey => {
+                "A key nothing reads and no other form uses, while the process has a variable of a close name."
+            }
+        }
+    }
 }
 
 /// How much a finding matters.
