@@ -1,12 +1,14 @@
 //! `formgen check`: the schema gate on saved forms or raw model answers.
 
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use formgen::Limits;
+use formgen::check::Severity;
 use formgen::{bpmn, gate};
 
+use super::report::{self, Format, Located, Position, ProcessReport, Rule, Run, Unit};
 use super::{UsageError, read_bpmn};
 
 #[derive(Debug, clap::Args)]
@@ -20,9 +22,19 @@ pub(crate) struct CheckArgs {
     pub(crate) form_id: Option<String>,
     #[command(flatten)]
     pub(crate) step: super::StepArgs,
-    /// Print `{"schema", "findings"}` per form on stdout, one JSON object per line.
-    #[arg(long)]
+    /// How to print the report: `text` (a line per finding, then a summary), `json` (one object per
+    /// form), `sarif` (code scanning), `junit` (CI test reports) or `github` (workflow annotations).
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Text)]
+    pub(crate) format: Format,
+    /// The same as `--format json`.
+    #[arg(long, conflicts_with = "format")]
     pub(crate) json: bool,
+    /// Exit 1 when there are more than N warnings (any error always does).
+    #[arg(long, value_name = "N")]
+    pub(crate) max_warnings: Option<usize>,
+    /// Print the normalised schema of the one form named on stdout; the report goes to stderr.
+    #[arg(long)]
+    pub(crate) print_schema: bool,
     /// Forms or model answers to check. None, with `--project DIR`: every form a step of a process in
     /// the folder binds.
     pub(crate) files: Vec<PathBuf>,
@@ -38,9 +50,19 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
     {
         args.process = Some(args.files.remove(i));
     }
+    let format = if args.json { Format::Json } else { args.format };
+    if args.print_schema && (args.files.len() != 1 || format != Format::Text) {
+        return Err(UsageError(
+            "--print-schema prints the schema of one form named on the command line, beside the text report"
+                .into(),
+        ));
+    }
     if args.files.is_empty() {
         return match (&args.step.project, &args.process) {
-            (Some(dir), None) if args.step.element.is_none() => super::check_project::run(dir, args.json, limits),
+            (Some(dir), None) if args.step.element.is_none() => {
+                let run = super::check_project::run(dir, limits)?;
+                Ok(report(&run, format, args.max_warnings, None))
+            }
             _ => Err(UsageError(
                 "name the forms to check: formgen check [FILE.bpmn] FORM..., or formgen check --project DIR for every form of a folder"
                     .into(),
@@ -48,20 +70,7 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
         };
     }
     let process = match &args.process {
-        Some(path) => {
-            let defs = read_bpmn(path, limits)?;
-            let found = match &args.step.process_id {
-                Some(id) => defs.processes.into_iter().find(|p| p.id == *id).ok_or_else(|| {
-                    UsageError(format!("{} has no process \"{id}\"; check --process-id", path.display()))
-                })?,
-                None => defs
-                    .processes
-                    .into_iter()
-                    .next()
-                    .ok_or_else(|| UsageError(format!("{} holds no BPMN process", path.display())))?,
-            };
-            Some(found)
-        }
+        Some(path) => Some((path.clone(), pick_process(path, args.step.process_id.as_deref(), limits)?)),
         None if args.step.process_id.is_some() => {
             return Err(UsageError(
                 "--process-id picks a process of a BPMN file; give the file with --process FILE".into(),
@@ -69,79 +78,119 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
         }
         None => None,
     };
-    let cap = limits.schema_bytes.max(limits.answer_bytes);
-    let mut texts = Vec::new();
-    for path in &args.files {
-        let file = formgen::files::open(path, limits.file_read_timeout())
-            .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
-        let bytes = bpmn::read_capped(file, cap).map_err(|e| match e {
-            bpmn::ReadError::TooLarge { limit, .. } => UsageError(format!(
-                "{} is over the {limit}-byte limit for a form (FORMGEN_LIMIT_SCHEMA_BYTES)",
-                path.display()
-            )),
-            other => UsageError(format!("cannot read {}: {other}", path.display())),
-        })?;
-        texts.push(String::from_utf8_lossy(&bytes).into_owned());
+    let texts = args.files.iter().map(|path| read_form(path, limits)).collect::<Result<Vec<_>, _>>()?;
+    let mut run = Run::default();
+    if let Some((path, p)) = &process {
+        let file = report::display_path(path);
+        run.processes.push(ProcessReport {
+            file,
+            name: path.display().to_string(),
+            id: p.id.to_string(),
+            located: Vec::new(),
+        });
     }
-    let single = args.files.len() == 1;
-    let mut refused = false;
-    let mut stderr = std::io::stderr().lock();
     for (path, text) in args.files.iter().zip(&texts) {
-        let name = path.display();
-        match gate::check(text, args.form_id.as_deref(), process.as_ref()) {
-            Ok(proposal) => {
-                let findings = match (&process, &args.process) {
-                    (Some(p), Some(bpmn_path)) => {
-                        step_findings(p, &args, bpmn_path, &proposal.schema, limits)?
-                    }
-                    _ => Vec::new(),
-                };
-                if findings.iter().any(|f| f.severity == formgen::check::Severity::Error) {
-                    refused = true;
-                }
-                if args.json {
-                    let line = serde_json::json!({"file": name.to_string(), "schema": proposal.schema, "findings": findings});
-                    let _ = writeln!(std::io::stdout().lock(), "{line}");
-                } else {
-                    for f in &findings {
-                        let _ = writeln!(
-                            stderr,
-                            "{name}: {}: {} [{}]",
-                            severity_word(f.severity),
-                            f.message,
-                            f.code.as_str()
-                        );
-                    }
-                }
-                if args.json {
-                } else if single {
-                    let json = serde_json::to_string_pretty(&proposal.schema).expect("schema serialises");
-                    let _ = writeln!(std::io::stdout().lock(), "{json}");
-                } else {
-                    let _ = writeln!(stderr, "{name}: accepted");
-                }
-                // a finding that says what a warning says replaces it
-                for w in proposal.warnings.iter().filter(|w| !findings.iter().any(|f| f.message == **w)) {
-                    let _ = writeln!(stderr, "{name}: warning: {w}");
-                }
-            }
-            Err(e) => {
-                refused = true;
-                for problem in e.problems() {
-                    let _ = writeln!(stderr, "{name}: refused: {problem}");
-                }
-            }
-        }
+        run.units.push(check_one(path, text, &args, process.as_ref(), limits)?);
     }
-    Ok(if refused { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    let schema = if args.print_schema { run.units[0].schema.as_ref() } else { None };
+    Ok(report(&run, format, args.max_warnings, schema))
 }
 
-pub(super) fn severity_word(s: formgen::check::Severity) -> &'static str {
-    match s {
-        formgen::check::Severity::Error => "error",
-        formgen::check::Severity::Warning => "warning",
-        formgen::check::Severity::Info => "info",
+/// Prints the report (with `--print-schema`, the schema on stdout and the report on stderr) and
+/// returns the exit code.
+fn report(
+    run: &Run,
+    format: Format,
+    max_warnings: Option<usize>,
+    schema: Option<&serde_json::Value>,
+) -> ExitCode {
+    let shown = run.render(format);
+    let (mut stdout, mut stderr) = (std::io::stdout().lock(), std::io::stderr().lock());
+    match schema {
+        Some(schema) => {
+            let json = serde_json::to_string_pretty(schema).expect("schema serialises");
+            let _ = writeln!(stdout, "{json}");
+            let _ = write!(stderr, "{}{}", shown.out, shown.err);
+        }
+        None => {
+            let _ = write!(stdout, "{}", shown.out);
+            let _ = write!(stderr, "{}", shown.err);
+        }
     }
+    run.exit_code(max_warnings)
+}
+
+/// The process of the BPMN file at `path`: the one `--process-id` names, else the first.
+fn pick_process(path: &Path, id: Option<&str>, limits: &Limits) -> Result<bpmn::Process, UsageError> {
+    let defs = read_bpmn(path, limits)?;
+    match id {
+        Some(id) => defs.processes.into_iter().find(|p| p.id == *id).ok_or_else(|| {
+            UsageError(format!("{} has no process \"{id}\"; check --process-id", path.display()))
+        }),
+        None => defs
+            .processes
+            .into_iter()
+            .next()
+            .ok_or_else(|| UsageError(format!("{} holds no BPMN process", path.display()))),
+    }
+}
+
+/// The text of a form or model answer, within the form size limit.
+fn read_form(path: &Path, limits: &Limits) -> Result<String, UsageError> {
+    let cap = limits.schema_bytes.max(limits.answer_bytes);
+    let file = formgen::files::open(path, limits.file_read_timeout())
+        .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+    let bytes = bpmn::read_capped(file, cap).map_err(|e| match e {
+        bpmn::ReadError::TooLarge { limit, .. } => UsageError(format!(
+            "{} is over the {limit}-byte limit for a form (FORMGEN_LIMIT_SCHEMA_BYTES)",
+            path.display()
+        )),
+        other => UsageError(format!("cannot read {}: {other}", path.display())),
+    })?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// One named form through the gate and, with a process, the check of its step.
+fn check_one(
+    path: &Path,
+    text: &str,
+    args: &CheckArgs,
+    process: Option<&(PathBuf, bpmn::Process)>,
+    limits: &Limits,
+) -> Result<Unit, UsageError> {
+    let file = report::display_path(path);
+    let mut unit = Unit {
+        form: path.display().to_string(),
+        form_file: file.clone(),
+        form_id: String::new(),
+        process: process.map(|_| 0),
+        element_id: None,
+        schema: None,
+        located: Vec::new(),
+    };
+    match gate::check(text, args.form_id.as_deref(), process.map(|(_, p)| p)) {
+        Ok(mut proposal) => {
+            let (element_id, findings) = match process {
+                Some((bpmn_path, p)) => step_findings(p, args, bpmn_path, &proposal.schema, limits)?,
+                None => (None, Vec::new()),
+            };
+            // a finding that says what a warning says replaces it
+            formgen::check::without_repeats(&mut proposal.warnings, &findings);
+            unit.located = findings.into_iter().map(|f| Located::in_form(f, &file, text)).collect();
+            unit.located.extend(proposal.warnings.into_iter().map(|w| {
+                Located::sentence(Rule::GATE_WARNING, Severity::Warning, w, &file, Position::START)
+            }));
+            unit.form_id = proposal.schema["id"].as_str().unwrap_or_default().to_string();
+            unit.element_id = element_id;
+            unit.schema = Some(proposal.schema);
+        }
+        Err(e) => {
+            unit.located = (e.problems().into_iter())
+                .map(|p| Located::sentence(Rule::GATE_REFUSED, Severity::Error, p, &file, Position::START))
+                .collect();
+        }
+    }
+    Ok(unit)
 }
 
 fn step_findings(
@@ -150,9 +199,9 @@ fn step_findings(
     bpmn_path: &std::path::Path,
     schema: &serde_json::Value,
     limits: &Limits,
-) -> Result<Vec<formgen::check::Finding>, UsageError> {
+) -> Result<(Option<String>, Vec<formgen::check::Finding>), UsageError> {
     let Ok(form) = formgen::project::ProjectForm::read(schema.clone(), String::new()) else {
-        return Ok(Vec::new());
+        return Ok((None, Vec::new()));
     };
     let target = match &args.step.element {
         Some(id) => Some(
@@ -162,7 +211,7 @@ fn step_findings(
         ),
         None => match formgen::check::step_binding(process, &form.id) {
             Some(i) => Some(i),
-            None => return Ok(Vec::new()),
+            None => return Ok((None, Vec::new())),
         },
     };
     let project = match super::project_folder(args.step.project.as_deref(), Some(bpmn_path))? {
@@ -173,5 +222,6 @@ fn step_findings(
         }
         None => formgen::project::Project::default(),
     };
-    Ok(formgen::check::check_step(process, target, &project, &form))
+    let element_id = target.map(|i| process.elements[i].id.to_string());
+    Ok((element_id, formgen::check::check_step(process, target, &project, &form)))
 }

@@ -1,33 +1,45 @@
 //! `formgen check --project DIR` with no forms named: every form a step of a process in the folder
 //! binds (a `formId` of the folder's `.form` files, or a form embedded in the BPMN) is gated and checked
-//! against that step's contract, with a table per process.
+//! against that step's contract. Each finding is placed in the form's file (an embedded form's at its
+//! step in the BPMN file).
 
-use std::io::Write as _;
 use std::path::Path;
-use std::process::ExitCode;
 
 use formgen::Limits;
-use formgen::check::{self, Finding, Severity};
+use formgen::check::{self, Severity};
 use formgen::project::{self, Project, ProjectBounds, ProjectForm};
 
+use super::report::{self, Located, Position, ProcessReport, Rule, Run, Unit};
 use super::{UsageError, read_bpmn};
 
-/// One step's form and what the check said.
-struct Checked {
-    element_id: String,
-    form: String,
-    /// The gate's refusal sentences, when it refused the form.
-    refused: Vec<String>,
-    findings: Vec<Finding>,
+/// What the checks of one process need to place their findings: the folder, its bounds, the
+/// process's file and its text once read.
+struct Place<'a> {
+    dir: &'a Path,
+    bounds: &'a ProjectBounds,
+    bpmn_file: String,
+    bpmn_path: &'a Path,
+    xml: Option<String>,
 }
 
-impl Checked {
-    fn errors(&self) -> usize {
-        self.refused.len() + self.findings.iter().filter(|f| f.severity == Severity::Error).count()
+impl Place<'_> {
+    /// The BPMN file's text, read the first time it is needed ("" when it cannot be read).
+    fn xml(&mut self) -> &str {
+        let (path, bounds) = (self.bpmn_path, self.bounds);
+        self.xml.get_or_insert_with(|| read_text(path, bounds))
     }
 }
 
-pub(crate) fn run(dir: &Path, json: bool, limits: &Limits) -> Result<ExitCode, UsageError> {
+/// A file's text, lossily decoded; "" when it cannot be read within the bounds.
+fn read_text(path: &Path, bounds: &ProjectBounds) -> String {
+    match formgen::files::read_capped(path, bounds.max_file_bytes, bounds.read_timeout) {
+        Ok(Some(bytes)) => String::from_utf8_lossy(&bytes).into_owned(),
+        _ => String::new(),
+    }
+}
+
+/// Checks every bound form of every process of the folder.
+pub(crate) fn run(dir: &Path, limits: &Limits) -> Result<Run, UsageError> {
     let bounds = ProjectBounds::from_limits(limits);
     let folder_error = |e: project::ProjectError| UsageError(format!("--project {}: {e}", dir.display()));
     let (project, _) = project::read_folder(dir, &bounds).map_err(folder_error)?;
@@ -35,106 +47,103 @@ pub(crate) fn run(dir: &Path, json: bool, limits: &Limits) -> Result<ExitCode, U
     if processes.files.is_empty() {
         return Err(UsageError(format!("--project {}: the folder holds no .bpmn file", dir.display())));
     }
-    let mut stdout = std::io::stdout().lock();
-    let mut any_error = false;
+    let mut run = Run { project: true, ..Run::default() };
     for file in &processes.files {
         let defs = read_bpmn(&file.path, limits)?;
+        let bpmn_file = report::display_path(&file.path);
+        let mut place = Place { dir, bounds: &bounds, bpmn_file, bpmn_path: &file.path, xml: None };
         for process in &defs.processes {
-            let checked = check_process(process, &project);
-            any_error |= checked.iter().any(|c| c.errors() > 0);
-            if json {
-                for c in &checked {
-                    let line = serde_json::json!({
-                        "file": file.name, "processId": process.id.as_str(), "elementId": c.element_id,
-                        "form": c.form, "refused": c.refused, "findings": c.findings,
-                    });
-                    let _ = writeln!(stdout, "{line}");
-                }
-            } else {
-                let _ = write!(stdout, "{}", table(&file.name, process.id.as_str(), &checked));
-            }
+            run.processes.push(ProcessReport {
+                file: place.bpmn_file.clone(),
+                name: file.name.clone(),
+                id: process.id.to_string(),
+                located: Vec::new(),
+            });
+            let index = run.processes.len() - 1;
+            run.units.extend(check_process(process, &project, &mut place).into_iter().map(|mut unit| {
+                unit.process = Some(index);
+                unit
+            }));
         }
     }
-    Ok(if any_error { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(run)
 }
 
 /// Every step of `process` that binds a form the folder or the BPMN holds, checked.
-fn check_process(process: &formgen::bpmn::Process, project: &Project) -> Vec<Checked> {
+fn check_process(process: &formgen::bpmn::Process, project: &Project, place: &mut Place<'_>) -> Vec<Unit> {
     let mut out = Vec::new();
     for (i, element) in process.elements.iter().enumerate().filter(|(_, e)| !e.form_id.is_empty()) {
-        let (name, schema) = match process.linked_form(element) {
-            Some(linked) => match serde_json::from_str(&linked.body) {
-                Ok(schema) => (format!("the embedded form {}", linked.id), schema),
-                Err(e) => {
-                    out.push(refused(element.id.as_str(), &linked.id, format!("it is not JSON ({e})")));
-                    continue;
+        let step = element.id.as_str();
+        let (unit, schema) = match process.linked_form(element) {
+            Some(linked) => {
+                let unit = unit(step, format!("the embedded form {}", linked.id), place.bpmn_file.clone());
+                match serde_json::from_str(&linked.body) {
+                    Ok(schema) => (unit, schema),
+                    Err(e) => {
+                        let at = element_position(place, step);
+                        out.push(refused(unit, vec![format!("it is not JSON ({e})")], at));
+                        continue;
+                    }
                 }
-            },
+            }
             None => match project.form(&element.form_id) {
-                Some(form) => (form.file.clone(), form.schema.clone()),
+                Some(form) => {
+                    let file = report::display_path(&place.dir.join(&form.file));
+                    (unit(step, form.file.clone(), file), form.schema.clone())
+                }
                 None => continue, // a form the folder does not hold: nothing to check
             },
         };
-        let checked = match formgen::gate::check_value(schema, None, Some(process)) {
-            Ok(proposal) => match ProjectForm::read(proposal.schema, name.clone()) {
-                Ok(form) => Checked {
-                    element_id: element.id.to_string(),
-                    form: name,
-                    refused: Vec::new(),
-                    findings: check::check_step(process, Some(i), project, &form),
-                },
-                Err(_) => continue,
-            },
-            Err(e) => Checked {
-                element_id: element.id.to_string(),
-                form: name,
-                refused: e.problems(),
-                findings: Vec::new(),
-            },
-        };
-        out.push(checked);
+        let embedded = unit.form_file == place.bpmn_file;
+        match formgen::gate::check_value(schema, None, Some(process)) {
+            Ok(proposal) => {
+                let Ok(form) = ProjectForm::read(proposal.schema, unit.form.clone()) else { continue };
+                let findings = check::check_step(process, Some(i), project, &form);
+                let mut unit = Unit { form_id: form.id.clone(), ..unit };
+                unit.located = if embedded {
+                    let xml = place.xml();
+                    findings
+                        .into_iter()
+                        .map(|f| Located::in_process(f, &unit.form_file, xml, Some(step)))
+                        .collect()
+                } else {
+                    let text = read_text(&place.dir.join(&form.file), place.bounds);
+                    findings.into_iter().map(|f| Located::in_form(f, &unit.form_file, &text)).collect()
+                };
+                out.push(unit);
+            }
+            Err(e) => {
+                let at = if embedded { element_position(place, step) } else { Position::START };
+                out.push(refused(unit, e.problems(), at));
+            }
+        }
     }
     out
 }
 
-fn refused(element_id: &str, form: &str, why: String) -> Checked {
-    Checked {
-        element_id: element_id.to_string(),
-        form: form.to_string(),
-        refused: vec![why],
-        findings: Vec::new(),
+/// A unit for the form at a step, with nothing found yet.
+fn unit(step: &str, form: String, form_file: String) -> Unit {
+    Unit {
+        form,
+        form_file,
+        form_id: String::new(),
+        process: None,
+        element_id: Some(step.to_string()),
+        schema: None,
+        located: Vec::new(),
     }
 }
 
-/// The table of one process: a line per step with its counts, then each sentence under it.
-fn table(file: &str, process_id: &str, checked: &[Checked]) -> String {
-    let mut out = format!("{file} (process {process_id}): {} forms checked\n", checked.len());
-    if checked.is_empty() {
-        return out;
-    }
-    let width = checked.iter().map(|c| c.element_id.chars().count()).max().unwrap_or(4).max(4);
-    out.push_str(&format!("  {:<width$}  {:>6} {:>8} {:>4}  form\n", "step", "errors", "warnings", "info"));
-    for c in checked {
-        let count = |s: Severity| c.findings.iter().filter(|f| f.severity == s).count();
-        out.push_str(&format!(
-            "  {:<width$}  {:>6} {:>8} {:>4}  {}\n",
-            c.element_id,
-            c.errors(),
-            count(Severity::Warning),
-            count(Severity::Info),
-            c.form
-        ));
-        for r in &c.refused {
-            out.push_str(&format!("    refused: {r}\n"));
-        }
-        for f in &c.findings {
-            out.push_str(&format!(
-                "    {}: {} [{}]\n",
-                super::check::severity_word(f.severity),
-                f.message,
-                f.code.as_str()
-            ));
-        }
-    }
-    out
+/// Where a step stands in the process's file.
+fn element_position(place: &mut Place<'_>, step: &str) -> Position {
+    report::locate::element(place.xml(), step).unwrap_or(Position::START)
+}
+
+/// The unit of a form the gate refused, with its sentences.
+fn refused(mut unit: Unit, sentences: Vec<String>, at: Position) -> Unit {
+    let file = unit.form_file.clone();
+    unit.located = (sentences.into_iter())
+        .map(|s| Located::sentence(Rule::GATE_REFUSED, Severity::Error, s, &file, at))
+        .collect();
+    unit
 }
