@@ -202,12 +202,11 @@ impl Run {
         steps.sort_unstable();
         steps.dedup();
         let mut out = counted(forms.len(), "form", "forms");
-        if !self.processes.is_empty() {
-            out += &format!(
-                " at {} of {}",
-                counted(steps.len(), "step", "steps"),
-                counted(self.processes.len(), "process", "processes")
-            );
+        let processes = counted(self.processes.len(), "process", "processes");
+        if !steps.is_empty() {
+            out += &format!(" at {} of {processes}", counted(steps.len(), "step", "steps"));
+        } else if !self.processes.is_empty() {
+            out += &format!(" against {processes}");
         }
         out += &format!(
             ": {}, {}",

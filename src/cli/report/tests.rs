@@ -100,6 +100,8 @@ fn no_format_but_json_prints_what_it_was_not_given_to_print() {
 fn the_summary_counts_in_words() {
     let mut run = sample();
     assert_eq!(run.summary(), "2 forms at 2 steps of 1 process: 1 error, 2 warnings");
+    run.units.iter_mut().for_each(|u| u.element_id = None);
+    assert_eq!(run.summary(), "2 forms against 1 process: 1 error, 2 warnings");
     run.processes.clear();
     run.units.truncate(1);
     run.units[0].process = None;
