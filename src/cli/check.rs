@@ -22,8 +22,7 @@ pub(crate) struct CheckArgs {
     pub(crate) form_id: Option<String>,
     #[command(flatten)]
     pub(crate) step: super::StepArgs,
-    /// How to print the report: `text` (a line per finding, then a summary), `json` (one object per
-    /// form), `sarif` (code scanning), `junit` (CI test reports) or `github` (workflow annotations).
+    /// How to print the report on stdout.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Text)]
     pub(crate) format: Format,
     /// The same as `--format json`.
