@@ -60,7 +60,7 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
         return match (&args.step.project, &args.process) {
             (Some(dir), None) if args.step.element.is_none() => {
                 let run = super::check_project::run(dir, limits)?;
-                Ok(report(&run, format, args.max_warnings, None))
+                Ok(report(&run, format, args.max_warnings, false))
             }
             _ => Err(UsageError(
                 "name the forms to check: formgen check [FILE.bpmn] FORM..., or formgen check --project DIR for every form of a folder"
@@ -91,30 +91,23 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
     for (path, text) in args.files.iter().zip(&texts) {
         run.units.push(check_one(path, text, &args, process.as_ref(), limits)?);
     }
-    let schema = if args.print_schema { run.units[0].schema.as_ref() } else { None };
-    Ok(report(&run, format, args.max_warnings, schema))
+    Ok(report(&run, format, args.max_warnings, args.print_schema))
 }
 
-/// Prints the report (with `--print-schema`, the schema on stdout and the report on stderr) and
-/// returns the exit code.
-fn report(
-    run: &Run,
-    format: Format,
-    max_warnings: Option<usize>,
-    schema: Option<&serde_json::Value>,
-) -> ExitCode {
+/// Prints the report and returns the exit code. With `print_schema`, the schema of the first form
+/// (if the gate accepted it) goes to stdout and the report to stderr.
+fn report(run: &Run, format: Format, max_warnings: Option<usize>, print_schema: bool) -> ExitCode {
     let shown = run.render(format);
     let (mut stdout, mut stderr) = (std::io::stdout().lock(), std::io::stderr().lock());
-    match schema {
-        Some(schema) => {
+    if print_schema {
+        if let Some(schema) = run.units.first().and_then(|u| u.schema.as_ref()) {
             let json = serde_json::to_string_pretty(schema).expect("schema serialises");
             let _ = writeln!(stdout, "{json}");
-            let _ = write!(stderr, "{}{}", shown.out, shown.err);
         }
-        None => {
-            let _ = write!(stdout, "{}", shown.out);
-            let _ = write!(stderr, "{}", shown.err);
-        }
+        let _ = write!(stderr, "{}{}", shown.out, shown.err);
+    } else {
+        let _ = write!(stdout, "{}", shown.out);
+        let _ = write!(stderr, "{}", shown.err);
     }
     run.exit_code(max_warnings)
 }

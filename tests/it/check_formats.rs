@@ -218,6 +218,16 @@ fn print_schema_is_for_one_form_in_text() {
     assert!(err.contains("missing_supply") && err.ends_with("1 error, 1 warning\n"), "{err}");
     let (code, out, _) = formgen(&["check", "--process", path(&bpmn), path(&form)]);
     assert!(code == 1 && !out.contains("\"schemaVersion\""), "no schema unless asked: {out}");
+    let dir = tempfile::tempdir().unwrap();
+    let refused = dir.path().join("refused.form");
+    std::fs::write(
+        &refused,
+        r#"{"components": [{"type": "textfield", "key": "password", "label": "Password"}]}"#,
+    )
+    .unwrap();
+    let (code, out, err) = formgen(&["check", "--print-schema", path(&refused)]);
+    assert_eq!((code, out.as_str()), (1, ""), "no schema, and the report on stderr: {err}");
+    assert!(err.contains("gate_refused"), "{err}");
     for args in [
         vec!["check", "--print-schema", "--format", "sarif", path(&form)],
         vec!["check", "--print-schema", path(&form), path(&form)],
