@@ -1,12 +1,15 @@
-//! `formgen check`: the schema gate on saved forms or raw model answers.
+//! `formgen check`: the gate's review and the contract check on saved forms or raw model answers: a
+//! form that breaks the gate's rules is checked all the same, with an error finding per rule.
 
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use formgen::Limits;
+use formgen::check::Severity;
 use formgen::{bpmn, gate};
 
+use super::report::{self, Format, Located, Position, ProcessReport, Rule, Run, Unit};
 use super::{UsageError, read_bpmn};
 
 #[derive(Debug, clap::Args)]
@@ -20,9 +23,18 @@ pub(crate) struct CheckArgs {
     pub(crate) form_id: Option<String>,
     #[command(flatten)]
     pub(crate) step: super::StepArgs,
-    /// Print `{"schema", "findings"}` per form on stdout, one JSON object per line.
-    #[arg(long)]
+    /// How to print the report on stdout.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Text)]
+    pub(crate) format: Format,
+    /// The same as `--format json`.
+    #[arg(long, conflicts_with = "format")]
     pub(crate) json: bool,
+    /// Exit 1 when there are more than N warnings (any error always does).
+    #[arg(long, value_name = "N")]
+    pub(crate) max_warnings: Option<usize>,
+    /// Print the normalised schema of the one form named on stdout; the report goes to stderr.
+    #[arg(long)]
+    pub(crate) print_schema: bool,
     /// Forms or model answers to check. None, with `--project DIR`: every form a step of a process in
     /// the folder binds.
     pub(crate) files: Vec<PathBuf>,
@@ -38,9 +50,19 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
     {
         args.process = Some(args.files.remove(i));
     }
+    let format = if args.json { Format::Json } else { args.format };
+    if args.print_schema && (args.files.len() != 1 || format != Format::Text) {
+        return Err(UsageError(
+            "--print-schema prints the schema of one form named on the command line, beside the text report"
+                .into(),
+        ));
+    }
     if args.files.is_empty() {
         return match (&args.step.project, &args.process) {
-            (Some(dir), None) if args.step.element.is_none() => super::check_project::run(dir, args.json, limits),
+            (Some(dir), None) if args.step.element.is_none() => {
+                let run = super::check_project::run(dir, limits)?;
+                Ok(report(&run, format, args.max_warnings, false))
+            }
             _ => Err(UsageError(
                 "name the forms to check: formgen check [FILE.bpmn] FORM..., or formgen check --project DIR for every form of a folder"
                     .into(),
@@ -48,20 +70,7 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
         };
     }
     let process = match &args.process {
-        Some(path) => {
-            let defs = read_bpmn(path, limits)?;
-            let found = match &args.step.process_id {
-                Some(id) => defs.processes.into_iter().find(|p| p.id == *id).ok_or_else(|| {
-                    UsageError(format!("{} has no process \"{id}\"; check --process-id", path.display()))
-                })?,
-                None => defs
-                    .processes
-                    .into_iter()
-                    .next()
-                    .ok_or_else(|| UsageError(format!("{} holds no BPMN process", path.display())))?,
-            };
-            Some(found)
-        }
+        Some(path) => Some((path.clone(), pick_process(path, args.step.process_id.as_deref(), limits)?)),
         None if args.step.process_id.is_some() => {
             return Err(UsageError(
                 "--process-id picks a process of a BPMN file; give the file with --process FILE".into(),
@@ -69,91 +78,131 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
         }
         None => None,
     };
-    let texts = read_texts(&args.files, limits)?;
-    let single = args.files.len() == 1;
-    let mut refused = false;
-    let mut stderr = std::io::stderr().lock();
+    let texts = args.files.iter().map(|path| read_form(path, limits)).collect::<Result<Vec<_>, _>>()?;
+    let mut run = Run::default();
+    if let Some((path, p)) = &process {
+        let file = report::display_path(path);
+        run.processes.push(ProcessReport {
+            file,
+            name: path.display().to_string(),
+            id: p.id.to_string(),
+            located: Vec::new(),
+        });
+    }
     for (path, text) in args.files.iter().zip(&texts) {
-        let name = path.display();
-        let options = gate::Options {
-            origin: gate::Origin::Author,
-            form_id: args.form_id.as_deref(),
-            process: process.as_ref(),
-            stop: None,
-        };
-        match gate::review_text(text, &options) {
-            Ok(reviewed) => {
-                let proposal = reviewed.proposal;
-                let mut findings = formgen::check::gate_findings(&reviewed.problems);
-                if let (Some(p), Some(bpmn_path)) = (&process, &args.process) {
-                    findings.extend(step_findings(p, &args, bpmn_path, &proposal.schema, limits)?);
+        run.units.push(check_one(path, text, &args, process.as_ref(), limits)?);
+    }
+    Ok(report(&run, format, args.max_warnings, args.print_schema))
+}
+
+/// Prints the report and returns the exit code. With `print_schema`, the schema of the first form
+/// (if the gate accepted it) goes to stdout and the report to stderr.
+fn report(run: &Run, format: Format, max_warnings: Option<usize>, print_schema: bool) -> ExitCode {
+    let shown = run.render(format);
+    let (mut stdout, mut stderr) = (std::io::stdout().lock(), std::io::stderr().lock());
+    if print_schema {
+        if let Some(schema) = run.units.first().and_then(|u| u.schema.as_ref()) {
+            let json = serde_json::to_string_pretty(schema).expect("schema serialises");
+            let _ = writeln!(stdout, "{json}");
+        }
+        let _ = write!(stderr, "{}{}", shown.out, shown.err);
+    } else {
+        let _ = write!(stdout, "{}", shown.out);
+        let _ = write!(stderr, "{}", shown.err);
+    }
+    run.exit_code(max_warnings)
+}
+
+/// The process of the BPMN file at `path`: the one `--process-id` names, else the first.
+fn pick_process(path: &Path, id: Option<&str>, limits: &Limits) -> Result<bpmn::Process, UsageError> {
+    let defs = read_bpmn(path, limits)?;
+    match id {
+        Some(id) => defs.processes.into_iter().find(|p| p.id == *id).ok_or_else(|| {
+            UsageError(format!("{} has no process \"{id}\"; check --process-id", path.display()))
+        }),
+        None => defs
+            .processes
+            .into_iter()
+            .next()
+            .ok_or_else(|| UsageError(format!("{} holds no BPMN process", path.display()))),
+    }
+}
+
+/// The text of a form or model answer, within the form size limit.
+fn read_form(path: &Path, limits: &Limits) -> Result<String, UsageError> {
+    let cap = limits.schema_bytes.max(limits.answer_bytes);
+    let file = formgen::files::open(path, limits.file_read_timeout())
+        .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+    let bytes = bpmn::read_capped(file, cap).map_err(|e| match e {
+        bpmn::ReadError::TooLarge { limit, .. } => UsageError(format!(
+            "{} is over the {limit}-byte limit for a form (FORMGEN_LIMIT_SCHEMA_BYTES)",
+            path.display()
+        )),
+        other => UsageError(format!("cannot read {}: {other}", path.display())),
+    })?;
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// One named form through the gate and, with a process, the check of its step.
+fn check_one(
+    path: &Path,
+    text: &str,
+    args: &CheckArgs,
+    process: Option<&(PathBuf, bpmn::Process)>,
+    limits: &Limits,
+) -> Result<Unit, UsageError> {
+    let file = report::display_path(path);
+    let mut unit = Unit {
+        form: path.display().to_string(),
+        form_file: file.clone(),
+        form_id: String::new(),
+        process: process.map(|_| 0),
+        element_id: None,
+        schema: None,
+        located: Vec::new(),
+    };
+    let options = gate::Options {
+        origin: gate::Origin::Author,
+        form_id: args.form_id.as_deref(),
+        process: process.map(|(_, p)| p),
+        stop: None,
+    };
+    match gate::review_text(text, &options) {
+        Ok(reviewed) => {
+            let mut proposal = reviewed.proposal;
+            let mut findings = formgen::check::gate_findings(&reviewed.problems);
+            let (element_id, contract) = match process {
+                Some((bpmn_path, p)) => step_findings(p, args, bpmn_path, &proposal.schema, limits)?,
+                None => (None, Vec::new()),
+            };
+            findings.extend(contract);
+            findings.sort_by_key(|f| f.severity);
+            // a finding that says what a warning says replaces it
+            formgen::check::without_repeats(&mut proposal.warnings, &findings);
+            unit.located = findings.into_iter().map(|f| Located::in_form(f, &file, text)).collect();
+            unit.located.extend(proposal.warnings.into_iter().map(|w| {
+                Located::sentence(Rule::GATE_WARNING, Severity::Warning, w, &file, Position::START)
+            }));
+            unit.form_id = proposal.schema["id"].as_str().unwrap_or_default().to_string();
+            unit.element_id = element_id;
+            unit.schema = Some(proposal.schema);
+        }
+        Err(e) => {
+            let at = match &e {
+                gate::GateError::Unreadable(gate::Unreadable::FormSyntax { line, column, .. }) => {
+                    Position { line: *line, column: *column }
                 }
-                findings.sort_by_key(|f| f.severity);
-                if findings.iter().any(|f| f.severity == formgen::check::Severity::Error) {
-                    refused = true;
-                }
-                if args.json {
-                    let line = serde_json::json!({"file": name.to_string(), "schema": proposal.schema, "findings": findings});
-                    let _ = writeln!(std::io::stdout().lock(), "{line}");
-                } else {
-                    for f in &findings {
-                        let _ = writeln!(
-                            stderr,
-                            "{name}: {}: {} [{}]",
-                            severity_word(f.severity),
-                            f.message,
-                            f.code.as_str()
-                        );
-                    }
-                }
-                if args.json {
-                } else if single {
-                    let json = serde_json::to_string_pretty(&proposal.schema).expect("schema serialises");
-                    let _ = writeln!(std::io::stdout().lock(), "{json}");
-                } else {
-                    let _ = writeln!(stderr, "{name}: accepted");
-                }
-                // a finding that says what a warning says replaces it
-                for w in proposal.warnings.iter().filter(|w| !findings.iter().any(|f| f.message == **w)) {
-                    let _ = writeln!(stderr, "{name}: warning: {w}");
-                }
-            }
-            Err(e) => {
-                refused = true;
-                for problem in e.problems() {
-                    let _ = writeln!(stderr, "{name}: error: {problem} [unreadable_form]");
-                }
-            }
+                _ => Position::START,
+            };
+            let rule = Rule::of(formgen::check::Code::UnreadableForm);
+            unit.located = e
+                .problems()
+                .into_iter()
+                .map(|p| Located::sentence(rule, Severity::Error, p, &file, at))
+                .collect();
         }
     }
-    Ok(if refused { ExitCode::from(1) } else { ExitCode::SUCCESS })
-}
-
-/// The named files' texts, each within the size limit for a form.
-fn read_texts(files: &[PathBuf], limits: &Limits) -> Result<Vec<String>, UsageError> {
-    let cap = limits.schema_bytes.max(limits.answer_bytes);
-    let mut texts = Vec::new();
-    for path in files {
-        let file = formgen::files::open(path, limits.file_read_timeout())
-            .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
-        let bytes = bpmn::read_capped(file, cap).map_err(|e| match e {
-            bpmn::ReadError::TooLarge { limit, .. } => UsageError(format!(
-                "{} is over the {limit}-byte limit for a form (FORMGEN_LIMIT_SCHEMA_BYTES)",
-                path.display()
-            )),
-            other => UsageError(format!("cannot read {}: {other}", path.display())),
-        })?;
-        texts.push(String::from_utf8_lossy(&bytes).into_owned());
-    }
-    Ok(texts)
-}
-
-pub(super) fn severity_word(s: formgen::check::Severity) -> &'static str {
-    match s {
-        formgen::check::Severity::Error => "error",
-        formgen::check::Severity::Warning => "warning",
-        formgen::check::Severity::Info => "info",
-    }
+    Ok(unit)
 }
 
 fn step_findings(
@@ -162,9 +211,9 @@ fn step_findings(
     bpmn_path: &std::path::Path,
     schema: &serde_json::Value,
     limits: &Limits,
-) -> Result<Vec<formgen::check::Finding>, UsageError> {
+) -> Result<(Option<String>, Vec<formgen::check::Finding>), UsageError> {
     let Ok(form) = formgen::project::ProjectForm::read(schema.clone(), String::new()) else {
-        return Ok(Vec::new());
+        return Ok((None, Vec::new()));
     };
     let target = match &args.step.element {
         Some(id) => Some(
@@ -174,7 +223,7 @@ fn step_findings(
         ),
         None => match formgen::check::step_binding(process, &form.id) {
             Some(i) => Some(i),
-            None => return Ok(Vec::new()),
+            None => return Ok((None, Vec::new())),
         },
     };
     let project = match super::project_folder(args.step.project.as_deref(), Some(bpmn_path))? {
@@ -185,5 +234,10 @@ fn step_findings(
         }
         None => formgen::project::Project::default(),
     };
-    Ok(formgen::check::check_step(process, target, &project, &form))
+    let element_id = target.map(|i| process.elements[i].id.to_string());
+    if args.step.element.is_none() {
+        // a form shared by several steps is checked at each step that binds it
+        return Ok((element_id, formgen::check::check_bound_steps(process, &project, &form)));
+    }
+    Ok((element_id, formgen::check::check_step(process, target, &project, &form)))
 }

@@ -1,32 +1,47 @@
 //! `formgen check --project DIR` with no forms named: every form a step of a process in the folder
-//! binds (a `formId` of the folder's `.form` files, or a form embedded in the BPMN) is gated and checked
-//! against that step's contract, with a table per process.
+//! binds (a `formId` of the folder's `.form` files, a deployed form's file, or a form embedded in the
+//! BPMN) is reviewed by the gate and checked against that step's contract; a bound form that cannot be
+//! found or read is an error at its step, a `.form` file that cannot be read an error of its own, and
+//! the processes' own mistakes are findings of their own. Each finding is placed in its file (an
+//! embedded form's at its step in the BPMN file).
 
-use std::io::Write as _;
 use std::path::Path;
-use std::process::ExitCode;
 
 use formgen::Limits;
-use formgen::check::{self, Finding, FormRef, Severity};
+use formgen::check::{self, Finding, FormRef, Missing};
 use formgen::project::{self, Project, ProjectBounds};
 
-use super::check::severity_word;
+use super::report::{self, Located, ProcessReport, Run, Unit};
 use super::{UsageError, read_bpmn};
 
-/// One step's form and what the check said.
-struct Checked {
-    element_id: String,
-    form: String,
-    findings: Vec<Finding>,
+/// What the checks of one process need to place their findings: the folder, its bounds, the
+/// process's file and its text once read.
+struct Place<'a> {
+    dir: &'a Path,
+    bounds: &'a ProjectBounds,
+    bpmn_file: String,
+    bpmn_path: &'a Path,
+    xml: Option<String>,
 }
 
-impl Checked {
-    fn errors(&self) -> usize {
-        self.findings.iter().filter(|f| f.severity == Severity::Error).count()
+impl Place<'_> {
+    /// The BPMN file's text, read the first time it is needed ("" when it cannot be read).
+    fn xml(&mut self) -> &str {
+        let (path, bounds) = (self.bpmn_path, self.bounds);
+        self.xml.get_or_insert_with(|| read_text(path, bounds))
     }
 }
 
-pub(crate) fn run(dir: &Path, json: bool, limits: &Limits) -> Result<ExitCode, UsageError> {
+/// A file's text, lossily decoded; "" when it cannot be read within the bounds.
+fn read_text(path: &Path, bounds: &ProjectBounds) -> String {
+    match formgen::files::read_capped(path, bounds.max_file_bytes, bounds.read_timeout) {
+        Ok(Some(bytes)) => String::from_utf8_lossy(&bytes).into_owned(),
+        _ => String::new(),
+    }
+}
+
+/// Checks every bound form of every process of the folder.
+pub(crate) fn run(dir: &Path, limits: &Limits) -> Result<Run, UsageError> {
     let bounds = ProjectBounds::from_limits(limits);
     let folder_error = |e: project::ProjectError| UsageError(format!("--project {}: {e}", dir.display()));
     let (project, _) = project::read_folder(dir, &bounds).map_err(folder_error)?;
@@ -34,127 +49,128 @@ pub(crate) fn run(dir: &Path, json: bool, limits: &Limits) -> Result<ExitCode, U
     if processes.files.is_empty() {
         return Err(UsageError(format!("--project {}: the folder holds no .bpmn file", dir.display())));
     }
-    let mut stdout = std::io::stdout().lock();
-    let files = check::project_findings(&project);
-    let mut any_error = files.iter().any(|(_, f)| f.severity == Severity::Error);
-    for (file, finding) in &files {
-        if json {
-            let line = serde_json::json!({"file": file, "findings": [finding]});
-            let _ = writeln!(stdout, "{line}");
-        } else {
-            let _ = writeln!(
-                stdout,
-                "{file}: {}: {} [{}]",
-                severity_word(finding.severity),
-                finding.message,
-                finding.code.as_str()
-            );
-        }
+    let mut run = Run { project: true, ..Run::default() };
+    for (file, finding) in check::project_findings(&project) {
+        let path = dir.join(&file);
+        let text = read_text(&path, &bounds);
+        let form_file = report::display_path(&path);
+        let mut unit = unit("", file, form_file.clone());
+        unit.element_id = None;
+        unit.located = vec![Located::in_form(finding, &form_file, &text)];
+        run.units.push(unit);
     }
     for file in &processes.files {
         let defs = read_bpmn(&file.path, limits)?;
+        let bpmn_file = report::display_path(&file.path);
+        let mut place = Place { dir, bounds: &bounds, bpmn_file, bpmn_path: &file.path, xml: None };
         for process in &defs.processes {
-            let checked = check_process(process, &project);
-            any_error |= checked.iter().any(|c| c.errors() > 0);
             let own = check::process_findings(process, &project);
-            if json && !own.is_empty() {
-                let line =
-                    serde_json::json!({"file": file.name, "processId": process.id.as_str(), "findings": own});
-                let _ = writeln!(stdout, "{line}");
-            } else {
-                for f in &own {
-                    let _ = writeln!(
-                        stdout,
-                        "{}: {}: {} [{}]",
-                        file.name,
-                        severity_word(f.severity),
-                        f.message,
-                        f.code.as_str()
-                    );
-                }
-            }
-            if json {
-                for c in &checked {
-                    let line = serde_json::json!({
-                        "file": file.name, "processId": process.id.as_str(), "elementId": c.element_id,
-                        "form": c.form, "findings": c.findings,
-                    });
-                    let _ = writeln!(stdout, "{line}");
-                }
-            } else {
-                let _ = write!(stdout, "{}", table(&file.name, process.id.as_str(), &checked));
-            }
+            let bpmn_file = place.bpmn_file.clone();
+            let xml = place.xml();
+            let located = own.into_iter().map(|f| Located::in_process(f, &bpmn_file, xml, None)).collect();
+            run.processes.push(ProcessReport {
+                file: place.bpmn_file.clone(),
+                name: file.name.clone(),
+                id: process.id.to_string(),
+                located,
+            });
+            let index = run.processes.len() - 1;
+            run.units.extend(check_process(process, &project, &mut place).into_iter().map(|mut unit| {
+                unit.process = Some(index);
+                unit
+            }));
         }
     }
-    Ok(if any_error { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(run)
 }
 
-/// Every step of `process` that binds a form-js form, checked: the form the BPMN embeds or the
-/// folder holds, reviewed by the gate and checked against the step's contract, or a finding that
-/// the form cannot be found or read.
-fn check_process(process: &formgen::bpmn::Process, project: &Project) -> Vec<Checked> {
+/// Every step of `process` that binds a form-js form, checked: the form the BPMN embeds or the folder
+/// holds, reviewed by the gate and checked against the step's contract, or an error that the form
+/// cannot be found or read.
+fn check_process(process: &formgen::bpmn::Process, project: &Project, place: &mut Place<'_>) -> Vec<Unit> {
     let mut out = Vec::new();
     for (i, reference) in check::bound_forms(process) {
         let element = &process.elements[i];
+        let step = element.id.as_str();
         let found = match reference {
-            FormRef::Embedded(id) => match process.linked_form(element) {
-                Some(linked) => serde_json::from_str(&linked.body)
-                    .map(|schema| (format!("the embedded form {id}"), schema))
-                    .map_err(|e| (format!("the embedded form {id}"), check::Missing::NotJson(e.to_string()))),
-                None => Err((id.to_string(), check::Missing::NotEmbedded)),
-            },
-            FormRef::Project(id) => match project.form(id) {
-                Some(form) => Ok((form.file.clone(), form.schema.clone())),
-                None if check::has_forms(project) => Err((id.to_string(), check::Missing::NotInProject)),
-                None => continue, // a folder without form-js forms: the key names another application's form
-            },
-            FormRef::Deployed(file) => match check::deployed(project, file) {
-                Some(form) => Ok((form.file.clone(), form.schema.clone())),
-                None => Err((file.to_string(), check::Missing::NotInProject)),
-            },
-            FormRef::None | FormRef::External => continue,
+            FormRef::Embedded(id) => {
+                let name = format!("the embedded form {id}");
+                match process.linked_form(element) {
+                    Some(linked) => match serde_json::from_str(&linked.body) {
+                        Ok(schema) => Ok((unit(step, name, place.bpmn_file.clone()), schema, None)),
+                        Err(e) => Err((name, Missing::NotJson(e.to_string()))),
+                    },
+                    None => Err((id.to_string(), Missing::NotEmbedded)),
+                }
+            }
+            FormRef::Project(_) | FormRef::Deployed(_) => {
+                let form = match reference {
+                    FormRef::Deployed(file) => check::deployed(project, file),
+                    _ => project.form(&element.form_id),
+                };
+                match form {
+                    Some(form) => {
+                        let path = place.dir.join(&form.file);
+                        let u = unit(step, form.file.clone(), report::display_path(&path));
+                        Ok((u, form.schema.clone(), Some(path)))
+                    }
+                    None if matches!(reference, FormRef::Project(_)) && !check::has_forms(project) => {
+                        continue;
+                    }
+                    None => Err((element.form_id.to_string(), Missing::NotInProject)),
+                }
+            }
+            FormRef::None | FormRef::External => continue, // another application's form
         };
-        let (form, findings) = match found {
-            Ok((name, schema)) => {
-                let findings = check::review_at_step(schema, &name, process, i, project);
-                (name, findings)
+        match found {
+            Ok((mut unit, schema, path)) => {
+                unit.form_id = schema.get("id").and_then(|v| v.as_str()).unwrap_or_default().to_string();
+                let findings = check::review_at_step(schema, &unit.form, process, i, project);
+                unit.located = place_findings(findings, &unit, path.as_deref(), place, step);
+                out.push(unit);
             }
             Err((name, missing)) => {
                 let finding = check::missing_form(element, &name, &missing, project);
-                (name, vec![finding])
+                let bpmn_file = place.bpmn_file.clone();
+                let mut unit = unit(step, name, bpmn_file.clone());
+                let xml = place.xml();
+                unit.located = vec![Located::in_process(finding, &bpmn_file, xml, Some(step))];
+                out.push(unit);
             }
-        };
-        out.push(Checked { element_id: element.id.to_string(), form, findings });
+        }
     }
     out
 }
 
-/// The table of one process: a line per step with its counts, then each sentence under it.
-fn table(file: &str, process_id: &str, checked: &[Checked]) -> String {
-    let mut out = format!("{file} (process {process_id}): {} forms checked\n", checked.len());
-    if checked.is_empty() {
-        return out;
-    }
-    let width = checked.iter().map(|c| c.element_id.chars().count()).max().unwrap_or(4).max(4);
-    out.push_str(&format!("  {:<width$}  {:>6} {:>8} {:>4}  form\n", "step", "errors", "warnings", "info"));
-    for c in checked {
-        let count = |s: Severity| c.findings.iter().filter(|f| f.severity == s).count();
-        out.push_str(&format!(
-            "  {:<width$}  {:>6} {:>8} {:>4}  {}\n",
-            c.element_id,
-            c.errors(),
-            count(Severity::Warning),
-            count(Severity::Info),
-            c.form
-        ));
-        for f in &c.findings {
-            out.push_str(&format!(
-                "    {}: {} [{}]\n",
-                severity_word(f.severity),
-                f.message,
-                f.code.as_str()
-            ));
+/// The findings of a form placed: in its `.form` file by key, or at its step for an embedded form.
+fn place_findings(
+    findings: Vec<Finding>,
+    unit: &Unit,
+    path: Option<&Path>,
+    place: &mut Place<'_>,
+    step: &str,
+) -> Vec<Located> {
+    match path {
+        Some(path) => {
+            let text = read_text(path, place.bounds);
+            findings.into_iter().map(|f| Located::in_form(f, &unit.form_file, &text)).collect()
+        }
+        None => {
+            let xml = place.xml();
+            findings.into_iter().map(|f| Located::in_process(f, &unit.form_file, xml, Some(step))).collect()
         }
     }
-    out
+}
+
+/// A unit for the form at a step, with nothing found yet.
+fn unit(step: &str, form: String, form_file: String) -> Unit {
+    Unit {
+        form,
+        form_file,
+        form_id: String::new(),
+        process: None,
+        element_id: Some(step.to_string()),
+        schema: None,
+        located: Vec::new(),
+    }
 }

@@ -16,6 +16,7 @@ mod errors;
 mod eval;
 mod generate;
 mod outline;
+mod report;
 mod serve;
 mod trim;
 

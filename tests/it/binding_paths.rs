@@ -61,7 +61,7 @@ fn formgen_check_refuses_long_paths_within_a_bounded_heap() {
             command.args(["check", file.to_str().unwrap()]);
             limit_data(&mut command, HEAP);
             let out = command.output().unwrap();
-            let said = String::from_utf8_lossy(&out.stderr);
+            let said = String::from_utf8_lossy(&out.stdout);
             assert_eq!(out.status.code(), Some(1), "{} bytes: {said}", path.len());
             assert!(said.contains(sentence), "{} bytes: {said}", path.len());
             assert!(said.len() < 2_000, "the path is quoted clipped: {} bytes said", said.len());

@@ -128,34 +128,44 @@ fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
 }
 
 #[test]
-fn check_prints_the_schema_of_one_accepted_file_and_warnings_on_stderr() {
+fn check_prints_the_schema_of_one_accepted_file_when_asked_and_the_report_on_stderr() {
     let dir = tempfile::tempdir().unwrap();
     let answer = write(
         dir.path(),
         "answer.txt",
         "Here is the form:\n```json\n{\"components\":[{\"type\":\"number\",\"key\":\"vacationDays\",\"label\":\"Vacation days\"}]}\n```",
     );
-    let (code, out, err) =
-        formgen(&["check", "--form-id", "approve-vacation", "--process", &fixture("vacation.bpmn"), &answer]);
+    let vacation = fixture("vacation.bpmn");
+    let args = ["check", "--form-id", "approve-vacation", "--process", &vacation, &answer];
+    let (code, out, err) = formgen(&[&args[..], &["--print-schema"]].concat());
     // the form binds as the approval step's form, which must supply `approved`
     assert_eq!(code, 1, "{err}");
     let schema: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(schema["id"], "approve-vacation");
     assert_eq!(schema["schemaVersion"], 19);
     assert!(
-        err.contains("error: The gateway \"Genehmigt?\" reads `approved` right after this step"),
+        err.contains("error    The gateway \"Genehmigt?\" reads `approved` right after this step"),
         "{err}"
     );
-    assert!(err.contains("warning: The field \"Vacation days\" binds `vacationDays`"), "{err}");
+    assert!(err.contains("warning  The field \"Vacation days\" binds `vacationDays`"), "{err}");
     assert!(err.contains("the process has `urlaubstage`"), "{err}");
     assert_eq!(err.matches("binds `vacationDays`").count(), 1, "said once: {err}");
+    // the model answer's line of the key
+    assert!(err.contains("answer.txt:3:"), "{err}");
+    // without --print-schema the report is on stdout and nothing on stderr
+    let (code, report, err) = formgen(&args);
+    assert_eq!((code, err.as_str()), (1, ""));
+    assert!(report.ends_with("1 form at 1 step of 1 process: 1 error, 1 warning\n"), "{report}");
 }
 
 #[test]
 fn forms_that_break_the_gates_rules_are_checked_with_an_error_finding_each() {
     let dir = tempfile::tempdir().unwrap();
-    let good =
-        write(dir.path(), "good.form", r#"{"components":[{"type":"textfield","key":"a","label":"A"}]}"#);
+    let good = write(
+        dir.path(),
+        "good.form",
+        r#"{"id":"good","components":[{"type":"textfield","key":"a","label":"A"}]}"#,
+    );
     let bad = write(
         dir.path(),
         "bad.form",
@@ -163,15 +173,19 @@ fn forms_that_break_the_gates_rules_are_checked_with_an_error_finding_each() {
     );
     let (code, out, err) = formgen(&["check", &good, &bad]);
     assert_eq!(code, 1, "{err}");
-    assert!(out.is_empty(), "several files: no schema on stdout");
-    let errors: Vec<&str> = err.lines().filter(|l| l.contains("bad.form") && l.contains("error:")).collect();
-    assert_eq!(errors.len(), 2, "{err}");
-    assert!(!err.contains("refused"), "no form is refused: {err}");
-    assert!(err.contains("good.form: accepted"), "{err}");
-    assert!(errors[0].contains("asks for a secret") && errors[0].ends_with("[secret_field]"), "{err}");
+    assert!(err.is_empty(), "the report is on stdout: {err}");
+    let errors: Vec<&str> = out.lines().filter(|l| l.contains("bad.form") && l.contains("error")).collect();
+    assert_eq!(errors.len(), 2, "{out}");
+    assert!(!out.contains("refused"), "no form is refused: {out}");
+    assert!(!out.contains("good.form"), "a form with nothing to say is not listed: {out}");
+    assert!(errors[0].contains("asks for a secret") && errors[0].ends_with("secret_field"), "{out}");
     assert!(
-        errors[1].contains("has min 3 above max 1") && errors[1].ends_with("[invalid_validation]"),
-        "{err}"
+        errors[1].contains("has min 3 above max 1") && errors[1].ends_with("invalid_validation"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("\n2 forms: 2 errors, 1 warning\n"),
+        "the gate's warning that the form has no id: {out}"
     );
 }
 

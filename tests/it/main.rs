@@ -8,6 +8,7 @@ mod common;
 mod binding_paths;
 mod bounds;
 mod builtin;
+mod check_formats;
 mod cli;
 mod contract_check;
 mod credentials_stay;

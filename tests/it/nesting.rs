@@ -275,7 +275,7 @@ fn the_cli_reads_deep_conditions_and_checks_deep_forms() {
         let out = formgen(&["check", file.to_str().unwrap()]);
         let said = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{depth}: {said}");
-        assert!(said.contains("error: The"), "{depth}: {said}");
+        assert!(said.contains("  error    The"), "{depth}: {said}");
     }
 }
 

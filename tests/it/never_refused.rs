@@ -71,10 +71,11 @@ fn a_json_mistake_is_told_by_its_line_and_column_and_not_as_an_answer() {
         "{\n  \"id\": \"x\",\n  \"components\": [\n    {\"type\": \"textfield\" \"key\": \"a\"}\n  ]\n}\n",
     )
     .unwrap();
-    let (code, _, err) = formgen(&["check", form.to_str().unwrap()]);
+    let (code, out, err) = formgen(&["check", form.to_str().unwrap()]);
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("line 4, column 26"), "{err}");
-    assert!(!err.contains("answer"), "a file is not a model's answer: {err}");
+    assert!(out.contains("typo.form:4:26") && out.contains("line 4, column 26"), "{out}");
+    assert!(out.contains("unreadable_form"), "{out}");
+    assert!(!out.contains("answer"), "a file is not a model's answer: {out}");
 }
 
 #[tokio::test]
@@ -117,7 +118,10 @@ fn check_project_says_when_a_bound_form_is_missing_unreadable_or_shares_its_id()
     let all: Vec<(String, String, String)> = lines
         .iter()
         .flat_map(|l| {
-            let file = l["file"].as_str().unwrap().to_string();
+            // a project file's line names it as the form; a step's line names its process's file
+            let named =
+                if l["elementId"].is_null() && l.get("form").is_some() { &l["form"] } else { &l["file"] };
+            let file = named.as_str().unwrap().to_string();
             let step = l["elementId"].as_str().unwrap_or("").to_string();
             codes(&l["findings"]).into_iter().map(move |(code, _)| (file.clone(), step.clone(), code))
         })
