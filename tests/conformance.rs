@@ -24,6 +24,9 @@ mod served;
 #[path = "common/process.rs"]
 mod process;
 
+#[path = "conformance/ci_formats.rs"]
+mod ci_formats;
+
 #[path = "conformance/corpus.rs"]
 mod corpus;
 

@@ -53,7 +53,8 @@ fn rules(run: &Run) -> Vec<(Rule, Severity)> {
 fn descriptor(rule: Rule, level: Severity) -> Value {
     json!({
         "id": rule.id,
-        "name": rule.id,
+        // SARIF's friendly name: the id as one Pascal-case word, never the id itself
+        "name": pascal(rule.id),
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": rule.summary},
         "help": {"text": rule.summary},
@@ -63,8 +64,9 @@ fn descriptor(rule: Rule, level: Severity) -> Value {
 
 fn result(l: &Located, rules: &[(Rule, Severity)]) -> Value {
     let index = rules.iter().position(|(r, _)| r.id == l.rule.id).expect("every rule is listed");
-    let mut artifact = json!({"uri": uri(&l.file)});
-    if !is_absolute(&l.file) {
+    let file = without_dot_dot(&l.file);
+    let mut artifact = json!({"uri": uri(&file)});
+    if !is_absolute(&file) {
         artifact["uriBaseId"] = json!("%SRCROOT%");
     }
     json!({
@@ -85,6 +87,31 @@ fn level_word(s: Severity) -> &'static str {
         Severity::Warning => "warning",
         Severity::Info => "note",
     }
+}
+
+/// A path SARIF can name: a URI must not climb with `..`, so a path that does is made absolute (from the
+/// current folder) and resolved; any other stays as it is.
+fn without_dot_dot(path: &str) -> String {
+    if !path.split('/').any(|segment| segment == "..") {
+        return path.to_string();
+    }
+    let start = if is_absolute(path) {
+        std::path::PathBuf::from("/")
+    } else {
+        std::env::current_dir().unwrap_or_default()
+    };
+    let mut resolved: Vec<String> =
+        start.to_string_lossy().split('/').filter(|s| !s.is_empty()).map(String::from).collect();
+    for segment in path.split('/') {
+        match segment {
+            "" | "." => {}
+            ".." => {
+                resolved.pop();
+            }
+            other => resolved.push(other.to_string()),
+        }
+    }
+    format!("/{}", resolved.join("/"))
 }
 
 fn is_absolute(path: &str) -> bool {
@@ -110,6 +137,16 @@ fn uri(path: &str) -> String {
     out
 }
 
+/// `missing_supply` as `MissingSupply`.
+fn pascal(id: &str) -> String {
+    id.split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::Value;
@@ -123,6 +160,7 @@ mod tests {
         assert_eq!(log["version"], "2.1.0");
         let run = &log["runs"][0];
         assert_eq!(run["tool"]["driver"]["name"], "formgen");
+        assert_eq!(super::pascal("missing_supply"), "MissingSupply");
         assert_eq!(run["tool"]["driver"]["version"], env!("CARGO_PKG_VERSION"));
         assert_eq!(run["columnKind"], "utf16CodeUnits");
         let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
@@ -148,5 +186,8 @@ mod tests {
         assert_eq!(super::uri("forms/a b#1.form"), "forms/a%20b%231.form");
         assert_eq!(super::uri("Prüfung.form"), "Pr%C3%BCfung.form");
         assert_eq!(super::uri("/tmp/x:y.form"), "file:///tmp/x:y.form");
+        assert_eq!(super::without_dot_dot("/a/b/../c.form"), "/a/c.form");
+        assert_eq!(super::without_dot_dot("forms/c.form"), "forms/c.form");
+        assert!(!super::without_dot_dot("../c.form").contains(".."));
     }
 }
