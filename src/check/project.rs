@@ -46,11 +46,9 @@ pub fn review_at_step(
 
 /// The finding of a step whose form is not there to check (an error: the step shows no form).
 pub fn missing_form(element: &Element, name: &str, missing: &Missing, project: &Project) -> Finding {
-    let step = if element.name.is_empty() {
-        format!("The step {}", element.id)
-    } else {
-        format!("The step \"{}\"", element.name)
-    };
+    let name = element.name.split_whitespace().collect::<Vec<_>>().join(" ");
+    let step =
+        if name.is_empty() { format!("The step {}", element.id) } else { format!("The step \"{name}\"") };
     let unreadable = project.form_problems.iter().find_map(|p| match p {
         FormFileProblem::Unreadable { why, .. } => Some(why.as_str()),
         FormFileProblem::DuplicateId { .. } => None,
