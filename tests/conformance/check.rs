@@ -60,10 +60,12 @@ enum Break {
     /// (e) the field that supplies a need dropped and a field asking for a card's security code
     /// added: both `missing_supply` and the gate's `secret_field`, nothing refused.
     DropWithSecret,
+    /// (f) (a) on a form that several steps of the process bind: `missing_supply`, tallied apart.
+    SharedDrop,
 }
 
 impl Break {
-    const ALL: [Break; 7] = [
+    const ALL: [Break; 8] = [
         Break::Drop,
         Break::Rename,
         Break::NumberToText,
@@ -71,6 +73,7 @@ impl Break {
         Break::TextToNumber,
         Break::OptionValues,
         Break::DropWithSecret,
+        Break::SharedDrop,
     ];
 
     fn describe(self) -> &'static str {
@@ -82,12 +85,13 @@ impl Break {
             Break::TextToNumber => "(c3) textfield read as number made number -> none",
             Break::OptionValues => "(d) option values changed -> value_conflict",
             Break::DropWithSecret => "(e) (a) and a CVC field -> missing_supply + secret_field",
+            Break::SharedDrop => "(f) (a) in a form several steps bind -> missing_supply",
         }
     }
 
     fn expects(self) -> Code {
         match self {
-            Break::Drop | Break::Rename | Break::DropWithSecret => Code::MissingSupply,
+            Break::Drop | Break::Rename | Break::DropWithSecret | Break::SharedDrop => Code::MissingSupply,
             Break::NumberToText | Break::BooleanToText | Break::TextToNumber => Code::TypeConflict,
             Break::OptionValues => Code::ValueConflict,
         }
@@ -388,6 +392,7 @@ fn measure(corpus: &str) -> Measure {
             review_at_step(schema.clone(), &case.name, &case.process, case.target, &case.project)
         };
         let findings = review(&case.schema);
+        let form_id = case.schema["id"].as_str().unwrap_or_default().to_string();
         if findings.iter().any(|f| f.code == Code::UnreadableForm) {
             m.refused.push(case.name.clone());
         }
@@ -425,11 +430,14 @@ fn measure(corpus: &str) -> Measure {
                     after.iter().any(|f| raised(f) && f.severity == Severity::Error && !findings.contains(f))
                 }
             };
-            let tally = m.breaks.entry(kind).or_default();
-            tally.0 += 1;
-            if caught {
-                tally.1 += 1;
-            } else {
+            let shared =
+                kind == Break::Drop && formgen::check::steps_binding(&case.process, &form_id).len() > 1;
+            for tallied in [Some(kind), shared.then_some(Break::SharedDrop)].into_iter().flatten() {
+                let tally = m.breaks.entry(tallied).or_default();
+                tally.0 += 1;
+                tally.1 += usize::from(caught);
+            }
+            if !caught {
                 let said: Vec<String> = after.iter().filter(|f| !findings.contains(f)).map(shown).collect();
                 m.missed.push(format!("{}: {kind:?} {key:?}; new findings: {said:?}", case.name));
             }
