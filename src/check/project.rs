@@ -46,9 +46,12 @@ pub fn review_at_step(
 
 /// The finding of a step whose form is not there to check (an error: the step shows no form).
 pub fn missing_form(element: &Element, name: &str, missing: &Missing, project: &Project) -> Finding {
-    let name = element.name.split_whitespace().collect::<Vec<_>>().join(" ");
-    let step =
-        if name.is_empty() { format!("The step {}", element.id) } else { format!("The step \"{name}\"") };
+    let step_name = element.name.split_whitespace().collect::<Vec<_>>().join(" ");
+    let step = if step_name.is_empty() {
+        format!("The step {}", element.id)
+    } else {
+        format!("The step \"{step_name}\"")
+    };
     let unreadable = project.form_problems.iter().find_map(|p| match p {
         FormFileProblem::Unreadable { why, .. } => Some(why.as_str()),
         FormFileProblem::DuplicateId { .. } => None,
