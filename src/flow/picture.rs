@@ -7,7 +7,7 @@
 //! - **Order.** What can run before the step: everything from which it can be reached along sequence
 //!   flows, a boundary event after the activity it is attached to, a sub-process before its children
 //!   and its children before what follows it. What can run after: what it can reach the same way.
-//!   The contract's graph ([`super::graph`]): the picture and the contract agree on the order.
+//!   The contract's graph (`flow::graph`): the picture and the contract agree on the order.
 //! - **Known before**: variables written by what can run before (with where they come from), and those
 //!   read before the step that nothing in the process writes: the process was started with them.
 //! - **To supply**: variables read by what can run after and written by nothing in the process but
