@@ -92,28 +92,6 @@ impl Code {
         all
     }
 
-    /// The gate's rule, for a code that is one.
-    pub fn rule(self) -> Option<Rule> {
-        match self {
-            Code::Gate(rule) => Some(rule),
-            _ => None,
-        }
-    }
-
-    /// Whether the finding is about the process (or the project), not about a form.
-    pub fn is_about_the_process(self) -> bool {
-        matches!(
-            self,
-            Code::UnwrittenRead
-                | Code::UnquotedLiteral
-                | Code::MisspelledVariable
-                | Code::DecisionTypeMismatch
-                | Code::DuplicateFormId
-                | Code::FormNotFound
-                | Code::UnreadableForm
-        )
-    }
-
     /// The snake_case code, as serialised.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -183,7 +161,8 @@ mod tests {
         for code in all {
             let serialised = serde_json::to_value(code).unwrap();
             assert_eq!(serialised, code.as_str(), "serde and as_str agree");
-            assert!(code.summary().ends_with('.'), "{code:?}");
+            let summary = code.summary();
+            assert!(summary.ends_with('.') && !summary.contains(". "), "one sentence: {summary}");
         }
     }
 }

@@ -122,21 +122,6 @@ fn errors_exit_one_and_warnings_past_the_maximum_too() {
 }
 
 #[test]
-fn every_code_has_a_one_sentence_summary() {
-    for code in [
-        Code::MissingSupply,
-        Code::TypeConflict,
-        Code::ValueConflict,
-        Code::OptionalButRead,
-        Code::OverwritesKnown,
-        Code::UnusedKey,
-    ] {
-        let s = code.summary();
-        assert!(s.ends_with('.') && s.matches(". ").count() == 0 && s.len() > 30, "{s}");
-    }
-}
-
-#[test]
 fn paths_are_shown_slash_separated_without_a_leading_dot() {
     use std::path::Path;
     assert_eq!(super::display_path(Path::new("./a/b.form")), "a/b.form");
