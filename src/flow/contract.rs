@@ -1121,7 +1121,7 @@ fn read_on_activation(place: &Place) -> bool {
 /// The names an expression reads only where it has checked for them (`is defined(x)`,
 /// `get or else(x, ..)`, `x != null`, `x = null`, or in a branch of an `if` on such a test): it is
 /// ready for them to be missing, so they are no need of a form.
-fn guarded_names(expression: &str) -> HashSet<String> {
+pub(crate) fn guarded_names(expression: &str) -> HashSet<String> {
     let mut out = null_checked_names(expression);
     out.extend(expr::optional_names(expression));
     out.extend(expr::conditional_names(expression));

@@ -8,7 +8,7 @@
 use std::collections::HashSet;
 
 use super::access::{of_element, reads_of};
-use super::contract::{form_keys, writes_unseen};
+use super::contract::{form_keys, guarded_names, writes_unseen};
 use crate::bpmn::{Dialect, Process};
 use crate::project::Project;
 
@@ -82,7 +82,7 @@ fn unwritten_reads_beside(
                     continue;
                 }
                 // a read that asks whether the name is set first is ready for it not to be
-                if guarded(&access.expression, &name) {
+                if guarded_names(&access.expression).contains(&name) {
                     continue;
                 }
                 seen.insert(name.clone());
@@ -125,20 +125,6 @@ fn written_names(process: &Process, project: &Project, besides: Option<usize>) -
         }
     }
     written
-}
-
-/// Whether an expression asks whether `name` is set before it relies on it: `is defined(name)`,
-/// `get or else(name, …)`, a comparison with null.
-fn guarded(expression: &str, name: &str) -> bool {
-    let flat: String = expression.split_whitespace().collect::<Vec<_>>().join(" ");
-    let asks = |prefix: &str| {
-        flat.match_indices(prefix).any(|(at, _)| {
-            let rest = flat[at + prefix.len()..].trim_start();
-            rest.strip_prefix(name)
-                .is_some_and(|after| !after.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
-        })
-    };
-    asks("is defined(") || asks("get or else(") || super::contract::checks_for_null(expression, name)
 }
 
 /// What kind of literal a name looks like, when it looks like one: an ISO-8601 duration (`P1D`,
@@ -219,6 +205,7 @@ mod tests {
 
     #[test]
     fn a_read_that_asks_whether_the_name_is_set_is_guarded() {
+        let guarded = |expression: &str, name: &str| guarded_names(expression).contains(name);
         assert!(guarded("=if is defined( history ) then history else []", "history"));
         assert!(guarded("=get or else(limit, 10)", "limit"));
         assert!(guarded("=x != null and x > 1", "x"));
