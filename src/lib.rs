@@ -41,28 +41,20 @@
 
 pub mod auth;
 pub mod bpmn;
-pub mod check;
 pub mod config;
 pub mod credentials;
 pub mod dmn;
-pub mod draft;
 pub mod eval;
 pub mod files;
-pub mod flow;
-pub mod formjs;
-pub mod gate;
 pub mod http;
-pub mod limits;
 pub mod metrics;
 pub mod model;
-pub mod outline;
 pub mod project;
 pub mod prompt;
 pub mod redact;
 pub mod service;
 pub mod sources;
 pub mod vault;
-pub mod words;
 pub mod workers;
 
-pub use limits::Limits;
+pub use formgen_core::{Limits, check, draft, flow, formjs, gate, limits, outline, words};

@@ -3,21 +3,15 @@
 use super::Problems;
 use crate::limits::Limits;
 
-impl Limits {
-    /// The checked `[limits]` section with the environment's overrides applied.
-    pub(super) fn from_raw(
-        table: Option<&Limits>,
-        env: &dyn Fn(&str) -> Option<String>,
-        p: &mut Problems,
-    ) -> Limits {
-        // read with the rest of the file, so a wrong type here is reported with its line like any other
-        let mut limits = table.cloned().unwrap_or_default();
-        for problem in limits.apply_env(env) {
-            p.add(problem.to_string());
-        }
-        for zero in limits.zero_fields() {
-            p.add(format!("limits.{zero}: 0 would refuse every request"));
-        }
-        limits
+/// The checked `[limits]` section with the environment's overrides applied.
+pub(super) fn from_raw(table: Option<&Limits>, env: &dyn Fn(&str) -> Option<String>, p: &mut Problems) -> Limits {
+    // read with the rest of the file, so a wrong type here is reported with its line like any other
+    let mut limits = table.cloned().unwrap_or_default();
+    for problem in limits.apply_env(env) {
+        p.add(problem.to_string());
     }
+    for zero in limits.zero_fields() {
+        p.add(format!("limits.{zero}: 0 would refuse every request"));
+    }
+    limits
 }

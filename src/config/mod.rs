@@ -155,7 +155,7 @@ impl Config {
         let vault = VaultConfig::from_raw(raw.vault.as_ref(), base, &mut p);
         let credential_cache = Duration::from_secs(raw.vault.as_ref().and_then(|v| v.cache_s).unwrap_or(30));
         let workers = workers::from_raw(&raw.workers, raw.vault.is_some(), base, &mut p);
-        let limits = Limits::from_raw(raw.limits.as_ref(), env, &mut p);
+        let limits = limits::from_raw(raw.limits.as_ref(), env, &mut p);
         let processes_dir = match paths.resolve(raw.processes.dir.clone()) {
             Some(d) => Some(d),
             None if embedded => Some(PathBuf::from("processes")).filter(|d| d.is_dir()),

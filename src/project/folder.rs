@@ -13,7 +13,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use super::{ProjectBounds, ProjectError};
+use super::{FileKind, ProjectBounds, ProjectError};
 
 /// Folders nested deeper than this below the project folder are not read.
 const MAX_DEPTH: usize = 16;
@@ -24,17 +24,6 @@ const MAX_ENTRIES: usize = 100_000;
 
 /// Folder names never descended into.
 const IGNORED: &[&str] = &["node_modules", "target"];
-
-/// What a project file holds, by its extension.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FileKind {
-    /// `.form`: a form-js schema.
-    Form,
-    /// `.dmn`: DMN decisions.
-    Decisions,
-    /// `.bpmn`: processes (listed only by [`list_processes`]; a project is its forms and decisions).
-    Process,
-}
 
 /// What a project listing holds.
 const PROJECT_KINDS: &[FileKind] = &[FileKind::Form, FileKind::Decisions];
@@ -278,14 +267,7 @@ fn listed(
 
 /// The kind of file a name ends in (case-insensitively), when it is one of `kinds`.
 fn kind_of(name: &str, kinds: &[FileKind]) -> Option<FileKind> {
-    let (_, ext) = name.rsplit_once('.')?;
-    let kind = match ext.to_ascii_lowercase().as_str() {
-        "form" => FileKind::Form,
-        "dmn" => FileKind::Decisions,
-        "bpmn" => FileKind::Process,
-        _ => return None,
-    };
-    kinds.contains(&kind).then_some(kind)
+    FileKind::of_name(name).filter(|kind| kinds.contains(kind))
 }
 
 fn target_is_dir(path: &Path) -> bool {

@@ -2,6 +2,8 @@
 
 use serde_json::json;
 
+use std::path::{Path, PathBuf};
+
 use super::*;
 
 fn basic() -> PathBuf {

@@ -33,7 +33,6 @@ mod http_generate_model;
 mod http_operations;
 mod http_outline;
 mod http_validate;
-mod layers;
 mod model_adapters;
 mod nesting;
 mod never_refused;

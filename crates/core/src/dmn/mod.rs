@@ -25,8 +25,6 @@ mod reader;
 mod unary;
 
 use std::borrow::Cow;
-use std::io::Read;
-use std::path::Path;
 
 pub use model::{Aggregation, Decision, DecisionInput, DecisionOutput, Decisions, HitPolicy};
 pub use unary::{allowed_values, string_literal};
@@ -72,29 +70,6 @@ pub fn read_bounded(xml: &[u8], limit: u64) -> Result<Decisions, DmnError> {
         return Err(DmnError::TooLarge { size: xml.len() as u64, limit });
     }
     Ok(read(xml))
-}
-
-/// Reads a DMN file, refusing it by the size the file system reports before reading, and never reading
-/// more than `limit + 1` bytes of it whatever that size said.
-pub fn read_file(path: &Path, limit: u64) -> Result<Decisions, DmnError> {
-    let bytes = read_capped_file(path, limit)?;
-    Ok(read(&bytes))
-}
-
-/// The bytes of a file of at most `limit` bytes; a bigger one is refused by its reported size before
-/// it is opened for reading, or after `limit + 1` bytes when it grew meanwhile.
-fn read_capped_file(path: &Path, limit: u64) -> Result<Vec<u8>, DmnError> {
-    let file = crate::files::open(path, crate::files::default_timeout())?;
-    let size = file.len();
-    if size > limit {
-        return Err(DmnError::TooLarge { size, limit });
-    }
-    let mut bytes = Vec::new();
-    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > limit {
-        return Err(DmnError::TooLarge { size: bytes.len() as u64, limit });
-    }
-    Ok(bytes)
 }
 
 #[cfg(test)]

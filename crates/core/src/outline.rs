@@ -246,7 +246,7 @@ mod tests {
 
     #[test]
     fn the_borrowed_view_writes_the_owned_outline_byte_for_byte() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bpmn");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/bpmn");
         for name in [
             "vacation.bpmn",
             "dataflow-c7.bpmn",

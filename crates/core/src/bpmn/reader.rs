@@ -545,7 +545,7 @@ mod tests {
             ["vacation.bpmn", "order.bpmn", "dataflow-zeebe.bpmn", "dataflow-c7.bpmn", "expense-c7.bpmn"]
         {
             let bytes =
-                std::fs::read(format!("{}/fixtures/bpmn/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+                std::fs::read(format!("{}/../../fixtures/bpmn/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap();
             let (streamed, whole) = both(&bytes);
             let streamed = streamed.unwrap_or_else(|| panic!("{name} streams"));
             assert!(!whole.processes.is_empty(), "{name}");
@@ -565,7 +565,7 @@ mod tests {
             ]), 0..6),
             at in 0usize..4000,
         ) {
-            let base = std::fs::read(format!("{}/fixtures/bpmn/vacation.bpmn", env!("CARGO_MANIFEST_DIR"))).unwrap();
+            let base = std::fs::read(format!("{}/../../fixtures/bpmn/vacation.bpmn", env!("CARGO_MANIFEST_DIR"))).unwrap();
             let mut bytes = base[..cut.min(base.len())].to_vec();
             let at = at.min(bytes.len());
             bytes.splice(at..at, splice.concat());
@@ -597,13 +597,15 @@ mod file_tests {
     /// whole) as it reads from its bytes.
     #[test]
     fn a_file_reads_as_its_bytes_do() {
-        let dir = format!("{}/fixtures/bpmn", env!("CARGO_MANIFEST_DIR"));
+        let dir = format!("{}/../../fixtures/bpmn", env!("CARGO_MANIFEST_DIR"));
         let mut seen = 0;
         for entry in std::fs::read_dir(dir).unwrap() {
             let path = entry.unwrap().path();
             if path.extension().is_some_and(|e| e == "bpmn") {
                 let bytes = std::fs::read(&path).unwrap();
-                let from_file = super::super::read_file(&path, 1 << 20).unwrap();
+                let file = std::fs::File::open(&path).unwrap();
+                let len = file.metadata().unwrap().len();
+                let from_file = super::super::read_seekable(file, len, 1 << 20).unwrap();
                 assert_eq!(from_file, super::super::read(&bytes), "{}", path.display());
                 seen += 1;
             }
@@ -613,8 +615,10 @@ mod file_tests {
 
     #[test]
     fn a_streamed_file_over_the_limit_is_refused() {
-        let path = format!("{}/fixtures/bpmn/vacation.bpmn", env!("CARGO_MANIFEST_DIR"));
-        let err = super::super::read_file(path.as_ref(), 100).unwrap_err();
+        let path = format!("{}/../../fixtures/bpmn/vacation.bpmn", env!("CARGO_MANIFEST_DIR"));
+        let file = std::fs::File::open(path).unwrap();
+        let len = file.metadata().unwrap().len();
+        let err = super::super::read_seekable(file, len, 100).unwrap_err();
         assert!(matches!(err, super::super::ReadError::TooLarge { size: Some(_), limit: 100 }), "{err}");
     }
 }

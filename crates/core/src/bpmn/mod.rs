@@ -82,25 +82,18 @@ pub fn read_bounded(xml: &[u8], limit: usize) -> Result<Definitions, ReadError> 
     Ok(read(xml))
 }
 
-/// Reads a file, refusing it by its size before opening when the file system reports one over `limit`.
+/// Reads a document of `size` bytes from a seekable source (an opened file), refusing it when `size`
+/// is over `limit`, and never reading more than `limit + 1` bytes of it whatever `size` said.
 ///
-/// A file that reads as UTF-8 with LF line ends (nearly every export) is read as a stream, one XML
-/// event at a time, so the outline of a large file never holds the file as well; any other file (a
+/// A document that reads as UTF-8 with LF line ends (nearly every export) is read as a stream, one XML
+/// event at a time, so the outline of a large file never holds the file as well; any other document (a
 /// BOM, a legacy encoding, CR line ends, bytes that are not UTF-8, a break in the XML) is read whole
-/// and decoded first. Both ways give the same outline. Only a regular file is read, within the default
-/// file read time ([`crate::files`]); [`read_file_within`] takes the time.
-pub fn read_file(path: &std::path::Path, limit: usize) -> Result<Definitions, ReadError> {
-    read_file_within(path, limit, crate::files::default_timeout())
-}
-
-/// [`read_file`], its reads stopping once `timeout` has passed.
-pub fn read_file_within(
-    path: &std::path::Path,
+/// and decoded first. Both ways give the same outline.
+pub fn read_seekable(
+    mut file: impl Read + std::io::Seek + Send,
+    size: u64,
     limit: usize,
-    timeout: std::time::Duration,
 ) -> Result<Definitions, ReadError> {
-    let mut file = crate::files::open(path, timeout)?;
-    let size = file.len();
     if size > limit as u64 {
         return Err(ReadError::TooLarge { size: Some(size), limit });
     }
@@ -116,7 +109,7 @@ pub fn read_file_within(
         }
         std::io::Seek::rewind(&mut file)?;
     }
-    // a buffer of the file's size (and one byte to see its end), not one grown by doubling
+    // a buffer of the document's size (and one byte to see its end), not one grown by doubling
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(limit).saturating_add(1));
     file.take(cap).read_to_end(&mut bytes)?;
     if bytes.len() > limit {

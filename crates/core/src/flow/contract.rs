@@ -1311,9 +1311,17 @@ mod tests {
 
     #[test]
     fn a_decision_input_tested_as_a_list_is_a_disagreement_and_no_text_read() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/check/dmnlist");
-        let (project, _) =
-            crate::project::read_folder(&dir, &crate::project::ProjectBounds::default()).unwrap();
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/check/dmnlist");
+        let files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+            .collect();
+        let project = crate::project::from_files(
+            files.iter().map(|(n, b)| (n.as_str(), b.as_slice())),
+            &crate::project::ProjectBounds::default(),
+        )
+        .unwrap();
         let text = std::fs::read_to_string(dir.join("offer.bpmn")).unwrap();
         let process = crate::bpmn::read_str(&text).processes.remove(0);
         let c = contract(&process, None, &project);

@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use super::*;
 
 fn fixture(name: &str) -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/dmn").join(name);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/dmn").join(name);
     std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -187,13 +187,6 @@ fn size_limits_refuse_before_reading() {
     let err = read_bounded(&xml, 100).unwrap_err();
     assert!(matches!(err, DmnError::TooLarge { limit: 100, .. }));
     assert!(err.to_string().contains("over this installation's limit of 100 bytes"), "{err}");
-
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("huge.dmn");
-    std::fs::File::create(&path).unwrap().set_len(2 << 30).unwrap(); // sparse: claims 2 GiB
-    assert!(matches!(read_file(&path, 10 << 20), Err(DmnError::TooLarge { size, .. }) if size == 2 << 30));
-    std::fs::write(&path, &xml).unwrap();
-    assert_eq!(read_file(&path, 1 << 20).unwrap().decisions.len(), 1);
 }
 
 type Skeleton = Vec<(String, Vec<String>, Vec<String>, Vec<String>)>;
