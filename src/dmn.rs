@@ -31,7 +31,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("huge.dmn");
         std::fs::File::create(&path).unwrap().set_len(2 << 30).unwrap(); // sparse: claims 2 GiB
-        assert!(matches!(read_file(&path, 10 << 20), Err(DmnError::TooLarge { size, .. }) if size == 2 << 30));
+        assert!(
+            matches!(read_file(&path, 10 << 20), Err(DmnError::TooLarge { size, .. }) if size == 2 << 30)
+        );
         std::fs::write(&path, &xml).unwrap();
         assert_eq!(read_file(&path, 1 << 20).unwrap().decisions.len(), 1);
     }

@@ -57,4 +57,4 @@ pub mod sources;
 pub mod vault;
 pub mod workers;
 
-pub use formgen_core::{Limits, check, draft, flow, formjs, gate, limits, outline, words};
+pub use formgen_core::{Limits, check, draft, flow, formjs, gate, limits, outline, report, words};

@@ -9,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 const root = dirname(fileURLToPath(import.meta.url));
 const dist = join(root, 'dist');
 
+// formgen's core in WebAssembly first (packages/core/dist): the page and the plugin load it.
+await import('./packages/core/build.mjs');
+
 await rm(dist, { recursive: true, force: true });
 await mkdir(dist, { recursive: true });
 

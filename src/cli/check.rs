@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use formgen::Limits;
-use formgen::check::Severity;
-use formgen::{bpmn, gate};
+use formgen::bpmn;
+use formgen::project::{Project, ProjectBounds};
+use formgen::report::{self, CheckError, NamedForm, ProcessReport, Run, Step, Unit};
 
-use super::report::{self, Format, Located, Position, ProcessReport, Rule, Run, Unit};
+use super::format::Format;
 use super::{UsageError, read_bpmn};
 
 #[derive(Debug, clap::Args)]
@@ -98,7 +99,7 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
 /// Prints the report and returns the exit code. With `print_schema`, the schema of the first form
 /// (if the gate accepted it) goes to stdout and the report to stderr.
 fn report(run: &Run, format: Format, max_warnings: Option<usize>, print_schema: bool) -> ExitCode {
-    let shown = run.render(format);
+    let shown = run.render(format.into());
     let (mut stdout, mut stderr) = (std::io::stdout().lock(), std::io::stderr().lock());
     if print_schema {
         if let Some(schema) = run.units.first().and_then(|u| u.schema.as_ref()) {
@@ -110,7 +111,7 @@ fn report(run: &Run, format: Format, max_warnings: Option<usize>, print_schema: 
         let _ = write!(stdout, "{}", shown.out);
         let _ = write!(stderr, "{}", shown.err);
     }
-    run.exit_code(max_warnings)
+    if run.fails(max_warnings) { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 
 /// The process of the BPMN file at `path`: the one `--process-id` names, else the first.
@@ -151,93 +152,23 @@ fn check_one(
     process: Option<&(PathBuf, bpmn::Process)>,
     limits: &Limits,
 ) -> Result<Unit, UsageError> {
-    let file = report::display_path(path);
-    let mut unit = Unit {
-        form: path.display().to_string(),
-        form_file: file.clone(),
-        form_id: String::new(),
-        process: process.map(|_| 0),
-        element_id: None,
-        schema: None,
-        located: Vec::new(),
-    };
-    let options = gate::Options {
-        origin: gate::Origin::Author,
-        form_id: args.form_id.as_deref(),
-        process: process.map(|(_, p)| p),
-        stop: None,
-    };
-    match gate::review_text(text, &options) {
-        Ok(reviewed) => {
-            let mut proposal = reviewed.proposal;
-            let mut findings = formgen::check::gate_findings(&reviewed.problems);
-            let (element_id, contract) = match process {
-                Some((bpmn_path, p)) => step_findings(p, args, bpmn_path, &proposal.schema, limits)?,
-                None => (None, Vec::new()),
-            };
-            findings.extend(contract);
-            findings.sort_by_key(|f| f.severity);
-            // a finding that says what a warning says replaces it
-            formgen::check::without_repeats(&mut proposal.warnings, &findings);
-            unit.located = findings.into_iter().map(|f| Located::in_form(f, &file, text)).collect();
-            unit.located.extend(proposal.warnings.into_iter().map(|w| {
-                Located::sentence(Rule::GATE_WARNING, Severity::Warning, w, &file, Position::START)
-            }));
-            unit.form_id = proposal.schema["id"].as_str().unwrap_or_default().to_string();
-            unit.element_id = element_id;
-            unit.schema = Some(proposal.schema);
-        }
-        Err(e) => {
-            let at = match &e {
-                gate::GateError::Unreadable(gate::Unreadable::FormSyntax { line, column, .. }) => {
-                    Position { line: *line, column: *column }
-                }
-                _ => Position::START,
-            };
-            let rule = Rule::of(formgen::check::Code::UnreadableForm);
-            unit.located = e
-                .problems()
-                .into_iter()
-                .map(|p| Located::sentence(rule, Severity::Error, p, &file, at))
-                .collect();
-        }
-    }
-    Ok(unit)
-}
-
-fn step_findings(
-    process: &formgen::bpmn::Process,
-    args: &CheckArgs,
-    bpmn_path: &std::path::Path,
-    schema: &serde_json::Value,
-    limits: &Limits,
-) -> Result<(Option<String>, Vec<formgen::check::Finding>), UsageError> {
-    let Ok(form) = formgen::project::ProjectForm::read(schema.clone(), String::new()) else {
-        return Ok((None, Vec::new()));
-    };
-    let target = match &args.step.element {
-        Some(id) => Some(
-            process
-                .element_index(id)
-                .ok_or_else(|| UsageError(format!("{} has no element \"{id}\"", bpmn_path.display())))?,
-        ),
-        None => match formgen::check::step_binding(process, &form.id) {
-            Some(i) => Some(i),
-            None => return Ok((None, Vec::new())),
-        },
-    };
-    let project = match super::project_folder(args.step.project.as_deref(), Some(bpmn_path))? {
-        Some(folder) => {
-            formgen::project::read_folder(&folder, &formgen::project::ProjectBounds::from_limits(limits))
+    let name = path.display().to_string();
+    let form = NamedForm { name: &name, text, form_id: args.form_id.as_deref() };
+    let step = process.map(|(_, p)| Step { process: p, index: 0, element: args.step.element.as_deref() });
+    let project = || match process {
+        Some((bpmn_path, _)) => match super::project_folder(args.step.project.as_deref(), Some(bpmn_path))? {
+            Some(folder) => formgen::project::read_folder(&folder, &ProjectBounds::from_limits(limits))
                 .map(|(p, _)| p)
-                .map_err(|e| UsageError(e.to_string()))?
-        }
-        None => formgen::project::Project::default(),
+                .map_err(|e| UsageError(e.to_string())),
+            None => Ok(Project::default()),
+        },
+        None => Ok(Project::default()),
     };
-    let element_id = target.map(|i| process.elements[i].id.to_string());
-    if args.step.element.is_none() {
-        // a form shared by several steps is checked at each step that binds it
-        return Ok((element_id, formgen::check::check_bound_steps(process, &project, &form)));
-    }
-    Ok((element_id, formgen::check::check_step(process, target, &project, &form)))
+    report::check_form(form, step, project).map_err(|e| match e {
+        CheckError::NoElement(id) => UsageError(format!(
+            "{} has no element \"{id}\"",
+            process.map(|(p, _)| p.display().to_string()).unwrap_or_default()
+        )),
+        CheckError::Project(e) => e,
+    })
 }

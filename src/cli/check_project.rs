@@ -11,8 +11,8 @@ use formgen::Limits;
 use formgen::check::{self, Finding, FormRef, Missing};
 use formgen::project::{self, Project, ProjectBounds};
 
-use super::report::{self, Located, ProcessReport, Run, Unit};
 use super::{UsageError, read_bpmn};
+use formgen::report::{self, Located, ProcessReport, Run, Unit};
 
 /// What the checks of one process need to place their findings: the folder, its bounds, the
 /// process's file and its text once read.

@@ -184,7 +184,7 @@ pub(crate) fn run(mut args: GenerateArgs) -> Result<ExitCode, UsageError> {
         let _ = writeln!(
             stderr,
             "{}: {} [{}]",
-            super::report::severity_word(f.severity),
+            formgen::report::severity_word(f.severity),
             f.message,
             f.code.as_str()
         );

@@ -14,9 +14,9 @@ mod check;
 mod check_project;
 mod errors;
 mod eval;
+mod format;
 mod generate;
 mod outline;
-mod report;
 mod serve;
 mod trim;
 

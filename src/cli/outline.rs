@@ -29,18 +29,6 @@ pub(crate) struct OutlineArgs {
     pub(crate) files: Vec<PathBuf>,
 }
 
-/// One line of `outline --json`: the file's outline and, with `--element`, the step's data picture.
-#[derive(serde::Serialize)]
-struct Line<'a> {
-    #[serde(flatten)]
-    outline: outline::OutlineView<'a>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    step: Option<formgen::flow::Picture>,
-    /// What is wrong with the processes themselves (names read that nothing writes).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    findings: Vec<formgen::check::Finding>,
-}
-
 /// Whether an `outline --process` value is an old-style process id rather than a file.
 fn is_old_process_id(value: &std::path::Path) -> bool {
     let text = value.to_string_lossy();
@@ -116,7 +104,7 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
             let findings =
                 processes.iter().flat_map(|p| formgen::check::process_findings(p, &project)).collect();
             let outline = outline::OutlineView::new(&name, processes.iter().copied());
-            let line = Line { outline, step, findings };
+            let line = outline::Line { outline, step, findings };
             // written straight from the read document into the buffered output
             let _ = serde_json::to_writer(&mut stdout, &line);
             let _ = stdout.write_all(b"\n");

@@ -4,7 +4,11 @@ use super::Problems;
 use crate::limits::Limits;
 
 /// The checked `[limits]` section with the environment's overrides applied.
-pub(super) fn from_raw(table: Option<&Limits>, env: &dyn Fn(&str) -> Option<String>, p: &mut Problems) -> Limits {
+pub(super) fn from_raw(
+    table: Option<&Limits>,
+    env: &dyn Fn(&str) -> Option<String>,
+    p: &mut Problems,
+) -> Limits {
     // read with the rest of the file, so a wrong type here is reported with its line like any other
     let mut limits = table.cloned().unwrap_or_default();
     for problem in limits.apply_env(env) {

@@ -1,7 +1,7 @@
 //! One generation: the builtin drafter, or a model asked once and, when the gate refuses its answer,
 //! once more with the refusal sentences. Every answer passes the gate and (for a refinement) is
-//! reconciled with the author's form (`reconciled`): a model's answer on the blocking pool
-//! ([`gate_answer`]), the builtin's small draft in place ([`accept`]). One deadline (the Worker's timeout,
+//! reconciled with the author's form (`draft::refine::reconciled`): a model's answer on the blocking pool
+//! ([`gate_answer`]), the builtin's small draft in place (`draft::gated`). One deadline (the Worker's timeout,
 //! within the installation's) covers the whole generation: the key, the first call and the repair round.
 
 use std::sync::Arc;
@@ -106,18 +106,22 @@ impl<'a> Job<'a> {
             .as_ref()
     }
 
-    /// The builtin drafter's draft for this job.
-    fn builtin_draft(&self) -> draft::Draft {
-        let around = match (self.target, &self.picture, &self.contract) {
+    /// What the drafter reads around the step, when there is one.
+    fn around(&self) -> Option<draft::Around<'_>> {
+        match (self.target, &self.picture, &self.contract) {
             (Some(t), Some(picture), Some(contract)) => {
                 Some(draft::Around { picture, project: t.project(), contract })
             }
             _ => None,
-        };
+        }
+    }
+
+    /// The builtin drafter's draft for this job.
+    fn builtin_draft(&self) -> draft::Draft {
         draft::draft_in(
             self.process(),
             self.target.and_then(Target::element_index),
-            around,
+            self.around(),
             self.request.description.as_deref().unwrap_or_default(),
             self.request.schema.as_ref(),
         )
@@ -415,16 +419,19 @@ pub(super) fn instead_of(
 
 /// The builtin drafter on `job`: a draft, gated and reconciled, at once.
 pub(super) fn draft(worker: &Worker, job: &Job<'_>) -> Result<Generation, ServiceError> {
-    let draft = job.builtin_draft();
-    let mut proposal =
-        accept(gate::schema_from_value(draft.form, job.form_id.as_deref(), job.process()), job).map_err(
-            |e| ServiceError::Unusable {
-                worker: worker.name.clone(),
-                problems: e.problems(),
-                usage: Usage::default(),
-            },
-        )?;
-    proposal.warnings.splice(0..0, draft.warnings);
+    let mut proposal = draft::gated(
+        job.process(),
+        job.target.and_then(Target::element_index),
+        job.around(),
+        job.request.description.as_deref().unwrap_or_default(),
+        job.request.schema.as_ref(),
+        job.form_id.as_deref(),
+    )
+    .map_err(|e| ServiceError::Unusable {
+        worker: worker.name.clone(),
+        problems: e.problems(),
+        usage: Usage::default(),
+    })?;
     if let Some(model) = &job.request.model {
         proposal.warnings.push(format!(
             "the Worker \"{}\" is the builtin drafter and uses no model, so the model \"{model}\" asked for was not used",
@@ -450,7 +457,7 @@ async fn gate_answer(text: String, asked: &Asked, redactor: &Redactor) -> Result
         redactor.scrub_value(&mut answer);
         let proposal = gate::schema_from_value(answer, form_id.as_deref(), process)?;
         Ok(match &current {
-            Some(current) => reconciled(proposal, current, form_id.as_deref(), process),
+            Some(current) => draft::refine::reconciled(proposal, current, form_id.as_deref(), process),
             None => proposal,
         })
     });
@@ -594,34 +601,6 @@ fn redacted(
         }
         Err(other) => Err(other),
     }
-}
-
-/// A gated answer, reconciled with the author's form for a refinement: the author's ids are kept and
-/// the restored ids pass the gate again (a restored id could meet a generated one); the warnings say
-/// what changed.
-fn accept(gated: Result<Proposal, GateError>, job: &Job<'_>) -> Result<Proposal, GateError> {
-    let proposal = gated?;
-    let Some(current) = &job.request.schema else {
-        return Ok(proposal);
-    };
-    Ok(reconciled(proposal, current, job.form_id.as_deref(), job.process()))
-}
-
-fn reconciled(
-    mut proposal: Proposal,
-    current: &Value,
-    form_id: Option<&str>,
-    process: Option<&crate::bpmn::Process>,
-) -> Proposal {
-    let mut revised = proposal.schema.clone();
-    let diff = super::refine::reconcile(current, &mut revised);
-    if let Ok(again) = gate::schema_from_value(revised, form_id, process) {
-        let mut warnings = proposal.warnings;
-        warnings.extend(again.warnings);
-        proposal = Proposal { warnings, ..again };
-    }
-    proposal.warnings.extend(diff);
-    proposal
 }
 
 #[cfg(test)]

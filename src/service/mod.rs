@@ -21,7 +21,6 @@ mod findings;
 mod generate;
 mod labels;
 mod offload;
-pub mod refine;
 mod schemas;
 
 use std::sync::Arc;

@@ -87,4 +87,3 @@ async fn on_the_store<T: Send + 'static>(
         }
     }
 }
-

@@ -23,6 +23,7 @@ pub mod gate;
 pub mod limits;
 pub mod outline;
 pub mod project;
+pub mod report;
 pub mod sources;
 pub mod words;
 

@@ -227,6 +227,21 @@ impl<'a> OutlineView<'a> {
     }
 }
 
+/// One line of `formgen outline --json`: a file's outline and, for a step, its data picture, with what
+/// is wrong with the processes themselves.
+#[derive(Debug, Serialize)]
+pub struct Line<'a> {
+    /// The file's outline.
+    #[serde(flatten)]
+    pub outline: OutlineView<'a>,
+    /// The step's data picture, when a step was named.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<crate::flow::Picture>,
+    /// What is wrong with the processes themselves (names read that nothing writes).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub findings: Vec<crate::check::Finding>,
+}
+
 impl<'a> ProcessView<'a> {
     fn new(p: &'a Process) -> Self {
         ProcessView {

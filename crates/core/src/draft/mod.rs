@@ -19,6 +19,8 @@
 mod brief;
 mod data;
 mod field;
+pub mod refine;
+mod step;
 
 use std::collections::HashSet;
 
@@ -34,6 +36,7 @@ use crate::project::Project;
 pub use brief::{Brief, Language, read as read_brief};
 pub use data::KNOWN_SHOWN;
 use field::{comparisons_by_variable, field};
+pub use step::{Drafted, draft_step, gated};
 
 /// A draft and what the author should know about it.
 #[derive(Debug, Clone, PartialEq)]

@@ -295,7 +295,9 @@ impl Project {
                 let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
                 match serde_json::from_slice::<Value>(text) {
                     Ok(schema) => self.add_form(schema, name),
-                    Err(e) => self.unreadable_form(name, format!("{name} was skipped: it is not JSON ({e}).")),
+                    Err(e) => {
+                        self.unreadable_form(name, format!("{name} was skipped: it is not JSON ({e})."))
+                    }
                 }
             }
             FileKind::Decisions => self.add_decisions(dmn::read(bytes), name),
@@ -434,5 +436,3 @@ fn json_len(value: &Value) -> u64 {
     let _ = serde_json::to_writer(&mut count, value);
     count.0
 }
-
-

@@ -7,19 +7,19 @@
 mod github;
 mod json;
 mod junit;
-pub(crate) mod locate;
+pub mod locate;
+mod named;
 mod sarif;
 mod text;
 
-use std::process::ExitCode;
+use crate::check::{Code, Finding, Severity};
 
-use formgen::check::{Code, Finding, Severity};
-
-pub(crate) use locate::Position;
+pub use locate::Position;
+pub use named::{CheckError, NamedForm, Step, check_form};
 
 /// How `formgen check` prints its report.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub(crate) enum Format {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
     /// A line per finding (`path:line:col  severity  message  code`) and a summary.
     #[default]
     Text,
@@ -35,67 +35,61 @@ pub(crate) enum Format {
 
 /// The rule a message comes under: its id and what it checks, in one sentence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Rule {
+pub struct Rule {
     /// The stable id: a finding's code, or one of the gate's.
-    pub(crate) id: &'static str,
+    pub id: &'static str,
     /// What the rule checks.
-    pub(crate) summary: &'static str,
+    pub summary: &'static str,
 }
 
 impl Rule {
     /// The gate accepted the form with a repair or a doubt.
-    pub(crate) const GATE_WARNING: Rule = Rule {
+    pub const GATE_WARNING: Rule = Rule {
         id: "gate_warning",
         summary: "The schema gate accepts the form but repairs something in it or finds something that looks wrong.",
     };
 
     /// The rule of a finding's code.
-    pub(crate) fn of(code: Code) -> Rule {
+    pub fn of(code: Code) -> Rule {
         Rule { id: code.as_str(), summary: code.summary() }
     }
 }
 
 /// One message, placed in its file.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Located {
+pub struct Located {
     /// The rule it comes under.
-    pub(crate) rule: Rule,
+    pub rule: Rule,
     /// How much it matters.
-    pub(crate) severity: Severity,
+    pub severity: Severity,
     /// What it says.
-    pub(crate) message: String,
+    pub message: String,
     /// The finding it says, when it is one (not a sentence of the gate's).
-    pub(crate) finding: Option<Finding>,
+    pub finding: Option<Finding>,
     /// The file it is about, as the user names it (`/`-separated).
-    pub(crate) file: String,
+    pub file: String,
     /// Where in that file.
-    pub(crate) at: Position,
+    pub at: Position,
 }
 
 impl Located {
     /// A finding about a form, at the component that binds its key in `text` (the text of `file`),
     /// else at the form's start.
-    pub(crate) fn in_form(finding: Finding, file: &str, text: &str) -> Located {
+    pub fn in_form(finding: Finding, file: &str, text: &str) -> Located {
         let at = finding.key.as_deref().map_or(Position::START, |key| locate::component(text, key));
         Located::of_finding(finding, file, at)
     }
 
     /// A finding at an element of a process: `element`, else the finding's own element, in `xml` (the
     /// text of the `.bpmn` file `file`).
-    pub(crate) fn in_process(finding: Finding, file: &str, xml: &str, element: Option<&str>) -> Located {
+    pub fn in_process(finding: Finding, file: &str, xml: &str, element: Option<&str>) -> Located {
         let id = element.or(finding.element_id.as_deref());
         let at = id.and_then(|id| locate::element(xml, id)).unwrap_or(Position::START);
         Located::of_finding(finding, file, at)
     }
 
     /// A sentence of the gate's about a form.
-    pub(crate) fn sentence(
-        rule: Rule,
-        severity: Severity,
-        message: String,
-        file: &str,
-        at: Position,
-    ) -> Located {
+    pub fn sentence(rule: Rule, severity: Severity, message: String, file: &str, at: Position) -> Located {
         Located { rule, severity, message, finding: None, file: file.to_string(), at }
     }
 
@@ -113,81 +107,84 @@ impl Located {
 
 /// A process that was read, with the findings about it that no form is tied to.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct ProcessReport {
+pub struct ProcessReport {
     /// The `.bpmn` file as the user names it (`/`-separated).
-    pub(crate) file: String,
+    pub file: String,
     /// The file as the JSON lines name it: its path below the project folder, or as given.
-    pub(crate) name: String,
+    pub name: String,
     /// The process's id.
-    pub(crate) id: String,
+    pub id: String,
     /// What was found about the process itself.
-    pub(crate) located: Vec<Located>,
+    pub located: Vec<Located>,
 }
 
 /// One form checked at one step (a test case).
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Unit {
+pub struct Unit {
     /// The form as the JSON lines name it: its path as given, its path below the project folder, or
     /// "the embedded form ID".
-    pub(crate) form: String,
+    pub form: String,
     /// The file the form is in (a `.form` file, or the `.bpmn` file of an embedded form).
-    pub(crate) form_file: String,
+    pub form_file: String,
     /// The form's `id` ("" when it has none or the file holds no form).
-    pub(crate) form_id: String,
+    pub form_id: String,
     /// The index of its process in [`Run::processes`], when it was checked against one.
-    pub(crate) process: Option<usize>,
+    pub process: Option<usize>,
     /// The step it was checked at.
-    pub(crate) element_id: Option<String>,
+    pub element_id: Option<String>,
     /// The normalised schema, when the gate accepted the form.
-    pub(crate) schema: Option<serde_json::Value>,
+    pub schema: Option<serde_json::Value>,
     /// What was found, in the order to say it.
-    pub(crate) located: Vec<Located>,
+    pub located: Vec<Located>,
 }
 
 /// What one `formgen check` checked and found.
 #[derive(Debug, Clone, PartialEq, Default)]
-pub(crate) struct Run {
+pub struct Run {
     /// Whether the forms were found through the processes of a folder (`--project DIR` with no
     /// files), rather than named.
-    pub(crate) project: bool,
+    pub project: bool,
     /// Every process read.
-    pub(crate) processes: Vec<ProcessReport>,
+    pub processes: Vec<ProcessReport>,
     /// Every form checked.
-    pub(crate) units: Vec<Unit>,
+    pub units: Vec<Unit>,
 }
 
 /// A rendered report: what goes to stdout and to stderr.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(crate) struct Rendered {
-    pub(crate) out: String,
-    pub(crate) err: String,
+pub struct Rendered {
+    /// What goes to stdout.
+    pub out: String,
+    /// What goes to stderr.
+    pub err: String,
 }
 
 impl Run {
     /// Every message: the processes' own, then each form's.
-    pub(crate) fn located(&self) -> impl Iterator<Item = &Located> {
+    pub fn located(&self) -> impl Iterator<Item = &Located> {
         let own = self.processes.iter().flat_map(|p| &p.located);
         own.chain(self.units.iter().flat_map(|u| &u.located))
     }
 
     /// How many messages have this severity.
-    pub(crate) fn count(&self, severity: Severity) -> usize {
+    pub fn count(&self, severity: Severity) -> usize {
         self.located().filter(|l| l.severity == severity).count()
     }
 
-    /// 1 when anything is an error or there are more than `max_warnings` warnings, else 0.
-    pub(crate) fn exit_code(&self, max_warnings: Option<usize>) -> ExitCode {
+    /// Whether the run fails a gate: anything is an error, or there are more than `max_warnings`
+    /// warnings.
+    pub fn fails(&self, max_warnings: Option<usize>) -> bool {
         let too_many = max_warnings.is_some_and(|max| self.count(Severity::Warning) > max);
-        if self.count(Severity::Error) > 0 || too_many { ExitCode::from(1) } else { ExitCode::SUCCESS }
+        self.count(Severity::Error) > 0 || too_many
     }
 
     /// The process a unit was checked against.
-    pub(crate) fn process_of(&self, unit: &Unit) -> Option<&ProcessReport> {
+    pub fn process_of(&self, unit: &Unit) -> Option<&ProcessReport> {
         unit.process.and_then(|i| self.processes.get(i))
     }
 
     /// One line: how many forms at how many steps of how many processes, and what was found.
-    pub(crate) fn summary(&self) -> String {
+    pub fn summary(&self) -> String {
         let mut forms: Vec<(&str, &str)> =
             self.units.iter().map(|u| (u.form_file.as_str(), u.form.as_str())).collect();
         forms.sort_unstable();
@@ -215,7 +212,7 @@ impl Run {
     }
 
     /// The report in `format`.
-    pub(crate) fn render(&self, format: Format) -> Rendered {
+    pub fn render(&self, format: Format) -> Rendered {
         let out = match format {
             Format::Text => text::render(self),
             Format::Json => return json::render(self),
@@ -233,7 +230,7 @@ fn counted(n: usize, one: &str, many: &str) -> String {
 }
 
 /// The word for a severity.
-pub(crate) fn severity_word(s: Severity) -> &'static str {
+pub fn severity_word(s: Severity) -> &'static str {
     match s {
         Severity::Error => "error",
         Severity::Warning => "warning",
@@ -242,7 +239,7 @@ pub(crate) fn severity_word(s: Severity) -> &'static str {
 }
 
 /// A path as a report names it: `/`-separated, without a leading `./`.
-pub(crate) fn display_path(path: &std::path::Path) -> String {
+pub fn display_path(path: &std::path::Path) -> String {
     let shown = path.to_string_lossy();
     let shown = if cfg!(windows) { shown.replace('\\', "/") } else { shown.into_owned() };
     let mut rest = shown.as_str();

@@ -4,7 +4,7 @@
 //! to `<system-out>`. What a process has of its own is a case named `process`; forms checked without
 //! a process make one suite of their own.
 
-use formgen::check::Severity;
+use crate::check::Severity;
 
 use super::{Located, Run, Unit};
 

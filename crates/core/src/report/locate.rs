@@ -7,16 +7,16 @@
 
 /// A place in a text: 1-based line and column (UTF-16 code units).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Position {
+pub struct Position {
     /// The line, from 1.
-    pub(crate) line: usize,
+    pub line: usize,
     /// The column, from 1, in UTF-16 code units.
-    pub(crate) column: usize,
+    pub column: usize,
 }
 
 impl Position {
     /// The first character of a text: where a finding about the whole file stands.
-    pub(crate) const START: Position = Position { line: 1, column: 1 };
+    pub const START: Position = Position { line: 1, column: 1 };
 }
 
 /// The position of each character of `text`, a leading byte order mark not counted.
@@ -40,7 +40,7 @@ fn positions(text: &str) -> impl Iterator<Item = (usize, char, Position)> + '_ {
 /// form's start when no component writes it. For a key that is a path (`address.street`, a field
 /// inside a group with a `path`), the component's own key may be any tail of it: the longest one a
 /// component writes is taken.
-pub(crate) fn component(text: &str, key: &str) -> Position {
+pub fn component(text: &str, key: &str) -> Position {
     let tails = std::iter::once(key).chain(key.match_indices('.').map(|(i, _)| &key[i + 1..]));
     let members = key_members(text);
     tails
@@ -98,7 +98,7 @@ fn json_strings(text: &str) -> impl Iterator<Item = (String, Position, usize, us
 
 /// The position of the start tag (its `<`) of the element whose `id` attribute is `id` in an XML
 /// text; `None` when no element has it.
-pub(crate) fn element(xml: &str, id: &str) -> Option<Position> {
+pub fn element(xml: &str, id: &str) -> Option<Position> {
     let want = escape_attribute(id);
     let found = xml.match_indices("id").find(|(i, _)| is_id_attribute(xml, *i, &want))?.0;
     let tag = xml[..found].rfind('<')?;

@@ -3,7 +3,7 @@
 //! relative to the checkout (`%SRCROOT%`) with its start line and column. Columns count UTF-16 code
 //! units (`columnKind`). GitHub computes the fingerprints when the file is uploaded.
 
-use formgen::check::Severity;
+use crate::check::Severity;
 use serde_json::{Value, json};
 
 use super::{Located, Rule, Run};
@@ -167,7 +167,7 @@ mod tests {
         let ids: Vec<&str> = rules.iter().map(|r| r["id"].as_str().unwrap()).collect();
         assert_eq!(ids, ["process_rule", "missing_supply", "gate_warning"]);
         assert_eq!(rules[1]["defaultConfiguration"]["level"], "error");
-        assert_eq!(rules[1]["shortDescription"]["text"], formgen::check::Code::MissingSupply.summary());
+        assert_eq!(rules[1]["shortDescription"]["text"], crate::check::Code::MissingSupply.summary());
         let results = run["results"].as_array().unwrap();
         assert_eq!(results.len(), 3);
         let error = &results[1];

@@ -145,6 +145,26 @@ fn restore_ids(v: &mut Value, before: &[Item], matches: &[Option<usize>], index:
     }
 }
 
+/// A refinement's proposal reconciled with the author's current form: the author's ids and order
+/// restored where the revision keeps a component ([`reconcile`]); the restored form passes the gate
+/// again (a restored id could meet a generated one); the warnings say what changed.
+pub fn reconciled(
+    mut proposal: crate::gate::Proposal,
+    current: &Value,
+    form_id: Option<&str>,
+    process: Option<&crate::bpmn::Process>,
+) -> crate::gate::Proposal {
+    let mut revised = proposal.schema.clone();
+    let diff = reconcile(current, &mut revised);
+    if let Ok(again) = crate::gate::schema_from_value(revised, form_id, process) {
+        let mut warnings = proposal.warnings;
+        warnings.extend(again.warnings);
+        proposal = crate::gate::Proposal { warnings, ..again };
+    }
+    proposal.warnings.extend(diff);
+    proposal
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

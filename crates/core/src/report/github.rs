@@ -2,7 +2,7 @@
 //! annotation on the file and line (`::error file=F,line=L,col=C,title=CODE::MESSAGE`; `::warning`,
 //! `::notice` for info), then the summary as a plain line.
 
-use formgen::check::Severity;
+use crate::check::Severity;
 
 use super::{Located, Run};
 

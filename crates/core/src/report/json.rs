@@ -101,8 +101,8 @@ mod tests {
         run.project = false;
         run.units[1].schema = None;
         run.units[1].located.push(super::Located::sentence(
-            super::super::Rule::of(formgen::check::Code::UnreadableForm),
-            formgen::check::Severity::Error,
+            super::super::Rule::of(crate::check::Code::UnreadableForm),
+            crate::check::Severity::Error,
             "The form's JSON has a mistake at line 1, column 2.".into(),
             "start.form",
             super::super::Position::START,
