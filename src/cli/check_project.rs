@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use formgen::Limits;
-use formgen::check::{self, Finding, FormRef, Missing};
+use formgen::check::{self, Finding};
 use formgen::project::{self, Project, ProjectBounds};
 
 use super::{UsageError, read_bpmn};
@@ -89,43 +89,22 @@ pub(crate) fn run(dir: &Path, limits: &Limits) -> Result<Run, UsageError> {
 /// cannot be found or read.
 fn check_process(process: &formgen::bpmn::Process, project: &Project, place: &mut Place<'_>) -> Vec<Unit> {
     let mut out = Vec::new();
-    for (i, reference) in check::bound_forms(process) {
-        let element = &process.elements[i];
+    for bound in check::bound_steps(process, project) {
+        let (i, element) = (bound.index, &process.elements[bound.index]);
         let step = element.id.as_str();
-        let found = match reference {
-            FormRef::Embedded(id) => {
-                let name = format!("the embedded form {id}");
-                match process.linked_form(element) {
-                    Some(linked) => match serde_json::from_str(&linked.body) {
-                        Ok(schema) => Ok((unit(step, name, place.bpmn_file.clone()), schema, None)),
-                        Err(e) => Err((name, Missing::NotJson(e.to_string()))),
-                    },
-                    None => Err((id.to_string(), Missing::NotEmbedded)),
-                }
-            }
-            FormRef::Project(_) | FormRef::Deployed(_) => {
-                let form = match reference {
-                    FormRef::Deployed(file) => check::deployed(project, file),
-                    _ => project.form(&element.form_id),
+        match bound.form {
+            Ok(form) => {
+                let (path, form_file) = match &form.file {
+                    Some(file) => {
+                        let path = place.dir.join(file);
+                        let shown = report::display_path(&path);
+                        (Some(path), shown)
+                    }
+                    None => (None, place.bpmn_file.clone()),
                 };
-                match form {
-                    Some(form) => {
-                        let path = place.dir.join(&form.file);
-                        let u = unit(step, form.file.clone(), report::display_path(&path));
-                        Ok((u, form.schema.clone(), Some(path)))
-                    }
-                    None if matches!(reference, FormRef::Project(_)) && !check::has_forms(project) => {
-                        continue;
-                    }
-                    None => Err((element.form_id.to_string(), Missing::NotInProject)),
-                }
-            }
-            FormRef::None | FormRef::External => continue, // another application's form
-        };
-        match found {
-            Ok((mut unit, schema, path)) => {
-                unit.form_id = schema.get("id").and_then(|v| v.as_str()).unwrap_or_default().to_string();
-                let findings = check::review_at_step(schema, &unit.form, process, i, project);
+                let mut unit = unit(step, form.name, form_file);
+                unit.form_id = form.schema.get("id").and_then(|v| v.as_str()).unwrap_or_default().to_string();
+                let findings = check::review_at_step(form.schema, &unit.form, process, i, project);
                 unit.located = place_findings(findings, &unit, path.as_deref(), place, step);
                 out.push(unit);
             }

@@ -77,12 +77,14 @@ pub enum Call {
     Check,
     /// The answer of `POST /api/formgen/validate`.
     Validate,
+    /// What is wrong with every process of the document on its elements (the bpmnlint rules).
+    Lint,
 }
 
 impl Call {
     /// The call a number names at the WebAssembly boundary.
     pub fn of_number(n: u32) -> Option<Call> {
-        [Call::Outline, Call::Draft, Call::Check, Call::Validate].get(n as usize).copied()
+        [Call::Outline, Call::Draft, Call::Check, Call::Validate, Call::Lint].get(n as usize).copied()
     }
 }
 
@@ -103,6 +105,7 @@ pub fn run(call: Call, request: &[u8], process_bytes: Option<&[u8]>) -> Result<V
         Call::Draft => draft_call(input),
         Call::Check => check_call(&input),
         Call::Validate => validate_call(input),
+        Call::Lint => lint_call(&input),
     }
 }
 
@@ -282,6 +285,19 @@ fn check_call(input: &Input) -> Result<Value, CallError> {
         Some(line) => Ok(serde_json::from_str(line).expect("the report's line is JSON")),
         None => Err(CallError::new("unreadable_form", shown.err.trim_end())),
     }
+}
+
+fn lint_call(input: &Input) -> Result<Value, CallError> {
+    let definitions = input.definitions()?;
+    let mut findings = Vec::new();
+    for process in &definitions.processes {
+        for finding in check::lint(process, &input.project) {
+            let mut value = serde_json::to_value(&finding).expect("a finding serialises");
+            value["processId"] = json!(process.id);
+            findings.push(value);
+        }
+    }
+    Ok(json!({ "findings": findings }))
 }
 
 /// The process `processId` names, else the first, as `formgen check --process` picks it.

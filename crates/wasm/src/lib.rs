@@ -1,4 +1,4 @@
-//! formgen's core for the browser: the editors' calls (`outline`, `draft`, `check`, `validate`) as
+//! formgen's core for the browser: the editors' calls (`outline`, `draft`, `check`, `validate`, `lint`) as
 //! plain WebAssembly exports over JSON, so the page, the editor modules and the bpmnlint plugin need
 //! no server for what needs no model. `@formgen/core` (web/packages/core) is the JS side.
 //!
@@ -35,7 +35,7 @@ pub unsafe extern "C" fn formgen_free(ptr: *mut u8, len: usize) {
     }
 }
 
-/// Runs call `call` (0 outline, 1 draft, 2 check, 3 validate) on the request's JSON at
+/// Runs call `call` (0 outline, 1 draft, 2 check, 3 validate, 4 lint) on the request's JSON at
 /// `request`/`request_len`, with the process's raw bytes at `bytes`/`bytes_len` when `bytes` is not
 /// null. Returns 0 when it answered, 1 for an error answer; the answer is then read with
 /// [`formgen_answer_ptr`] and [`formgen_answer_len`].

@@ -20,6 +20,7 @@
 //! It knows the contract and the form's fields; nothing of HTTP, models or how the form was made.
 
 mod binding;
+mod bound;
 mod code;
 mod gate;
 mod process;
@@ -27,6 +28,7 @@ mod project;
 mod sentences;
 
 pub use binding::{FormRef, bound_forms, deployed, form_ref, has_forms};
+pub use bound::{BoundForm, BoundStep, bound_steps, lint};
 pub use code::Code;
 pub use gate::gate_findings;
 pub use process::process_findings;

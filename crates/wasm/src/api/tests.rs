@@ -68,3 +68,13 @@ fn the_boundary_answers_ok_or_error_json() {
     let answer: Value = serde_json::from_slice(&answer).unwrap();
     assert!(answer["ok"]["schema"].is_object());
 }
+
+#[test]
+fn lint_places_a_missing_form_on_its_step() {
+    let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P"><userTask id="review"><extensionElements><zeebe:formDefinition formId="review-form"/></extensionElements></userTask></process></definitions>"#;
+    let project = json!([{ "name": "other.form", "text": "{\"id\": \"other\", \"components\": []}" }]);
+    let answer = call(Call::Lint, json!({ "processXml": xml, "project": project })).unwrap();
+    let findings = answer["findings"].as_array().unwrap();
+    let missing = findings.iter().find(|f| f["code"] == "form_not_found").expect("form_not_found");
+    assert_eq!((&missing["elementId"], &missing["processId"]), (&json!("review"), &json!("P")));
+}

@@ -3,7 +3,7 @@
 // CLI prints for the same input (`outline --json`, `generate --worker builtin`, `check --format json`)
 // or `POST /api/formgen/validate` answers.
 
-const CALLS = { outline: 0, draft: 1, check: 2, validate: 3 };
+const CALLS = { outline: 0, draft: 1, check: 2, validate: 3, lint: 4 };
 
 let exports = null;
 
@@ -102,4 +102,13 @@ export function check(request) {
 /** The gate on a form with its findings: `{ schema, warnings, findings }` (`POST /validate`). */
 export function validate(request) {
   return call('validate', request);
+}
+
+/**
+ * What is wrong with every process of the BPMN on its elements: names read that nothing writes,
+ * literals, decisions that contradict their types, bound forms the project lacks, and the findings of
+ * forms embedded in the BPMN: `{ findings }`, each with its `processId` and `elementId`.
+ */
+export function lint(request) {
+  return call('lint', request);
 }

@@ -78,3 +78,7 @@ export function outline(request: CoreRequest): Outline;
 export function draft(request: CoreRequest): Drafted;
 export function check(request: CoreRequest): Checked;
 export function validate(request: CoreRequest): Validated;
+export interface Linted {
+  findings: (Finding & { processId: string })[];
+}
+export function lint(request: CoreRequest): Linted;
