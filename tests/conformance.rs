@@ -27,6 +27,9 @@ mod process;
 #[path = "conformance/ci_formats.rs"]
 mod ci_formats;
 
+#[path = "conformance/core_agrees.rs"]
+mod core_agrees;
+
 #[path = "conformance/corpus.rs"]
 mod corpus;
 

@@ -338,14 +338,16 @@ impl Project {
 
 /// The project held by files in memory (an editor's open files), each named by its path in the
 /// project: `.form` files by their ids, `.dmn` files by their decisions' ids; other files are passed
-/// over. The same bounds as a folder's, refused whole past the count or the total, a file over the
+/// over. Read in the order of their names, as a folder is, so the first of two forms with one id is
+/// the same whatever order the files came in. The same bounds as a folder's, refused whole past the count or the total, a file over the
 /// per-file size skipped with a warning.
 pub fn from_files<'a>(
     files: impl IntoIterator<Item = (&'a str, &'a [u8])>,
     bounds: &ProjectBounds,
 ) -> Result<Project, ProjectError> {
-    let files: Vec<(&str, &[u8], FileKind)> =
+    let mut files: Vec<(&str, &[u8], FileKind)> =
         files.into_iter().filter_map(|(name, bytes)| Some((name, bytes, FileKind::of_name(name)?))).collect();
+    files.sort_by(|a, b| a.0.cmp(b.0));
     let count = files.iter().filter(|f| f.2 != FileKind::Process).count();
     if count > bounds.max_files {
         return Err(ProjectError::TooMany { count, limit: bounds.max_files });
