@@ -38,6 +38,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use formgen::bpmn::ElementKind;
 use serde_json::json;
 
 const DURATION: Duration = Duration::from_secs(4);
@@ -312,7 +313,7 @@ fn largest_process() -> (String, String, String) {
     let element = p
         .elements
         .iter()
-        .find(|e| e.kind == "userTask")
+        .find(|e| e.kind == ElementKind::UserTask)
         .or(p.elements.first())
         .map(|e| e.id.clone())
         .unwrap_or_default();

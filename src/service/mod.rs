@@ -536,18 +536,17 @@ fn outlined(
 fn has_a_form(resolved: &Resolved) -> Result<(), ServiceError> {
     let Some(target) = resolved.target() else { return Ok(()) };
     let Some(element) = target.element() else { return Ok(()) };
-    let is_form_step = |kind: &str| matches!(kind, "userTask" | "startEvent");
-    if is_form_step(element.kind) {
+    if element.kind.takes_a_form() {
         return Ok(());
     }
     let steps = target
         .process()
         .elements
         .iter()
-        .filter(|e| is_form_step(e.kind))
+        .filter(|e| e.kind.takes_a_form())
         .map(|e| (e.id.to_string(), e.name.to_string()))
         .collect();
-    Err(ServiceError::NotAFormStep { element: element.id.to_string(), kind: element.kind, steps })
+    Err(ServiceError::NotAFormStep { element: element.id.to_string(), kind: element.kind.as_str(), steps })
 }
 
 /// The longest a generation may take on the Workers in reach of `principal`: its one deadline.

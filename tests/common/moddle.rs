@@ -79,7 +79,7 @@ pub fn as_moddle_would(bytes: &[u8], defs: &Definitions) -> (Vec<OutlineProcess>
         let mut dropped: Vec<bool> = Vec::with_capacity(p.elements.len());
         for e in &p.elements {
             let parent_dropped = e.parent.is_some_and(|i| dropped[i]);
-            let own = rule.drops(e.kind, &e.id);
+            let own = rule.drops(e.kind.as_str(), &e.id);
             dropped.push(process_dropped || parent_dropped || own);
         }
         dropped_count += dropped.iter().filter(|d| **d).count();

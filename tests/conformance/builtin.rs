@@ -4,6 +4,7 @@
 use formgen::{bpmn, draft, gate};
 
 use crate::process::{at, names_used};
+use formgen::bpmn::ElementKind;
 
 #[test]
 #[ignore = "conformance tier: run `bash .ci/conformance`"]
@@ -20,7 +21,7 @@ fn the_builtin_drafter_on_every_corpus_process() {
             let targets = std::iter::once("").chain(
                 p.elements
                     .iter()
-                    .filter(|e| matches!(e.kind, "userTask" | "startEvent"))
+                    .filter(|e| matches!(e.kind, ElementKind::UserTask | ElementKind::StartEvent))
                     .map(|e| e.id.as_str()),
             );
             for (ti, target) in targets.enumerate() {

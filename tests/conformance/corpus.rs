@@ -3,6 +3,7 @@
 use crate::common;
 use crate::moddle;
 use formgen::bpmn;
+use formgen::bpmn::ElementKind;
 
 #[test]
 #[ignore = "conformance tier: run `bash .ci/conformance`"]
@@ -72,9 +73,9 @@ fn corpus_files_cut_anywhere_read_as_an_in_order_subset() {
                 let _ = formgen::flow::access::of_process(p); // reads and writes of a cut never panic
                 // nor does the data picture of its steps
                 let project = formgen::project::Project::default();
-                for e in
-                    (0..p.elements.len()).filter(|&e| matches!(p.elements[e].kind, "userTask" | "startEvent"))
-                {
+                for e in (0..p.elements.len()).filter(|&e| {
+                    matches!(p.elements[e].kind, ElementKind::UserTask | ElementKind::StartEvent)
+                }) {
                     let _ = formgen::flow::picture(p, Some(e), &project);
                 }
             }

@@ -18,6 +18,7 @@ use formgen::flow::access::{self, ElementAccess, Write};
 use serde::Deserialize;
 
 use crate::common;
+use formgen::bpmn::ElementKind;
 
 #[derive(Debug, Deserialize)]
 struct RefFile {
@@ -132,7 +133,8 @@ fn is_inside(p: &Process, inner: usize, outer: usize) -> bool {
 
 fn why_not_read(p: &Process, all: &[ElementAccess], index: usize, name: &str) -> Option<Rule> {
     let e = &p.elements[index];
-    let container = matches!(e.kind, "subProcess" | "adHocSubProcess" | "transaction");
+    let container =
+        matches!(e.kind, ElementKind::SubProcess | ElementKind::AdHocSubProcess | ElementKind::Transaction);
     if container {
         let child_reads =
             (0..p.elements.len()).any(|i| is_inside(p, i, index) && all[i].reads.iter().any(|r| r == name));

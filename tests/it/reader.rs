@@ -6,6 +6,7 @@ use std::io::Read;
 use std::time::{Duration, Instant};
 
 use crate::common::moddle::{Reference, compare};
+use formgen::bpmn::ElementKind;
 use formgen::bpmn::{self, ReadError};
 use formgen::outline;
 use proptest::prelude::*;
@@ -41,7 +42,7 @@ fn reads_the_contract_fields() {
     let p = defs.process("vacation-request").unwrap();
     assert_eq!(p.name, "Urlaubsantrag");
     let approve = p.element("Task_approve").unwrap();
-    assert_eq!((approve.kind, approve.form_id.as_str()), ("userTask", "approve-vacation"));
+    assert_eq!((approve.kind, approve.form_id.as_str()), (ElementKind::UserTask, "approve-vacation"));
     assert_eq!(approve.documentation, "Die Teamleitung prüft Zeitraum & Vertretung und entscheidet.");
     assert_eq!(p.element("Flow_long").unwrap().condition, "= urlaubstage > 10");
     assert_eq!(

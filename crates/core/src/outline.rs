@@ -175,7 +175,7 @@ impl Serialize for ElementsView<'_> {
             let access = access::of_element(p, i);
             ElementView {
                 id: &e.id,
-                kind: e.kind,
+                kind: e.kind.as_str(),
                 name: &e.name,
                 documentation: &e.documentation,
                 condition: &e.condition,

@@ -15,6 +15,7 @@ use std::fmt::Write as _;
 
 use indexmap::IndexSet;
 
+use super::ElementKind;
 use super::condition::{Comparison, read_condition};
 use super::model::{Element, Process};
 use super::trim;
@@ -254,8 +255,7 @@ impl<'p> Describer<'p> {
             out.push_str(
                 "The form is the start form: it starts the process, so the whole process is its context.\n",
             );
-            let starts: Vec<&Element> =
-                p.elements.iter().filter(|e| e.kind == "startEvent" && e.parent.is_none()).collect();
+            let starts: Vec<&Element> = p.elements.iter().filter(|e| e.is_top_level_start()).collect();
             for start in starts.iter().take(MAX_NEIGHBOURS) {
                 let _ = writeln!(out, "Start event: {}.", Self::element_phrase(start));
                 self.binding(&mut out, start);
@@ -288,7 +288,7 @@ impl<'p> Describer<'p> {
 
     fn binding(&self, out: &mut String, e: &Element) {
         if e.form_id.is_empty() {
-            if matches!(e.kind, "userTask" | "startEvent") {
+            if e.kind.takes_a_form() {
                 out.push_str("It binds no form yet: this is a first draft.\n");
             }
             return;
@@ -326,8 +326,11 @@ impl<'p> Describer<'p> {
             }
             more(out, outgoing.len());
         }
-        let boundary: Vec<&Element> =
-            p.elements.iter().filter(|b| b.kind == "boundaryEvent" && b.attached_to == e.id).collect();
+        let boundary: Vec<&Element> = p
+            .elements
+            .iter()
+            .filter(|b| b.kind == ElementKind::BoundaryEvent && b.attached_to == e.id)
+            .collect();
         for b in boundary.iter().take(MAX_NEIGHBOURS) {
             let _ = writeln!(out, "Attached event: {}.", Self::element_phrase(b));
         }

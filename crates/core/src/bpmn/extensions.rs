@@ -7,6 +7,7 @@
 //! (`crate::flow::access`). Like the rest of the reader it never fails: a place without a value is
 //! simply not recorded.
 
+use super::ElementKind;
 use super::places::{Access, DeclaredField, Dialect, FieldConstraint, FieldKind, FieldOption, Place, Timer};
 use super::reader::{Builder, Frame, trim};
 use super::xml::{Ns, Tag, unescape};
@@ -115,7 +116,9 @@ impl Builder {
         self.vendor_attributes(index, attrs);
         let either = Dialect::Either;
         match local {
-            "completionCondition" if direct && self.process().elements[index].kind == "adHocSubProcess" => {
+            "completionCondition"
+                if direct && self.process().elements[index].kind == ElementKind::AdHocSubProcess =>
+            {
                 self.capture(index, Place::AdHocCompletionCondition, either)
             }
             "completionCondition" => self.capture(index, Place::CompletionCondition, either),

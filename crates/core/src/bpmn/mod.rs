@@ -17,6 +17,7 @@ mod condition;
 pub(crate) mod decode;
 mod describe;
 mod extensions;
+mod kind;
 mod model;
 mod places;
 mod reader;
@@ -29,6 +30,7 @@ use std::io::Read;
 pub use condition::{Comparison, Literal, Operator, Reading, nests_too_deeply, read_condition};
 pub use decode::decode as decode_text;
 pub use describe::{DescribeError, describe, describe_step};
+pub use kind::ElementKind;
 pub use model::{
     Decision, Definitions, Element, LINKED_FORM_PREFIX, Lane, LinkedForm, Process, Text, VariableRole,
     VariableUse,

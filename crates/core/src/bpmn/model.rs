@@ -6,6 +6,7 @@
 
 use serde::Serialize;
 
+use super::kind::ElementKind;
 use super::places::{Access, DeclaredForm};
 
 /// Everything read from one BPMN document. `Definitions::default()` is "nothing could be read", which
@@ -53,8 +54,8 @@ pub type Text = ecow::EcoString;
 pub struct Element {
     /// The `id` attribute, as written.
     pub id: Text,
-    /// The BPMN local name (`userTask`, `sequenceFlow`, ...): the vocabulary, unmapped.
-    pub kind: &'static str,
+    /// Its kind: the BPMN local name (`userTask`, `sequenceFlow`, ...), parsed.
+    pub kind: ElementKind,
     /// The `name` attribute, trimmed.
     pub name: Text,
     /// The `documentation` children's text, as for [`Process::documentation`].
@@ -120,12 +121,18 @@ impl Element {
 
     /// Whether this is a sequence flow.
     pub fn is_flow(&self) -> bool {
-        self.kind == "sequenceFlow"
+        self.kind == ElementKind::SequenceFlow
+    }
+
+    /// Whether this is a start event of the process itself, not of a sub-process: where a start form
+    /// belongs.
+    pub fn is_top_level_start(&self) -> bool {
+        self.kind == ElementKind::StartEvent && self.parent.is_none()
     }
 
     /// Whether this is a gateway of any kind.
     pub fn is_gateway(&self) -> bool {
-        self.kind.ends_with("Gateway")
+        self.kind.is_gateway()
     }
 
     /// The name if there is one, else the id: how the element is called in a sentence.
@@ -309,12 +316,17 @@ impl Process {
                     .chain(
                         self.elements
                             .iter()
-                            .filter(|b| b.kind == "boundaryEvent" && b.attached_to == id)
+                            .filter(|b| b.kind == ElementKind::BoundaryEvent && b.attached_to == id)
                             .map(|b| b.id.as_str()),
                     )
                     .collect()
             }
-            None => self.elements.iter().filter(|e| e.kind == "startEvent").map(|e| e.id.as_str()).collect(),
+            None => self
+                .elements
+                .iter()
+                .filter(|e| e.kind == ElementKind::StartEvent)
+                .map(|e| e.id.as_str())
+                .collect(),
         };
         let mut seen: HashSet<&str> = starts.iter().copied().collect();
         let mut queue: VecDeque<(&str, usize)> = starts.into_iter().map(|s| (s, 0)).collect();

@@ -12,52 +12,11 @@
 //! yields everything read before the break, and elements whose id is not a valid XML name or repeats
 //! another id are kept. See the README's "Where formgen reads differently from bpmn-moddle".
 
+use super::kind::ElementKind;
 use super::model::{Definitions, Element, Lane, LinkedForm, Process, Text, VariableRole};
 use super::places::{Access, Dialect, Place};
 use super::variables::CAMUNDA_RESULT_KINDS;
 use super::xml::{Ns, Scopes, Tag, Walk, push_reference, unescape, walk_str};
-
-/// BPMN flow element kinds are the subtypes of `FlowElement`: what may appear in a process's `elements`.
-/// The flow element kind named `local`, as a static string (kinds are a closed vocabulary, so elements
-/// need not allocate one each); `None` when `local` is not a flow element kind.
-fn flow_kind(local: &str) -> Option<&'static str> {
-    Some(match local {
-        "sequenceFlow" => "sequenceFlow",
-        "task" => "task",
-        "userTask" => "userTask",
-        "serviceTask" => "serviceTask",
-        "sendTask" => "sendTask",
-        "receiveTask" => "receiveTask",
-        "manualTask" => "manualTask",
-        "businessRuleTask" => "businessRuleTask",
-        "scriptTask" => "scriptTask",
-        "callActivity" => "callActivity",
-        "subProcess" => "subProcess",
-        "transaction" => "transaction",
-        "adHocSubProcess" => "adHocSubProcess",
-        "startEvent" => "startEvent",
-        "endEvent" => "endEvent",
-        "boundaryEvent" => "boundaryEvent",
-        "intermediateCatchEvent" => "intermediateCatchEvent",
-        "intermediateThrowEvent" => "intermediateThrowEvent",
-        "implicitThrowEvent" => "implicitThrowEvent",
-        "exclusiveGateway" => "exclusiveGateway",
-        "inclusiveGateway" => "inclusiveGateway",
-        "parallelGateway" => "parallelGateway",
-        "complexGateway" => "complexGateway",
-        "eventBasedGateway" => "eventBasedGateway",
-        "dataObject" => "dataObject",
-        "dataObjectReference" => "dataObjectReference",
-        "dataStoreReference" => "dataStoreReference",
-        "callChoreography" => "callChoreography",
-        "choreographyTask" => "choreographyTask",
-        "subChoreography" => "subChoreography",
-        _ => return None,
-    })
-}
-
-/// Flow element kinds that contain flow elements of their own.
-const CONTAINER_KINDS: &[&str] = &["subProcess", "transaction", "adHocSubProcess"];
 
 /// Other BPMN children a process or sub-process may have; moddle skips anything not listed.
 const CONTAINER_CHILDREN: &[&str] = &[
@@ -96,9 +55,6 @@ const PROPERTY_NAMES: &[&str] = &[
     "incoming",
     "outgoing",
 ];
-
-/// Element kinds that carry Camunda 7's `camunda:formKey`.
-const CAMUNDA_FORM_KINDS: &[&str] = &["startEvent", "userTask"];
 
 /// What an open element is to the reader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -283,9 +239,9 @@ impl Builder {
             }
             (Some(Frame::RootItem(item)), _) => self.root_item_child(item, ns, local, attrs),
             (Some(Frame::Process | Frame::Flow { container: true, .. }), Ns::Bpmn)
-                if flow_kind(local).is_some() =>
+                if ElementKind::parse(local).is_some() =>
             {
-                Some(self.open_element(flow_kind(local).expect("checked"), attrs))
+                Some(self.open_element(ElementKind::parse(local).expect("checked"), attrs))
             }
             (Some(Frame::Process), Ns::Bpmn) => match local {
                 "documentation" => Some(Frame::Documentation(None)),
@@ -301,7 +257,7 @@ impl Builder {
                     Some(Frame::Condition(index))
                 }
                 "laneSet" => Some(Frame::LaneSet),
-                _ if flow_kind(local).is_some() => None,
+                _ if ElementKind::parse(local).is_some() => None,
                 _ => {
                     self.camunda_result_variable(local, attrs);
                     Some(self.bpmn_child(index, true, local, attrs))
@@ -365,7 +321,7 @@ impl Builder {
         self.form_defined = None;
     }
 
-    fn open_element(&mut self, kind: &'static str, attrs: &Tag<'_>) -> Frame {
+    fn open_element(&mut self, kind: ElementKind, attrs: &Tag<'_>) -> Frame {
         let parent = self.current_container();
         let mut element = Element { kind, parent, ..Element::default() };
         let mut seen = Seen::default();
@@ -388,13 +344,12 @@ impl Builder {
                         *slot = Text::from(&*unescape(value));
                     }
                 }
-                (Some(Ns::Camunda), "formKey")
-                    if CAMUNDA_FORM_KINDS.contains(&kind) && seen.first("camunda:formKey") =>
-                {
+                (Some(Ns::Camunda), "formKey") if kind.takes_a_form() && seen.first("camunda:formKey") => {
                     camunda_form_key = trim(&unescape(value)).to_string();
                 }
                 (Some(Ns::Camunda), "resultVariable")
-                    if CAMUNDA_RESULT_KINDS.contains(&kind) && seen.first("camunda:resultVariable") =>
+                    if CAMUNDA_RESULT_KINDS.contains(&kind.as_str())
+                        && seen.first("camunda:resultVariable") =>
                 {
                     result_variable = Some(unescape(value).into_owned());
                 }
@@ -405,18 +360,18 @@ impl Builder {
             element.name = Text::from(trim(&element.name));
         }
         element.form_id = camunda_form_key.into(); // a zeebe:formDefinition, read later, takes precedence
-        let container = CONTAINER_KINDS.contains(&kind);
+        let container = kind.is_container();
         let process_index = self.defs.processes.len().saturating_sub(1);
         let process = self.process();
         process.elements.push(element);
         let index = process.elements.len() - 1;
         let element = &process.elements[index];
         match kind {
-            "dataObject" => {
+            ElementKind::DataObject => {
                 let name = element.name.clone();
                 self.add_use(&name, Some(index), VariableRole::DataObject);
             }
-            "dataObjectReference" => {
+            ElementKind::DataObjectReference => {
                 let (name, target) = (element.name.clone(), element.data_object_ref.clone());
                 if self.add_use(&name, Some(index), VariableRole::DataObject) {
                     let use_index = self.process().variable_uses.len() - 1;
@@ -428,7 +383,7 @@ impl Builder {
         if let Some(var) = result_variable {
             self.add_use(&var, Some(index), VariableRole::Result);
         }
-        self.element_attributes(index, kind, attrs);
+        self.element_attributes(index, kind.as_str(), attrs);
         Frame::Flow { index, container }
     }
 

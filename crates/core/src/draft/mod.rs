@@ -331,7 +331,7 @@ fn own_elements(process: &Process, target: Option<usize>) -> Vec<usize> {
             .elements
             .iter()
             .enumerate()
-            .filter(|(_, e)| e.kind == "startEvent" && e.parent.is_none())
+            .filter(|(_, e)| e.is_top_level_start())
             .map(|(i, _)| i)
             .collect(),
     }

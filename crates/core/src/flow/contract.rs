@@ -33,6 +33,7 @@ use std::collections::{HashMap, HashSet};
 use super::access::{self, ElementAccess};
 use super::expr;
 use super::graph::{Direction, Graph};
+use crate::bpmn::ElementKind;
 use crate::bpmn::{Comparison, Element, Literal, Operator, Place, Process, read_condition};
 use crate::project::Project;
 
@@ -482,7 +483,7 @@ impl Facts {
     fn origin_of(&self, process: &Process, i: usize) -> String {
         let e = &process.elements[i];
         match (&self.form_keys[i], e.kind) {
-            (Some(_), "startEvent") => "the start form".to_string(),
+            (Some(_), ElementKind::StartEvent) => "the start form".to_string(),
             (Some(_), _) => format!("the form of {}", phrase(e)),
             (None, _) => phrase(e),
         }
@@ -607,19 +608,23 @@ pub(crate) fn writes_unseen(e: &Element, known_form: bool) -> bool {
     }
     let job_type = e.accesses.iter().find(|a| a.place == Place::JobType).map(|a| a.expression.trim());
     match e.kind {
-        "userTask" => !known_form,
-        "serviceTask" | "sendTask" => !job_type.is_some_and(|t| t.starts_with("io.camunda:")),
-        "scriptTask" => !has(&Place::Script),
-        "businessRuleTask" => !has(&Place::DecisionId) || job_type.is_some(),
-        "receiveTask" | "callActivity" | "adHocSubProcess" => true,
-        "startEvent" | "intermediateCatchEvent" | "boundaryEvent" => has(&Place::MessageName),
+        ElementKind::UserTask => !known_form,
+        ElementKind::ServiceTask | ElementKind::SendTask => {
+            !job_type.is_some_and(|t| t.starts_with("io.camunda:"))
+        }
+        ElementKind::ScriptTask => !has(&Place::Script),
+        ElementKind::BusinessRuleTask => !has(&Place::DecisionId) || job_type.is_some(),
+        ElementKind::ReceiveTask | ElementKind::CallActivity | ElementKind::AdHocSubProcess => true,
+        ElementKind::StartEvent | ElementKind::IntermediateCatchEvent | ElementKind::BoundaryEvent => {
+            has(&Place::MessageName)
+        }
         _ => false,
     }
 }
 
 /// An element in a sentence: `the gateway "Genehmigt?"`, `the service task "Buchen"`.
 pub(crate) fn phrase(e: &Element) -> String {
-    format!("the {} \"{}\"", kind_words(e.kind), e.label())
+    format!("the {} \"{}\"", kind_words(e.kind.as_str()), e.label())
 }
 
 /// A BPMN element kind in words: `userTask` → "user task", any gateway → "gateway".

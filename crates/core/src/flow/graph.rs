@@ -10,6 +10,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
+use crate::bpmn::ElementKind;
 use crate::bpmn::Process;
 
 /// Which way a walk follows the graph.
@@ -42,7 +43,7 @@ impl Graph {
         let mut incoming: Vec<bool> = vec![false; n];
         let mut next: Vec<HashSet<usize>> = vec![HashSet::new(); n];
         let mut has_children = vec![false; n];
-        for e in process.elements.iter().filter(|e| !e.is_flow() && e.kind != "boundaryEvent") {
+        for e in process.elements.iter().filter(|e| !e.is_flow() && e.kind != ElementKind::BoundaryEvent) {
             if let Some(parent) = e.parent {
                 has_children[parent] = true;
             }
@@ -61,14 +62,14 @@ impl Graph {
             }
         }
         for (i, e) in process.elements.iter().enumerate() {
-            if e.kind == "boundaryEvent"
+            if e.kind == ElementKind::BoundaryEvent
                 && let Some(&host) = by_id.get(e.attached_to.as_str())
             {
                 next[host].insert(i);
             }
             if let Some(parent) = e.parent {
                 // a sub-process starts its children that nothing inside leads to
-                if !incoming[i] && !e.is_flow() && e.kind != "boundaryEvent" {
+                if !incoming[i] && !e.is_flow() && e.kind != ElementKind::BoundaryEvent {
                     next[parent].insert(i);
                 }
                 // a child with no way on ends the sub-process: what follows the sub-process follows it
@@ -98,13 +99,7 @@ impl Graph {
 
     /// The start events outside any sub-process.
     pub(crate) fn top_starts(process: &Process) -> Vec<usize> {
-        process
-            .elements
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| e.kind == "startEvent" && e.parent.is_none())
-            .map(|(i, _)| i)
-            .collect()
+        process.elements.iter().enumerate().filter(|(_, e)| e.is_top_level_start()).map(|(i, _)| i).collect()
     }
 
     /// Everything reachable from `from` (not `from` itself, unless on a loop).

@@ -28,6 +28,7 @@ use serde::Serialize;
 use super::access::{self, ElementAccess};
 use super::expr;
 use super::graph::{Direction, Graph};
+use crate::bpmn::ElementKind;
 use crate::bpmn::{Place, Process, read_condition};
 use crate::project::{Project, ProjectForm};
 
@@ -484,7 +485,7 @@ impl<'p> Flow<'p> {
     fn origin_of(&self, i: usize) -> String {
         let e = &self.process.elements[i];
         match (&self.form_keys[i], e.kind) {
-            (Some(_), "startEvent") => "the start form".to_string(),
+            (Some(_), ElementKind::StartEvent) => "the start form".to_string(),
             (Some((id, _)), _) if !id.is_empty() => format!("the form \"{id}\" of {}", self.phrase(i)),
             (Some(_), _) => format!("the form of {}", self.phrase(i)),
             (None, _) => format!("written by {}", self.phrase(i)),

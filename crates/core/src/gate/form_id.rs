@@ -36,7 +36,7 @@ pub fn choose(
     let (p, element) = target?;
     let step = match element {
         Some(i) => Some(&p.elements[i]),
-        None => p.elements.iter().find(|e| e.kind == "startEvent" && e.parent.is_none()),
+        None => p.elements.iter().find(|e| e.is_top_level_start()),
     };
     if let Some(e) = step
         && !e.form_id.is_empty()
