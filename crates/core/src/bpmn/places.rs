@@ -200,13 +200,14 @@ impl FieldKind {
     }
 
     /// The form-js component type a field of this kind becomes.
-    pub fn form_js(&self) -> &'static str {
+    pub fn form_js(&self) -> crate::formjs::ComponentType {
+        use crate::formjs::ComponentType as T;
         match self {
-            FieldKind::Long | FieldKind::Double => "number",
-            FieldKind::Boolean => "checkbox",
-            FieldKind::Date => "datetime",
-            FieldKind::Enum => "select",
-            _ => "textfield",
+            FieldKind::Long | FieldKind::Double => T::Number,
+            FieldKind::Boolean => T::Checkbox,
+            FieldKind::Date => T::Datetime,
+            FieldKind::Enum => T::Select,
+            _ => T::Textfield,
         }
     }
 

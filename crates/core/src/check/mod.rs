@@ -146,13 +146,14 @@ fn missing_supply(fields: &[&FormField], contract: &Contract, around: Around<'_>
 /// The kind of value a field submits; `None` where it cannot be told (options from a variable, a
 /// computed or custom field).
 pub(crate) fn value_kind(field: &FormField) -> Option<ValueKind> {
-    Some(match field.kind.as_str() {
-        "textfield" | "textarea" | "datetime" => ValueKind::Text,
-        "number" if field.as_text => ValueKind::Text,
-        "number" => ValueKind::Number,
-        "checkbox" => ValueKind::Boolean,
-        "checklist" | "taglist" => ValueKind::List,
-        "select" | "radio" if !field.dynamic_options && !field.options.is_empty() => {
+    use crate::formjs::ComponentType as T;
+    Some(match field.component_type() {
+        Some(T::Textfield | T::Textarea | T::Datetime) => ValueKind::Text,
+        Some(T::Number) if field.as_text => ValueKind::Text,
+        Some(T::Number) => ValueKind::Number,
+        Some(T::Checkbox) => ValueKind::Boolean,
+        Some(T::Checklist | T::Taglist) => ValueKind::List,
+        Some(T::Select | T::Radio) if !field.dynamic_options && !field.options.is_empty() => {
             let all = |test: fn(&serde_json::Value) -> bool| field.options.iter().all(|o| test(&o.value));
             if all(serde_json::Value::is_string) {
                 ValueKind::Text

@@ -58,16 +58,17 @@ fn component_for(expected: Option<Expected>, values: &[String]) -> String {
 
 /// The value kind of a field in words: `a text field, so its value is text`.
 fn holds(field: &FormField, kind: ValueKind) -> String {
-    let what = match field.kind.as_str() {
-        "textfield" => "a text field",
-        "textarea" => "a text area",
-        "datetime" => "a date/time field",
-        "number" => "a number field",
-        "checkbox" => "a checkbox",
-        "checklist" => "a checklist",
-        "taglist" => "a tag list",
-        "select" => "a select",
-        "radio" => "a radio group",
+    use crate::formjs::ComponentType as T;
+    let what = match field.component_type() {
+        Some(T::Textfield) => "a text field",
+        Some(T::Textarea) => "a text area",
+        Some(T::Datetime) => "a date/time field",
+        Some(T::Number) => "a number field",
+        Some(T::Checkbox) => "a checkbox",
+        Some(T::Checklist) => "a checklist",
+        Some(T::Taglist) => "a tag list",
+        Some(T::Select) => "a select",
+        Some(T::Radio) => "a radio group",
         _ => "a field",
     };
     let value = match kind {

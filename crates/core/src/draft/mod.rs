@@ -30,6 +30,7 @@ use serde_json::{Map, Value, json};
 use crate::bpmn::{Process, read_condition};
 use crate::flow::contract::Contract;
 use crate::flow::{Definition, Picture};
+use crate::formjs::ComponentType;
 use crate::formjs::bindable;
 use crate::project::Project;
 
@@ -149,7 +150,9 @@ pub fn draft_in(
         let cs = comparisons.get(&name).map(Vec::as_slice).unwrap_or_default();
         let definition: Option<Definition> = definitions.as_ref().and_then(|d| d.get(&name));
         let component = match &definition {
-            Some(d) if cs.is_empty() || d.kind != "textfield" => data::defined_field(&name, use_, d, cs),
+            Some(d) if cs.is_empty() || d.kind != ComponentType::Textfield.as_str() => {
+                data::defined_field(&name, use_, d, cs)
+            }
             _ => field(&name, use_, cs),
         };
         bound.insert(&name);

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use super::expr;
 use crate::bpmn::{DeclaredField, Element, Place, Process};
 use crate::dmn::{Decision, DecisionInput};
+use crate::formjs::ComponentType;
 use crate::project::{FormField, Project, ProjectForm};
 
 /// What the project already says about one variable.
@@ -177,7 +178,11 @@ impl<'a> Definitions<'a> {
             label: input.label.clone(),
             // the rules say what the value is where they test it as a list, whatever `typeRef` says
             kind: if input.used_as_list {
-                if input.allowed_values.is_empty() { "taglist" } else { "checklist" }
+                if input.allowed_values.is_empty() {
+                    ComponentType::Taglist
+                } else {
+                    ComponentType::Checklist
+                }
             } else {
                 kind_of(&input.type_ref, !input.allowed_values.is_empty())
             }
@@ -326,15 +331,15 @@ impl PathRoots {
 }
 
 /// The form-js type for a DMN `typeRef`.
-fn kind_of(type_ref: &str, has_values: bool) -> &'static str {
+fn kind_of(type_ref: &str, has_values: bool) -> ComponentType {
     if has_values {
-        return "select";
+        return ComponentType::Select;
     }
     match type_ref.trim().to_ascii_lowercase().as_str() {
-        "number" | "integer" | "long" | "double" | "int" => "number",
-        "boolean" => "checkbox",
-        "date" | "date and time" | "datetime" | "time" => "datetime",
-        _ => "textfield",
+        "number" | "integer" | "long" | "double" | "int" => ComponentType::Number,
+        "boolean" => ComponentType::Checkbox,
+        "date" | "date and time" | "datetime" | "time" => ComponentType::Datetime,
+        _ => ComponentType::Textfield,
     }
 }
 
@@ -366,9 +371,9 @@ mod tests {
 
     #[test]
     fn dmn_types() {
-        assert_eq!(kind_of("number", false), "number");
-        assert_eq!(kind_of("boolean", false), "checkbox");
-        assert_eq!(kind_of("string", true), "select");
-        assert_eq!(kind_of("string", false), "textfield");
+        assert_eq!(kind_of("number", false).as_str(), "number");
+        assert_eq!(kind_of("boolean", false).as_str(), "checkbox");
+        assert_eq!(kind_of("string", true).as_str(), "select");
+        assert_eq!(kind_of("string", false).as_str(), "textfield");
     }
 }

@@ -20,6 +20,98 @@ pub enum Class {
     Presentational,
 }
 
+macro_rules! component_types {
+    ($($variant:ident = $name:literal: $class:ident),* $(,)?) => {
+        /// A component type form-js 1.23 knows.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum ComponentType {
+            $(
+                #[doc = concat!("`", $name, "`")]
+                $variant,
+            )*
+        }
+
+        impl ComponentType {
+            /// Every type, inputs first.
+            pub const ALL: &[ComponentType] = &[$(ComponentType::$variant),*];
+
+            /// The type a component's `type` names; `None` for one form-js does not know (a custom
+            /// type, a synonym).
+            pub fn parse(name: &str) -> Option<ComponentType> {
+                match name {
+                    $($name => Some(ComponentType::$variant),)*
+                    _ => None,
+                }
+            }
+
+            /// The name form-js gives it.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(ComponentType::$variant => $name,)*
+                }
+            }
+
+            /// What it does with data.
+            pub fn class(self) -> Class {
+                match self {
+                    $(ComponentType::$variant => Class::$class,)*
+                }
+            }
+        }
+    };
+}
+
+component_types! {
+    Textfield = "textfield": Input,
+    Textarea = "textarea": Input,
+    Number = "number": Input,
+    Datetime = "datetime": Input,
+    Expression = "expression": Input,
+    Filepicker = "filepicker": Input,
+    Checkbox = "checkbox": Input,
+    Checklist = "checklist": Input,
+    Radio = "radio": Input,
+    Select = "select": Input,
+    Taglist = "taglist": Input,
+    Group = "group": Container,
+    Dynamiclist = "dynamiclist": Container,
+    Text = "text": Presentational,
+    Html = "html": Presentational,
+    Image = "image": Presentational,
+    Table = "table": Presentational,
+    Spacer = "spacer": Presentational,
+    Separator = "separator": Presentational,
+    Iframe = "iframe": Presentational,
+    Button = "button": Presentational,
+    DocumentPreview = "documentPreview": Presentational,
+}
+
+impl ComponentType {
+    /// Whether it offers options: single-valued (radio, select) or multi-valued (checklist, taglist).
+    pub fn has_options(self) -> bool {
+        matches!(
+            self,
+            ComponentType::Radio | ComponentType::Select | ComponentType::Checklist | ComponentType::Taglist
+        )
+    }
+
+    /// Whether it holds text a user types (a text field, a text area).
+    pub fn is_typed_text(self) -> bool {
+        matches!(self, ComponentType::Textfield | ComponentType::Textarea)
+    }
+}
+
+impl std::fmt::Display for ComponentType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The names of the types of a class, in [`ComponentType::ALL`]'s order (for schemas and messages).
+pub fn names_of(class: Class) -> Vec<&'static str> {
+    ComponentType::ALL.iter().filter(|t| t.class() == class).map(|t| t.as_str()).collect()
+}
+
 /// form-js's input types.
 pub const INPUTS: &[&str] = &[
     "textfield",
@@ -47,22 +139,14 @@ pub const OPTION_FIELDS: &[&str] = &["radio", "select", "checklist", "taglist"];
 
 /// The class of a form-js type; `None` for a type form-js does not know.
 pub fn class_of(kind: &str) -> Option<Class> {
-    if INPUTS.contains(&kind) {
-        Some(Class::Input)
-    } else if CONTAINERS.contains(&kind) {
-        Some(Class::Container)
-    } else if PRESENTATIONAL.contains(&kind) {
-        Some(Class::Presentational)
-    } else {
-        None
-    }
+    ComponentType::parse(kind).map(ComponentType::class)
 }
 
 /// What an unknown type becomes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Replacement {
     /// The form-js type.
-    pub kind: &'static str,
+    pub kind: ComponentType,
     /// Extra properties the synonym implies (`date` → `subtype: "date"`), as `(name, value)`.
     pub subtype: Option<&'static str>,
     /// `validate.validationType` the synonym implies (`email`).
@@ -72,36 +156,37 @@ pub struct Replacement {
 /// The form-js type a common synonym means, matched case- and separator-insensitively.
 pub fn synonym(kind: &str) -> Option<Replacement> {
     let norm: String = kind.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
+    use ComponentType as T;
     let r = |kind, subtype, validation_type| Some(Replacement { kind, subtype, validation_type });
     match norm.as_str() {
         "text" | "string" | "input" | "textinput" | "textbox" | "shorttext" | "url" | "link" => {
-            r("textfield", None, None)
+            r(T::Textfield, None, None)
         }
-        "email" | "emailaddress" | "mail" => r("textfield", None, Some("email")),
-        "phone" | "tel" | "telephone" | "phonenumber" => r("textfield", None, Some("phone")),
+        "email" | "emailaddress" | "mail" => r(T::Textfield, None, Some("email")),
+        "phone" | "tel" | "telephone" | "phonenumber" => r(T::Textfield, None, Some("phone")),
         "longtext" | "multiline" | "paragraphinput" | "textareafield" | "richtext" => {
-            r("textarea", None, None)
+            r(T::Textarea, None, None)
         }
         "integer" | "int" | "decimal" | "float" | "double" | "currency" | "money" | "amount" | "numeric"
-        | "long" | "range" | "slider" | "percent" | "rating" => r("number", None, None),
-        "date" | "datepicker" | "birthday" => r("datetime", Some("date"), None),
-        "time" | "timepicker" => r("datetime", Some("time"), None),
-        "datetimelocal" | "timestamp" | "datetimepicker" => r("datetime", Some("datetime"), None),
-        "boolean" | "bool" | "toggle" | "switch" | "yesno" | "check" => r("checkbox", None, None),
+        | "long" | "range" | "slider" | "percent" | "rating" => r(T::Number, None, None),
+        "date" | "datepicker" | "birthday" => r(T::Datetime, Some("date"), None),
+        "time" | "timepicker" => r(T::Datetime, Some("time"), None),
+        "datetimelocal" | "timestamp" | "datetimepicker" => r(T::Datetime, Some("datetime"), None),
+        "boolean" | "bool" | "toggle" | "switch" | "yesno" | "check" => r(T::Checkbox, None, None),
         "dropdown" | "enum" | "combobox" | "choice" | "singleselect" | "picklist" | "selectbox" => {
-            r("select", None, None)
+            r(T::Select, None, None)
         }
-        "radiogroup" | "radiobutton" | "radiobuttons" | "options" => r("radio", None, None),
-        "multiselect" | "multiplechoice" | "checkboxes" | "checkboxgroup" => r("checklist", None, None),
-        "tags" | "tag" | "chips" => r("taglist", None, None),
-        "file" | "upload" | "fileupload" | "attachment" | "imageupload" => r("filepicker", None, None),
+        "radiogroup" | "radiobutton" | "radiobuttons" | "options" => r(T::Radio, None, None),
+        "multiselect" | "multiplechoice" | "checkboxes" | "checkboxgroup" => r(T::Checklist, None, None),
+        "tags" | "tag" | "chips" => r(T::Taglist, None, None),
+        "file" | "upload" | "fileupload" | "attachment" | "imageupload" => r(T::Filepicker, None, None),
         "heading" | "header" | "title" | "paragraph" | "markdown" | "label" | "static" | "info" | "hint" => {
-            r("text", None, None)
+            r(T::Text, None, None)
         }
-        "divider" | "hr" | "line" => r("separator", None, None),
-        "section" | "fieldset" | "panel" | "container" => r("group", None, None),
-        "list" | "repeater" | "repeatable" | "array" => r("dynamiclist", None, None),
-        "submit" | "reset" => r("button", None, None),
+        "divider" | "hr" | "line" => r(T::Separator, None, None),
+        "section" | "fieldset" | "panel" | "container" => r(T::Group, None, None),
+        "list" | "repeater" | "repeatable" | "array" => r(T::Dynamiclist, None, None),
+        "submit" | "reset" => r(T::Button, None, None),
         _ => None,
     }
 }
@@ -149,6 +234,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_lists_are_the_types_of_each_class() {
+        assert_eq!(names_of(Class::Input), INPUTS);
+        assert_eq!(names_of(Class::Container), CONTAINERS);
+        assert_eq!(names_of(Class::Presentational), PRESENTATIONAL);
+        let options: Vec<&str> =
+            ComponentType::ALL.iter().filter(|t| t.has_options()).map(|t| t.as_str()).collect();
+        let mut expected = OPTION_FIELDS.to_vec();
+        expected.sort_by_key(|n| ComponentType::parse(n));
+        assert_eq!(options, expected);
+    }
+
+    #[test]
     fn every_type_has_one_class() {
         for kind in INPUTS.iter().chain(CONTAINERS).chain(PRESENTATIONAL) {
             assert!(class_of(kind).is_some(), "{kind}");
@@ -174,11 +271,11 @@ mod tests {
     #[test]
     fn synonyms() {
         assert_eq!(synonym("Date").unwrap().subtype, Some("date"));
-        assert_eq!(synonym("drop-down").unwrap().kind, "select");
+        assert_eq!(synonym("drop-down").unwrap().kind, ComponentType::Select);
         assert_eq!(synonym("email").unwrap().validation_type, Some("email"));
         assert_eq!(synonym("frobnicate"), None);
         for (_, r) in ["date", "divider", "section", "tags"].iter().map(|k| (k, synonym(k).unwrap())) {
-            assert!(class_of(r.kind).is_some());
+            assert!(class_of(r.kind.as_str()).is_some());
         }
     }
 }

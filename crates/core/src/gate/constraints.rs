@@ -12,12 +12,13 @@ use serde_json::{Map, Value};
 
 use super::Report;
 use super::Rule;
-use crate::formjs::OPTION_FIELDS;
+use crate::formjs::ComponentType;
 
 /// Checks the constraints of a component of form-js type `kind`.
 pub fn check(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
+    let kind = ComponentType::parse(kind);
     check_validate(kind, c, who, report);
-    if OPTION_FIELDS.contains(&kind) {
+    if kind.is_some_and(ComponentType::has_options) {
         check_options(c, who, report);
     }
     check_default(kind, c, who, report);
@@ -29,7 +30,7 @@ pub fn check(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Rep
 const VALIDATE_KEYS: &[&str] =
     &["required", "min", "max", "minLength", "maxLength", "pattern", "patternErrorMessage", "validationType"];
 
-fn check_validate(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
+fn check_validate(kind: Option<ComponentType>, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
     let Some(validate) = c.get_mut("validate") else {
         return;
     };
@@ -71,7 +72,7 @@ fn check_validate(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mu
     check_range(
         v,
         ("min", "max"),
-        kind == "number",
+        kind == Some(ComponentType::Number),
         bound,
         Range {
             elsewhere: "which form-js only enforces on number fields; make it a number field or use minLength/maxLength for text",
@@ -83,7 +84,7 @@ fn check_validate(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mu
     check_range(
         v,
         ("minLength", "maxLength"),
-        kind == "textfield" || kind == "textarea",
+        kind == Some(ComponentType::Textfield) || kind == Some(ComponentType::Textarea),
         length,
         Range {
             elsewhere: "which form-js only enforces on text fields and text areas; remove it or change the field",
@@ -93,11 +94,11 @@ fn check_validate(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mu
         report,
     );
     for text_only in ["pattern", "validationType", "patternErrorMessage"] {
-        if v.contains_key(text_only) && kind != "textfield" {
+        if v.contains_key(text_only) && kind != Some(ComponentType::Textfield) {
             report.refuse(Rule::InvalidValidation, format!("{who} has a {text_only}, which form-js only enforces on text fields; remove it or make the field a text field."));
         }
     }
-    if kind == "textfield" {
+    if kind == Some(ComponentType::Textfield) {
         match v.get("pattern") {
             None => {}
             Some(Value::String(p)) => {
@@ -393,7 +394,7 @@ fn scalar_text(v: &Value) -> Option<String> {
     }
 }
 
-fn check_default(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
+fn check_default(kind: Option<ComponentType>, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
     let Some(default) = c.get("defaultValue").cloned() else {
         return;
     };
@@ -404,18 +405,18 @@ fn check_default(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut
     let options: Option<HashSet<String>> = c.get("values").and_then(Value::as_array).map(|items| {
         items.iter().filter_map(|i| i.get("value").and_then(Value::as_str).map(str::to_string)).collect()
     });
-    if OPTION_FIELDS.contains(&kind) && c.contains_key("valuesKey") {
+    if kind.is_some_and(ComponentType::has_options) && c.contains_key("valuesKey") {
         report.refuse(Rule::InvalidDefault, format!("{who} has a defaultValue but takes its options from a valuesKey; form-js ignores it there, so remove it."));
         return;
     }
     let wrong = |expected: &str, report: &mut Report| {
         report.refuse(
             Rule::InvalidDefault,
-            format!("{who} has the defaultValue {}, but a {kind} holds {expected}.", brief(&default)),
+            format!("{who} has the defaultValue {}, but a {} holds {expected}.", brief(&default), name(kind)),
         );
     };
     match kind {
-        "checkbox" => match &default {
+        Some(ComponentType::Checkbox) => match &default {
             Value::Bool(_) => {}
             Value::String(s) if s == "true" || s == "false" => {
                 c.insert("defaultValue".into(), Value::Bool(s == "true"));
@@ -423,10 +424,12 @@ fn check_default(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut
             }
             _ => wrong("true or false", report),
         },
-        "textfield" | "textarea" | "datetime" if !default.is_string() => {
+        Some(ComponentType::Textfield | ComponentType::Textarea | ComponentType::Datetime)
+            if !default.is_string() =>
+        {
             wrong("a text", report);
         }
-        "radio" | "select" => match &default {
+        Some(ComponentType::Radio | ComponentType::Select) => match &default {
             Value::String(s) => {
                 if let Some(opts) = &options
                     && !opts.contains(s)
@@ -442,12 +445,12 @@ fn check_default(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut
             }
             _ => wrong("one option's value (a text)", report),
         },
-        "number" => match &default {
+        Some(ComponentType::Number) => match &default {
             Value::Number(_) => {}
             Value::String(s) if s.trim().parse::<f64>().is_ok() => {}
             _ => wrong("a number", report),
         },
-        "checklist" | "taglist" => match &default {
+        Some(ComponentType::Checklist | ComponentType::Taglist) => match &default {
             Value::Array(items) if items.iter().all(Value::is_string) => {
                 if let Some(opts) = &options {
                     let outside: Vec<String> = items
@@ -456,7 +459,7 @@ fn check_default(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut
                         .filter(|s| !opts.contains(*s))
                         .map(str::to_string)
                         .collect();
-                    if !outside.is_empty() && kind == "checklist" {
+                    if !outside.is_empty() && kind == Some(ComponentType::Checklist) {
                         report.refuse(
                             Rule::InvalidDefault,
                             format!(
@@ -469,17 +472,17 @@ fn check_default(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut
             }
             _ => wrong("a list of option values", report),
         },
-        "expression" | "filepicker" => {
+        Some(ComponentType::Expression | ComponentType::Filepicker) => {
             report.refuse(
                 Rule::InvalidDefault,
-                format!("{who} has a defaultValue, which a {kind} cannot hold; remove it."),
+                format!("{who} has a defaultValue, which a {} cannot hold; remove it.", name(kind)),
             );
         }
         _ => {}
     }
 }
 
-fn check_feel(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
+fn check_feel(kind: Option<ComponentType>, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
     if let Some(conditional) = c.get("conditional") {
         match conditional.as_object().map(|o| o.get("hide")) {
             None => report.refuse(Rule::InvalidExpression, format!("{who} has \"conditional\" set to {}; it must be an object like {{\"hide\": \"=expression\"}}.", brief(conditional))),
@@ -510,8 +513,8 @@ fn check_feel(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Re
         }
     }
     let required_feel: &[&str] = match kind {
-        "expression" => &["expression"],
-        "table" | "documentPreview" => &["dataSource"],
+        Some(ComponentType::Expression) => &["expression"],
+        Some(ComponentType::Table | ComponentType::DocumentPreview) => &["dataSource"],
         _ => &[],
     };
     for prop in required_feel {
@@ -566,7 +569,12 @@ fn check_layout(c: &mut Map<String, Value>, who: &str, report: &mut Report) {
     }
 }
 
-fn check_kind_specific(kind: &str, c: &mut Map<String, Value>, who: &str, report: &mut Report) {
+fn check_kind_specific(
+    kind: Option<ComponentType>,
+    c: &mut Map<String, Value>,
+    who: &str,
+    report: &mut Report,
+) {
     let one_of = |prop: &str, allowed: &[&str], c: &Map<String, Value>, report: &mut Report| match c.get(prop)
     {
         None => {}
@@ -581,7 +589,7 @@ fn check_kind_specific(kind: &str, c: &mut Map<String, Value>, who: &str, report
         ),
     };
     match kind {
-        "datetime" => {
+        Some(ComponentType::Datetime) => {
             one_of("subtype", &["date", "time", "datetime"], c, report);
             one_of("timeSerializingFormat", &["utc_offset", "utc_normalized", "no_timezone"], c, report);
             if let Some(t) = c.get("timeInterval")
@@ -593,13 +601,13 @@ fn check_kind_specific(kind: &str, c: &mut Map<String, Value>, who: &str, report
                 );
             }
         }
-        "expression" => {
+        Some(ComponentType::Expression) => {
             if !c.contains_key("computeOn") {
                 c.insert("computeOn".into(), Value::String("change".into()));
             }
             one_of("computeOn", &["change", "presubmit"], c, report);
         }
-        "number" => {
+        Some(ComponentType::Number) => {
             if let Some(d) = c.get("decimalDigits")
                 && d.as_u64().is_none()
             {
@@ -609,9 +617,9 @@ fn check_kind_specific(kind: &str, c: &mut Map<String, Value>, who: &str, report
                 );
             }
         }
-        "button" => one_of("action", &["submit", "reset"], c, report),
-        "group" => one_of("verticalAlignment", &["start", "center", "end"], c, report),
-        "table" if c.contains_key("columns") && c.contains_key("columnsExpression") => {
+        Some(ComponentType::Button) => one_of("action", &["submit", "reset"], c, report),
+        Some(ComponentType::Group) => one_of("verticalAlignment", &["start", "center", "end"], c, report),
+        Some(ComponentType::Table) if c.contains_key("columns") && c.contains_key("columnsExpression") => {
             report.refuse(
                 Rule::InvalidProperty,
                 format!("{who} has both columns and columnsExpression; form-js uses one, so keep one."),
@@ -642,12 +650,17 @@ fn either(items: &[String], conjunction: &str) -> String {
     }
 }
 
+/// A type's name in a sentence; "component" for a type form-js does not know.
+fn name(kind: Option<ComponentType>) -> &'static str {
+    kind.map_or("component", ComponentType::as_str)
+}
+
 /// "a table", "an expression field".
-fn a_kind(kind: &str) -> String {
+fn a_kind(kind: Option<ComponentType>) -> String {
     let noun = match kind {
-        "expression" => "expression field",
-        "documentPreview" => "document preview",
-        k => k,
+        Some(ComponentType::Expression) => "expression field",
+        Some(ComponentType::DocumentPreview) => "document preview",
+        other => name(other),
     };
     let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
     format!("{article} {noun}")

@@ -67,10 +67,11 @@ fn clip(s: &str) -> String {
 }
 
 pub(super) fn describe_kind(kind: &str, subtype: Option<&str>) -> String {
-    match (kind, subtype) {
-        ("datetime", Some(sub)) => format!("datetime field ({sub})"),
-        ("textfield", _) => "text field".into(),
-        (k, _) => format!("{k} field"),
+    use crate::formjs::ComponentType as T;
+    match (T::parse(kind), subtype) {
+        (Some(T::Datetime), Some(sub)) => format!("datetime field ({sub})"),
+        (Some(T::Textfield), _) => "text field".into(),
+        _ => format!("{kind} field"),
     }
 }
 

@@ -416,7 +416,7 @@ impl<'r> Walker<'r> {
                 .map(|r| {
                     format!(
                         " If you meant form-js's own {}, write \"type\": \"{}\".",
-                        describe_kind(r.kind, r.subtype),
+                        describe_kind(r.kind.as_str(), r.subtype),
                         r.kind
                     )
                 })
@@ -427,7 +427,7 @@ impl<'r> Walker<'r> {
             return Some(given);
         }
         if let Some(r) = synonym {
-            c.insert("type".into(), Value::String(r.kind.into()));
+            c.insert("type".into(), Value::String(r.kind.as_str().into()));
             if let Some(sub) = r.subtype {
                 c.entry("subtype").or_insert(Value::String(sub.into()));
             }
@@ -439,7 +439,7 @@ impl<'r> Walker<'r> {
             }
             self.report.warn(format!(
                 "{who} had the type \"{given}\", which form-js does not know; it is now a {}.",
-                describe_kind(r.kind, r.subtype)
+                describe_kind(r.kind.as_str(), r.subtype)
             ));
             return Some(r.kind.to_string());
         }

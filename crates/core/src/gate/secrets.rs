@@ -17,7 +17,7 @@ const ADORNERS: &[(&str, &str)] = &[("prefixAdorner", "prefix adorner"), ("suffi
 pub fn refusal(c: &Map<String, Value>, original_type: Option<&str>, who: &str) -> Option<String> {
     let shows_no_field = original_type.is_some_and(|t| {
         formjs::PRESENTATIONAL.contains(&t)
-            || formjs::synonym(t).is_some_and(|r| formjs::PRESENTATIONAL.contains(&r.kind))
+            || formjs::synonym(t).is_some_and(|r| r.kind.class() == formjs::Class::Presentational)
     });
     if shows_no_field {
         return None;

@@ -68,6 +68,13 @@ pub struct FormField {
     pub id: String,
 }
 
+impl FormField {
+    /// Its form-js type; `None` for a custom type.
+    pub fn component_type(&self) -> Option<crate::formjs::ComponentType> {
+        crate::formjs::ComponentType::parse(&self.kind)
+    }
+}
+
 /// One static option of a field.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FieldOption {
