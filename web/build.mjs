@@ -39,12 +39,19 @@ await build({
   },
   assetNames: '[name]-[hash]',
 
+  // @formgen/core reads its .wasm from disk under Node (a dynamic import never taken in a browser).
+  external: [ 'node:*' ],
+
   // form-js and preact look at NODE_ENV; without this they would ship their development checks.
   define: { 'process.env.NODE_ENV': '"production"' },
   logLevel: 'warning',
 });
 
 await copyFile(join(root, 'src', 'index.html'), join(dist, 'index.html'));
+
+// formgen's core beside the bundle: the page loads it with init('assets/formgen_core.wasm') (fetched and
+// compiled while the page starts, not inlined: the bundle stays small and the browser caches the .wasm).
+await copyFile(join(root, 'packages', 'core', 'dist', 'formgen_core.wasm'), join(dist, 'assets', 'formgen_core.wasm'));
 
 // The Camunda Modeler plugin's bundle (packages/camunda-modeler-plugin/dist), from the same packages.
 await import('./packages/camunda-modeler-plugin/build.mjs');

@@ -12,6 +12,13 @@ export default [
   { ignores: [ 'dist/', 'packages/*/dist/', 'packages/client/types/', 'tests/.build/', 'tests/artifacts/' ] },
   ...scoped(bpmnIoPlugin.configs.browser, BROWSER),
   ...scoped(bpmnIoPlugin.configs.node, NODE),
+  ...scoped(bpmnIoPlugin.configs.node, [ 'packages/bpmnlint-plugin-formgen/**/*.js', 'packages/bpmnlint-plugin-formgen/test/**/*.mjs' ]),
+  {
+
+    // a bpmnlint plugin is CommonJS (bpmnlint's resolver requires it); it runs in Node and, bundled, in browsers
+    files: [ 'packages/bpmnlint-plugin-formgen/**/*.js' ],
+    languageOptions: { sourceType: 'commonjs', globals: { ...globals.node, ...globals.browser } },
+  },
   {
     files: [ 'packages/camunda-modeler-plugin/index.js' ],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
@@ -19,7 +26,7 @@ export default [
   {
 
     // the harness's page-side code runs in the browser, called from the tests' page.evaluate
-    files: [ 'tests/modules.mjs', 'tests/browser.mjs' ],
+    files: [ 'tests/modules.mjs', 'tests/browser.mjs', 'tests/offline.mjs', 'tests/lint.mjs' ],
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
   },
 ];

@@ -3,6 +3,10 @@
 // Camunda's properties panel, and @formgen/form-js (Generate/Refine/Check with the stream's drafts) in the
 // form-js FormEditor. What is left here is the page's own: opening files, the token form, the Data panel's
 // frame, and "Use this form" (bind the step, download the .form and the .bpmn).
+//
+// Everything that needs no model runs in the browser, in formgen's core (WebAssembly, assets/
+// formgen_core.wasm beside this script): the data picture, the check as the author edits, the builtin's
+// draft. The service that serves the page is asked only for its model Workers.
 import BpmnModeler from 'bpmn-js/lib/Modeler';
 import {
   BpmnPropertiesPanelModule, BpmnPropertiesProviderModule, ZeebePropertiesProviderModule, ZeebeTooltipProvider,
@@ -57,6 +61,9 @@ let fileName = 'vacation.bpmn';
 // The page is served by formgen itself: the API is on this origin, under the page's own path.
 const client = createClient({ baseUrl: new URL('.', window.location.href).href, token: () => token });
 
+// formgen's core, copied beside the bundle by build.mjs; both modules share the one load.
+const core = new URL('assets/formgen_core.wasm', window.location.href).href;
+
 const modeler = new BpmnModeler({
   container: '#canvas',
   moddleExtensions: { zeebe: zeebeModdle },
@@ -76,6 +83,7 @@ const modeler = new BpmnModeler({
   },
   formgen: {
     client,
+    core,
 
     // The form editor beside it holds the step's form: the properties panel's "Generate form" drafts there.
     onGenerate: () => assistant.generate(),
@@ -100,6 +108,7 @@ const formEditor = new FormEditor({
   additionalModules: [ FormgenFormModule ],
   formgen: {
     client,
+    core,
     container: '#formgen-controls',
     note: 'not saved until "Use this form"',
     target: () => {
@@ -200,12 +209,13 @@ modeler.on('selection.changed', updateTarget);
 modeler.on('commandStack.changed', updateTarget); // "Use this form" and its undo change the bound formId
 
 // ---------------------------------------------------------------------------------------------------
-// Capability and sign-in: both modules ask; the page shows the token form on a 401 and asks again.
+// Capability and sign-in: both modules ask; the page shows the token form on a 401 and asks again. Without
+// the service's Workers the builtin drafts in the browser: the page works all the same.
 
 formEditor.on('formgen.capability.changed', ({ capability }) => {
   const { state } = capability;
   ui.root.dataset.capability = state;
-  ui.target.hidden = state !== 'available';
+  ui.target.hidden = state === 'pending';
   ui.auth.hidden = state !== 'unauthorized';
   if (state === 'unauthorized') ui.token.focus();
   renderData();
@@ -223,7 +233,7 @@ ui.auth.addEventListener('submit', (event) => {
 
 function renderData() {
   const { picture } = formgen;
-  ui.dataFrame.hidden = ![ 'available', 'unavailable' ].includes(ui.root.dataset.capability);
+  ui.dataFrame.hidden = ui.root.dataset.capability === 'pending'; // the picture is the core's: no service needed
   const target = picture.target;
   if (!target || target.problem !== undefined || picture.state === 'idle') {
     ui.dataStep.textContent = '';
@@ -256,7 +266,9 @@ const useButton = Object.assign(document.createElement('button'), {
 assistant.addAction(useButton);
 useButton.addEventListener('click', useForm);
 formEditor.on('formgen.state.changed', ({ busy, proposal }) => { useButton.disabled = busy || !proposal; });
-formEditor.on('formgen.proposal', () => formgen.refresh()); // the bound form's findings follow the editor
+
+// the bound form's findings in the Data panel follow the editor: a proposal, and each check as the author edits
+formEditor.on([ 'formgen.proposal', 'formgen.checked' ], () => formgen.refresh());
 
 async function useForm() {
   const target = formgen.currentTarget();

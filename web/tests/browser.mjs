@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { moduleTests } from './modules.mjs';
+import { offlineTests } from './offline.mjs';
 import { BIN, WEB, sha256, startFormgen, startStreamingModel, stopAll } from './support/formgen.mjs';
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -242,40 +243,30 @@ async function main() {
     for (const name of [ 'approved', 'comment' ]) assert(outputs.includes(name), `output mapping ${name} not shown: ${outputs}`);
   });
 
-  await test('e. the Data panel shows formgen\'s outline for the selected step', async () => {
+  await test('e. the Data panel shows the core\'s picture of the selected step, asking the service nothing', async () => {
+    const asked = [];
+    const watch = (r) => { if (/\/api\/formgen\/(outline|validate)/.test(r.url())) asked.push(r.url()); };
+    page.on('request', watch);
     await selectShape(page, 'Task_hr');
     await dataFor(page, 'Task_hr');
-    const request = page.waitForRequest('**/api/formgen/outline');
-    const response = page.waitForResponse('**/api/formgen/outline');
     await selectShape(page, 'Task_approve');
-    const sent = (await request).postDataJSON();
-    assert(sent.elementId === 'Task_approve' && sent.processXml.includes('id="Task_approve"'), 'outline asked about another step');
-    assert(Array.isArray(sent.forms) && Array.isArray(sent.decisions) && sent.decisions.length === 0,
-      `forms/decisions sent: ${JSON.stringify({ forms: sent.forms, decisions: sent.decisions })}`);
-    assert((await response).status() === 200, `outline answered ${(await response).status()}`);
-    const answer = await (await response).json();
     await dataFor(page, 'Task_approve');
-    if (answer.step) {
 
-      // Only once formgen's outline answers with the step's data picture (issue 11): the approval task of the
-      // shipped process reads what the start form collected and decides on `approved`, so the panel lists
-      // something. Before that, the branch below holds.
-      assert(await page.getAttribute('#formgen-data', 'data-step') === 'present', 'a step picture was not shown');
-      const entries = await page.locator('#formgen-data .data-list li').count();
-      assert(entries >= 1, 'the Data panel lists nothing for Task_approve');
-    } else {
+    // The approval task of the shipped process reads what the start form collected and decides on
+    // `approved`: the core's picture (formgen outline's `step`), drawn in the browser.
+    assert(await page.getAttribute('#formgen-data', 'data-step') === 'present', 'a step picture was not shown');
+    const supplies = await page.locator('#formgen-data [data-section="The form supplies"] code').allTextContents();
+    assert(supplies.includes('approved') && supplies.includes('comment'), `the form supplies: ${supplies}`);
+    const known = await page.locator('#formgen-data [data-section="Known before"] code').allTextContents();
+    assert(known.includes('urlaubstage'), `known before: ${known}`);
 
-      // Without a picture the panel says so and shows the process's variables: this holds on any server.
-      assert(await page.getAttribute('#formgen-data', 'data-step') === 'absent', 'a picture is shown that formgen did not send');
-      const text = await page.textContent('#formgen-data');
-      assert(/no data picture/.test(text) && /urlaubstage/.test(text), `the Data panel shows: ${text}`);
-    }
-
-    // A gateway has no data of its own: the panel says what to select, and asks nobody.
+    // A gateway has no data of its own: the panel says what to select.
     await selectShape(page, 'Gateway_approved');
     await page.waitForSelector('#formgen-data[data-state="idle"]:has-text("Select a user task")');
     await selectShape(page, 'Task_approve');
     await dataFor(page, 'Task_approve');
+    page.off('request', watch);
+    assert(asked.length === 0, `the picture asked the service: ${asked.join(', ')}`);
   });
 
   await test('a. generate a form for Task_approve with the builtin Worker', async () => {
@@ -425,14 +416,21 @@ async function main() {
     const sibling = join(TMP, 'approve-vacation.form');
     writeFileSync(sibling, JSON.stringify({ id: 'approve-vacation', type: 'default', components: [
       { type: 'checkbox', key: 'approved', label: 'Genehmigt' } ] }));
-    const outline = page.waitForRequest((r) => r.url().endsWith('/api/formgen/outline')
-      && (r.postDataJSON().forms || []).some((f) => f.id === 'approve-vacation'));
     await page.setInputFiles('#open-bpmn-file', [ own, sibling ]);
     await page.waitForSelector('#process-name:has-text("my-process.bpmn")');
     await page.waitForSelector('#canvas [data-element-id="Task_mine"]');
-    const sent = (await outline).postDataJSON();
+
+    // The core read it for Task_mine's picture: `approved` comes from the opened form, which is listed as read.
+    await selectShape(page, 'Task_mine');
+    await page.locator('#formgen-data [data-section="Read"] code', { hasText: 'approve-vacation' }).waitFor();
+    const known = await page.locator('#formgen-data [data-section="Known before"] li').allTextContents();
+    assert(known.some((k) => k.startsWith('approved') && k.includes('approve-vacation')), `known before: ${known.join(' | ')}`);
+    const request = page.waitForRequest('**/api/formgen/generate');
+    await page.click('#formgen-controls .formgen-generate');
+    const sent = (await request).postDataJSON();
     assert(sent.forms.length === 1 && sent.forms[0].components[0].label === 'Genehmigt',
       `forms sent after opening: ${JSON.stringify(sent.forms)}`); // the earlier process's forms are gone
+    await page.waitForSelector('#formgen-controls .formgen-progress', { state: 'hidden' });
     const broken = join(TMP, 'broken.form');
     writeFileSync(broken, '{"components": []}');
     await page.setInputFiles('#open-bpmn-file', broken);
@@ -517,52 +515,40 @@ async function main() {
     }
   });
 
-  await test('e. the Data panel draws a step\'s data picture (a canned outline answer)', async () => {
+  await test('e. the Data panel draws every part of the core\'s picture, and the process\'s own findings', async () => {
+    const own = join(TMP, 'literal.bpmn');
 
-    // The page's own rendering of the picture formgen's outline answers with (issue 11's `step`), whatever
-    // the server at hand draws: the answer is canned here; the real one is checked above.
-    const cannedPage = await openPage(builtinUrl, 'canned');
-    const asked = [];
-    await cannedPage.route('**/api/formgen/outline', async (route) => {
-      const body = route.request().postDataJSON();
-      asked.push(body);
-      await route.fulfill({
-        status: 200,
-        contentType: 'application/json',
-        body: JSON.stringify({
-          process: { id: 'vacation-request', variables: [] },
-          text: '',
-          processSource: 'request',
-          step: {
-            elementId: body.elementId,
-            knownBefore: [ { name: 'amount', from: 'the start form' } ],
-            toSupply: [ { name: 'approved', why: 'read by the condition of Flow_yes' } ],
-            decidedOn: [ { name: 'amount', conditions: [ 'amount > 1000' ] } ],
-            forms: [ 'vacation-request' ],
-            decisions: [ 'risk' ],
-          },
-        }),
-      });
-    });
-    assert(await capability(cannedPage) === 'available', 'capability');
-    await dataFor(cannedPage, ''); // nothing selected: the start form's picture
-    // Two steps in quick succession: the panel ends on the last one, whatever order the answers came in.
-    await selectShape(cannedPage, 'Task_hr');
-    await selectShape(cannedPage, 'Task_approve');
-    await dataFor(cannedPage, 'Task_approve');
-    assert(asked.at(-1).elementId === 'Task_approve', `last asked about ${asked.at(-1).elementId}`);
-    assert(await cannedPage.getAttribute('#formgen-data', 'data-step') === 'present', 'the picture is not shown');
-    const entries = async (title) => cannedPage.locator(`#formgen-data [data-section="${title}"] li`).evaluateAll((lis) =>
+    // A condition that reads P1D, a duration without its quotes: a finding for the process itself.
+    writeFileSync(own, readFileSync(join(WEB, 'src', 'vacation.bpmn'), 'utf8').replace('= urlaubstage &gt; 10', '= urlaubstage &gt; count(P1D)'));
+    const approve = join(TMP, 'approve-vacation.form');
+    writeFileSync(approve, JSON.stringify({ id: 'approve-vacation', type: 'default', components: [
+      { type: 'checkbox', key: 'approved', label: 'Genehmigt' } ] }));
+    const picturePage = await openPage(builtinUrl, 'picture');
+    await capability(picturePage);
+    await picturePage.setInputFiles('#open-bpmn-file', [ own, approve ]);
+    await picturePage.waitForSelector('#process-name:has-text("literal.bpmn")');
+    await dataFor(picturePage, ''); // nothing selected: the start form's picture
+    // Two steps in quick succession: the panel ends on the last one.
+    await selectShape(picturePage, 'Task_approve');
+    await selectShape(picturePage, 'Task_hr');
+    await dataFor(picturePage, 'Task_hr');
+    assert(await picturePage.getAttribute('#formgen-data', 'data-step') === 'present', 'the picture is not shown');
+    const entries = async (title) => picturePage.locator(`#formgen-data [data-section="${title}"] li`).evaluateAll((lis) =>
       lis.map((li) => [ li.querySelector('code').textContent, (li.querySelector('.muted') || {}).textContent || '' ]));
-    const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-    assert(same(await entries('Known before'), [ [ 'amount', 'the start form' ] ]), `known before: ${JSON.stringify(await entries('Known before'))}`);
-    assert(same(await entries('The form supplies'), [ [ 'approved', 'read by the condition of Flow_yes' ] ]), 'to supply');
-    assert(same(await entries('Decided on'), [ [ 'amount', 'amount > 1000' ] ]), 'decided on');
-    const read = await cannedPage.locator('#formgen-data [data-section="Read"] code').allTextContents();
-    assert(same(read, [ 'vacation-request', 'risk' ]), `read: ${read.join(', ')}`);
-    await shot(cannedPage, '5-data-panel.png');
-    await cannedPage.unrouteAll({ behavior: 'ignoreErrors' });
-    await cannedPage.close();
+    const known = await entries('Known before');
+    assert(known.some(([ name, from ]) => name === 'approved' && /approve-vacation/.test(from)), `known before: ${JSON.stringify(known)}`);
+    await selectShape(picturePage, 'Task_approve');
+    await dataFor(picturePage, 'Task_approve');
+    const supplies = await entries('The form supplies');
+    assert(supplies.some(([ name, why ]) => name === 'approved' && why), `to supply: ${JSON.stringify(supplies)}`);
+    const decided = await entries('Decided on');
+    assert(decided.some(([ name, conditions ]) => name === 'approved' && /approved/.test(conditions)), `decided on: ${JSON.stringify(decided)}`);
+    await selectShape(picturePage, 'Task_hr');
+    await dataFor(picturePage, 'Task_hr');
+    const read = await picturePage.locator('#formgen-data [data-section="Read"] code').allTextContents();
+    assert(read.includes('approve-vacation'), `read: ${read.join(', ')}`);
+    await shot(picturePage, '5-data-panel.png');
+    await picturePage.close();
   });
 
   await test('a. "Use this form" asks before binding a form id another step binds', async () => {
@@ -596,12 +582,17 @@ async function main() {
     await askPage.close();
   });
 
-  await test('c. without a Worker there is no "Generate form" button', async () => {
+  await test('c. a service without a Worker: the builtin drafts in the browser, and says so', async () => {
     const noWorker = await openPage(noWorkerUrl, 'no-worker');
+    const generated = [];
+    noWorker.on('request', (r) => { if (r.url().includes('/api/formgen/generate')) generated.push(r.url()); });
     assert(await capability(noWorker) === 'unavailable', 'capability did not say unavailable');
-    assert(await noWorker.locator('.formgen-generate').count() === 0, '"Generate form" is in the DOM');
-    assert(await noWorker.locator('.formgen-brief').count() === 0, 'the brief is in the DOM');
-    await noWorker.waitForSelector('#canvas [data-element-id="Task_approve"]'); // the modeller works regardless
+    assert(/no model Worker/.test(await noWorker.textContent('#formgen-controls .formgen-status')), 'the panel does not say why');
+    await selectShape(noWorker, 'Task_approve');
+    await noWorker.click('#formgen-controls .formgen-generate');
+    await noWorker.waitForSelector('#formgen-controls .formgen-info:has-text("drafted in this browser")');
+    await formLabel(noWorker, 'Approved').waitFor();
+    assert(generated.length === 0, `generate went to the service: ${generated.join(', ')}`);
     await shot(noWorker, '3-no-worker.png');
     await noWorker.close();
   });
@@ -609,12 +600,15 @@ async function main() {
   await test('e. a 401 asks for a token; several Workers get a picker', async () => {
     const tokens = await openPage(tokensUrl, 'tokens');
     assert(await capability(tokens) === 'unauthorized', 'capability did not say unauthorized');
-    assert(await tokens.locator('.formgen-generate').count() === 0, '"Generate form" is shown before sign-in');
+
+    // Before the sign-in the builtin drafts in the browser: no Worker picker, the panel says why.
+    assert(await tokens.locator('#formgen-controls .formgen-worker-row').isHidden(), 'a Worker picker before sign-in');
+    assert(/builtin, in this browser/.test(await tokens.textContent('#formgen-controls .formgen-status')), 'the panel does not say why');
     await tokens.fill('#formgen-token', TOKEN);
+    const probe = tokens.waitForRequest('**/api/formgen/capability');
     await tokens.click('#formgen-auth button[type="submit"]');
-    const outline = tokens.waitForRequest('**/api/formgen/outline');
     await tokens.waitForSelector('#formgen[data-capability="available"]');
-    assert((await outline).headers().authorization === `Bearer ${TOKEN}`, 'outline went without the token');
+    assert((await probe).headers().authorization === `Bearer ${TOKEN}`, 'the probe went without the token');
     assert(await tokens.locator('#formgen-auth').isHidden(), 'the token input stays after sign-in');
     const options = await tokens.locator('#formgen-controls .formgen-worker option').allTextContents();
     assert(options.join('|') === 'builtin (outline)|drafts (outline-2)', `picker: ${options.join('|')}`);
@@ -630,6 +624,7 @@ async function main() {
   await moduleTests({
     test, openPage, assert, log, builtinUrl, tmp: TMP, shot, keep, sha256, artifacts: ARTIFACTS,
   });
+  await offlineTests({ test, openPage, assert, log, tmp: TMP, shot });
 
   await test('no request left 127.0.0.1 and no page threw', async () => {
     assert(externalRequests.length === 0, `requests to other hosts: ${externalRequests.join(', ')}`);

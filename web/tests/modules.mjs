@@ -144,49 +144,39 @@ export async function moduleTests(t) {
     await page.close();
   });
 
-  await test('bpmn-js module: the findings for the bound form are listed in its Form group (a canned validate answer)', async () => {
+  await test('bpmn-js module: the core\'s findings for the bound form are listed in its Form group, and the service is not asked', async () => {
     const page = await openHarness(harnessUrl, 'bpmn-findings', 'bpmn.html');
-    const checked = [];
-    await page.route('**/api/formgen/validate', (route) => {
-      const body = route.request().postDataJSON();
-      checked.push(body);
-      return route.fulfill({ contentType: 'application/json', body: JSON.stringify({
-        schema: body.schema, warnings: [], findings: CANNED_PROPOSAL.findings,
-      }) });
-    });
+    const asked = [];
+    page.on('request', (r) => { if (/\/api\/formgen\/(validate|outline)/.test(r.url())) asked.push(r.url()); });
 
     // The host holds the linked form "approve-vacation" (it opened its .form): the module checks it.
     await page.evaluate(() => window.modeler.get('formgen').hold({ id: 'approve-vacation', type: 'default',
-      components: [ { type: 'number', key: 'amount', label: 'Amount' } ] }));
+      components: [ { type: 'number', key: 'amount', label: 'Amount' }, { type: 'textfield', key: 'password', label: 'Password' } ] }));
     await select(page, 'Task_approve');
     const form = page.locator('#properties [data-group-id="group-form"]');
     await form.locator('.formgen-findings li').first().waitFor();
     const items = await form.locator('.formgen-findings li').evaluateAll((lis) => lis.map((li) => [ li.dataset.code, li.textContent ]));
-    assert(items.length === 2, `findings: ${JSON.stringify(items)}`);
-    assert(items.some(([ code, text ]) => code === 'type_conflict' && text.startsWith('Amount: ')), JSON.stringify(items));
-    assert(items.some(([ code, text ]) => code === 'missing_supply' && text.startsWith('the form: ')), JSON.stringify(items));
-    const sent = checked.at(-1);
-    assert(sent.formId === 'approve-vacation' && sent.schema.components[0].key === 'amount', `validate: ${JSON.stringify(sent).slice(0, 200)}`);
-    assert(sent.elementId === 'Task_approve' && sent.processXml.includes('Task_approve'), 'validate did not name the step');
-    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    assert(items.some(([ code, text ]) => code === 'missing_supply' && text.startsWith('approved: ')), JSON.stringify(items));
+    assert(items.some(([ code, text ]) => code === 'secret_field' && text.startsWith('password: ')), JSON.stringify(items));
+    const titles = await form.locator('.formgen-findings-box h4').allTextContents();
+    assert(titles.includes('Findings for form "approve-vacation"'), `titles: ${JSON.stringify(titles)}`);
+    assert(asked.length === 0, `asked the service: ${asked.join(', ')}`);
     await page.close();
   });
 
-  await test('bpmn-js module: the process\'s own findings from the outline are listed under the data picture', async () => {
+  await test('bpmn-js module: the process\'s own findings from the core\'s outline are listed under the data picture', async () => {
     const page = await openHarness(harnessUrl, 'bpmn-process-findings', 'bpmn.html');
-    const finding = { code: 'unquoted_literal', severity: 'warning', key: 'P1D', label: null, elementId: 'Flow_yes',
-      expression: '=duration(P1D)', message: 'The timer reads `P1D`, which looks like a duration written without its quotes.' };
-    await page.route('**/api/formgen/outline', async (route) => {
-      const response = await route.fetch();
-      const body = await response.json();
-      return route.fulfill({ response, body: JSON.stringify({ ...body, findings: [ finding ] }) });
+
+    // A condition reading P1D, a duration without its quotes.
+    await page.evaluate(async () => {
+      const { xml: now } = await window.modeler.saveXML();
+      await window.modeler.importXML(now.replace('= urlaubstage &gt; 10', '= urlaubstage &gt; count(P1D)'));
     });
     await select(page, 'Task_approve');
     const form = page.locator('#properties [data-group-id="group-form"]');
     await form.locator('.formgen-findings li[data-code="unquoted_literal"]').waitFor();
     const titles = await form.locator('.formgen-findings-box h4').allTextContents();
     assert(titles.includes('Findings for the process'), `titles: ${JSON.stringify(titles)}`);
-    await page.unrouteAll({ behavior: 'ignoreErrors' });
     await page.close();
   });
 
@@ -302,12 +292,14 @@ provider = "builtin"
 `, { logDir: t.artifacts });
     try {
       await modeler.evaluate((url) => window.settings.set({ 'formgen.url': url }), guarded.url);
-      await form.locator('.formgen-generate-entry[data-state="unauthorized"]').waitFor();
-      assert(await form.locator('.formgen-generate').count() === 0, 'Generate is drawn without a sign-in');
+      await form.locator('.formgen-generate-entry[data-capability="unauthorized"]').waitFor();
+
+      // Until the token is set the builtin drafts in the Modeler; the entry says why there is no model.
+      await form.locator('.formgen-capability', { hasText: 'builtin, in this browser' }).waitFor();
       const probe = modeler.waitForRequest(`${guarded.url}/api/formgen/capability`);
       await modeler.evaluate(() => window.settings.set({ 'formgen.token': 'plugin-token' }));
       assert((await probe).headers().authorization === 'Bearer plugin-token', 'the token setting was not sent');
-      await form.locator('.formgen-generate').waitFor();
+      await form.locator('.formgen-generate-entry[data-capability="available"] .formgen-generate').waitFor();
     } finally {
       await guarded.stop();
     }

@@ -4,3 +4,8 @@ declare module '*.bpmn' {
   export default text;
 }
 declare module '*.css';
+declare module '*.wasm' {
+  // esbuild's `binary` loader: the file's bytes
+  const bytes: Uint8Array;
+  export default bytes;
+}

@@ -2,3 +2,4 @@
 declare module 'bpmn-js-properties-panel';
 declare module 'camunda-modeler-plugin-helpers';
 declare module 'camunda-modeler-plugin-helpers/vendor/react.js';
+declare module 'moddle-xml';

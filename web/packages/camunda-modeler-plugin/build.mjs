@@ -1,7 +1,7 @@
 // Bundles the client script into dist/client.js as the Modeler loads it: one classic script (IIFE), with
 // bpmn-js-properties-panel, @bpmn-io/properties-panel's preact and React taken from the Modeler at run time
 // (camunda-modeler-plugin-helpers/vendor/*) instead of bundled: the entries must render with the Modeler's
-// own copies, or their hooks find no properties panel.
+// own copies, or their hooks find no properties panel. formgen's core (WebAssembly) is bundled as bytes.
 import { build } from 'esbuild';
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -43,6 +43,13 @@ await build({
   minify: !process.env.DEV,
   legalComments: 'linked',
   plugins: [ modelerVendor ],
+
+  // formgen's core travels inside the script as bytes (client/core.js): nothing to fetch beside it.
+  loader: { '.wasm': 'binary' },
+  external: [ 'node:*' ], // @formgen/core's Node-only file read, never taken in the Modeler
+
+  // the core's default location (import.meta.url) is never used here: the plugin hands it the bytes
+  logOverride: { 'empty-import-meta': 'silent' },
   define: { 'process.env.NODE_ENV': '"production"' },
   logLevel: 'warning',
 });

@@ -2,7 +2,7 @@
 // @formgen/bpmn-js, a plain form-js editor with @formgen/form-js, and a stand-in for the Camunda Modeler's
 // client that loads the plugin's bundle. The test serves them on formgen's origin (playwright's routing).
 import { build } from 'esbuild';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -37,9 +37,13 @@ export async function buildHarness() {
     minify: false,
     loader: { '.bpmn': 'text', '.woff': 'file', '.woff2': 'file', '.ttf': 'file', '.eot': 'file', '.svg': 'file', '.png': 'file' },
     assetNames: '[name]-[hash]',
+    external: [ 'node:*' ], // @formgen/core's Node-only file read, never taken in a browser
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'warning',
   });
+
+  // formgen's core beside the pages, as a host serves it (the plugin carries its own inside its script)
+  await copyFile(join(here, '..', '..', 'packages', 'core', 'dist', 'formgen_core.wasm'), join(HARNESS, 'formgen_core.wasm'));
   await writeFile(join(HARNESS, 'bpmn.html'), page('bpmn', '<div id="canvas"></div><div id="properties"></div>',
     '<script type="module" src="bpmn.js"></script>'));
   await writeFile(join(HARNESS, 'form.html'), page('form', '<div id="form-editor"></div>',

@@ -61,7 +61,7 @@ impl Operator {
     }
 
     /// The symbol, for the prompt.
-    pub fn symbol(self) -> &'static str {
+    pub(crate) fn symbol(self) -> &'static str {
         match self {
             Operator::Eq => "=",
             Operator::Ne => "!=",

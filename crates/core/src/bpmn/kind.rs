@@ -72,12 +72,12 @@ kinds! {
 
 impl ElementKind {
     /// Whether it is a gateway of any kind.
-    pub fn is_gateway(self) -> bool {
+    pub(crate) fn is_gateway(self) -> bool {
         self.as_str().ends_with("Gateway")
     }
 
     /// Whether it holds flow elements of its own (a sub-process, a transaction, an ad-hoc sub-process).
-    pub fn is_container(self) -> bool {
+    pub(crate) fn is_container(self) -> bool {
         matches!(self, ElementKind::SubProcess | ElementKind::Transaction | ElementKind::AdHocSubProcess)
     }
 

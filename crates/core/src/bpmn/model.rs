@@ -95,19 +95,19 @@ impl Element {
     }
 
     /// The form the step declares, made when it is first written.
-    pub fn declared_mut(&mut self) -> &mut DeclaredForm {
+    pub(crate) fn declared_mut(&mut self) -> &mut DeclaredForm {
         self.declared_form.get_or_insert_with(Box::default)
     }
 
     /// Its output mappings as `(source, target)` texts, in document order.
-    pub fn output_mappings(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+    pub(crate) fn output_mappings(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
         (0..self.accesses.len()).filter_map(|k| self.output_mapping_at(k))
     }
 
     /// The output mapping whose source is the access at `k`, as `(source, target)` texts: the reader
     /// records a mapping's source and then its target, side by side (a target without a source, or
     /// the reverse, is no mapping).
-    pub fn output_mapping_at(&self, k: usize) -> Option<(&str, &str)> {
+    pub(crate) fn output_mapping_at(&self, k: usize) -> Option<(&str, &str)> {
         use super::places::Place;
         match self.accesses.get(k..k + 2) {
             Some([source, target])
@@ -126,12 +126,12 @@ impl Element {
 
     /// Whether this is a start event of the process itself, not of a sub-process: where a start form
     /// belongs.
-    pub fn is_top_level_start(&self) -> bool {
+    pub(crate) fn is_top_level_start(&self) -> bool {
         self.kind == ElementKind::StartEvent && self.parent.is_none()
     }
 
     /// Whether this is a gateway of any kind.
-    pub fn is_gateway(&self) -> bool {
+    pub(crate) fn is_gateway(&self) -> bool {
         self.kind.is_gateway()
     }
 
@@ -299,7 +299,7 @@ impl Process {
 
     /// The deciding gateways reachable along sequence flows from the element at `from` (and the boundary
     /// events attached to it), or from the start events when `from` is `None`; nearest first.
-    pub fn decisions_after(&self, from: Option<usize>) -> Vec<Decision<'_>> {
+    pub(crate) fn decisions_after(&self, from: Option<usize>) -> Vec<Decision<'_>> {
         use std::collections::{HashMap, HashSet, VecDeque};
         let mut by_id: HashMap<&str, &Element> = HashMap::new();
         let mut outgoing: HashMap<&str, Vec<&Element>> = HashMap::new();

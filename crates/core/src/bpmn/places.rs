@@ -200,7 +200,7 @@ impl FieldKind {
     }
 
     /// The form-js component type a field of this kind becomes.
-    pub fn form_js(&self) -> crate::formjs::ComponentType {
+    pub(crate) fn form_js(&self) -> crate::formjs::ComponentType {
         use crate::formjs::ComponentType as T;
         match self {
             FieldKind::Long | FieldKind::Double => T::Number,

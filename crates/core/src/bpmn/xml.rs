@@ -44,15 +44,15 @@ pub enum Ns {
 }
 
 /// The BPMN 2.0 model namespace.
-pub const BPMN_URI: &str = "http://www.omg.org/spec/BPMN/20100524/MODEL";
+pub(crate) const BPMN_URI: &str = "http://www.omg.org/spec/BPMN/20100524/MODEL";
 /// Camunda 8's extension namespace.
 pub const ZEEBE_URI: &str = "http://camunda.org/schema/zeebe/1.0";
 /// Camunda 7's extension namespace. (The 7.0–7.3 binding `http://activiti.org/bpmn` is not it.)
-pub const CAMUNDA_URI: &str = "http://camunda.org/schema/1.0/bpmn";
+pub(crate) const CAMUNDA_URI: &str = "http://camunda.org/schema/1.0/bpmn";
 /// Flowable's extension namespace.
-pub const FLOWABLE_URI: &str = "http://flowable.org/bpmn";
+pub(crate) const FLOWABLE_URI: &str = "http://flowable.org/bpmn";
 /// Activiti's extension namespace (also Camunda 7.0–7.3's).
-pub const ACTIVITI_URI: &str = "http://activiti.org/bpmn";
+pub(crate) const ACTIVITI_URI: &str = "http://activiti.org/bpmn";
 
 impl Ns {
     fn of(uri: &str) -> Ns {
@@ -71,7 +71,7 @@ impl Ns {
 /// (1.1), `http://www.omg.org/spec/DMN/20180521/MODEL/` (1.2), `https://www.omg.org/spec/DMN/20191111/MODEL/`
 /// (1.3), and the later ones of the same shape; `http` and `https`, with or without the final slash, as
 /// tools write either. The diagram namespaces (`.../DMNDI/`, `.../DC/`, `.../DI/`) are not it.
-pub fn is_dmn_uri(uri: &str) -> bool {
+pub(crate) fn is_dmn_uri(uri: &str) -> bool {
     let Some(rest) = uri.strip_prefix("https://").or_else(|| uri.strip_prefix("http://")) else {
         return false;
     };
@@ -239,7 +239,7 @@ impl<'a> Iterator for TagIter<'_, 'a> {
 }
 
 /// The first value of the attribute named `name` (first one wins, as in the modellers' reader).
-pub fn attr<'a>(raw: &'a str, name: &str) -> Option<&'a str> {
+pub(crate) fn attr<'a>(raw: &'a str, name: &str) -> Option<&'a str> {
     Attrs::new(raw).find(|(n, _)| *n == name).map(|(_, v)| v)
 }
 
@@ -291,7 +291,7 @@ pub(crate) fn push_reference(out: &mut String, name: &str) {
 }
 
 /// The character a reference name (between `&` and `;`) stands for, if it is predefined or numeric.
-pub fn resolve_reference(name: &str) -> Option<char> {
+pub(crate) fn resolve_reference(name: &str) -> Option<char> {
     if let Some(num) = name.strip_prefix('#') {
         let code = match num.strip_prefix(['x', 'X']) {
             Some(hex) if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) => {
@@ -325,7 +325,7 @@ pub struct Scopes {
 /// The most namespace bindings in scope at once; declarations past them are ignored (their prefixes
 /// resolve as if undeclared). Real documents declare a dozen; a document declaring thousands would
 /// otherwise make every name's lookup, and every declaration's check for a repeat, scan them all.
-pub const MAX_BINDINGS: usize = 256;
+pub(crate) const MAX_BINDINGS: usize = 256;
 
 impl Scopes {
     /// Opens an element's scope, adding the `xmlns` / `xmlns:p` declarations among its attributes (the

@@ -24,7 +24,7 @@ pub enum FormRef<'a> {
 }
 
 /// Reads a step's form reference (`Element::form_id`).
-pub fn form_ref(form_id: &str) -> FormRef<'_> {
+pub(crate) fn form_ref(form_id: &str) -> FormRef<'_> {
     let id = form_id.trim();
     if id.is_empty() {
         return FormRef::None;
@@ -43,7 +43,7 @@ pub fn form_ref(form_id: &str) -> FormRef<'_> {
 
 /// Whether a project holds form-js forms at all: where it holds none, a bare form key names a form of
 /// some other application, not a missing form-js file.
-pub fn has_forms(project: &Project) -> bool {
+pub(crate) fn has_forms(project: &Project) -> bool {
     !project.forms.is_empty() || !project.form_problems.is_empty()
 }
 
@@ -59,7 +59,7 @@ pub fn deployed<'p>(project: &'p Project, file: &str) -> Option<&'p crate::proje
 }
 
 /// The elements of `process` that bind a form, with what they name.
-pub fn bound_forms(process: &Process) -> impl Iterator<Item = (usize, FormRef<'_>)> {
+pub(crate) fn bound_forms(process: &Process) -> impl Iterator<Item = (usize, FormRef<'_>)> {
     process
         .elements
         .iter()

@@ -27,7 +27,8 @@ mod process;
 mod project;
 mod sentences;
 
-pub use binding::{FormRef, bound_forms, deployed, form_ref, has_forms};
+pub use binding::{FormRef, deployed};
+pub(crate) use binding::{bound_forms, has_forms};
 pub use bound::{BoundForm, BoundStep, bound_steps, lint};
 pub use code::Code;
 pub use gate::gate_findings;
@@ -433,7 +434,7 @@ impl StepCheck {
 
 /// The findings of `form` for the element at `target` of `process` (none: the start form), with the
 /// process's project: the contract of the step, then the check.
-pub fn check_step(
+pub(crate) fn check_step(
     process: &crate::bpmn::Process,
     target: Option<usize>,
     project: &crate::project::Project,
@@ -450,7 +451,7 @@ pub fn without_repeats(warnings: &mut Vec<String>, findings: &[Finding]) {
 
 /// The step of `process` that binds the form with this id (`zeebe:formDefinition formId`, a form
 /// key, or an embedded form's id), if one does.
-pub fn step_binding(process: &crate::bpmn::Process, form_id: &str) -> Option<usize> {
+pub(crate) fn step_binding(process: &crate::bpmn::Process, form_id: &str) -> Option<usize> {
     steps_binding(process, form_id).into_iter().next()
 }
 
@@ -478,7 +479,7 @@ pub fn steps_binding(process: &crate::bpmn::Process, form_id: &str) -> Vec<usize
 }
 
 /// The findings of `form` at every step that binds it, each once, errors first.
-pub fn check_bound_steps(
+pub(crate) fn check_bound_steps(
     process: &crate::bpmn::Process,
     project: &crate::project::Project,
     form: &ProjectForm,

@@ -16,7 +16,7 @@
 //! **Nothing is expanded.** DTDs are ignored: no entity is defined by one, none is expanded, no
 //! external file or URL is ever read; an undefined entity stays in the text as written. Elements
 //! nested past a fixed depth are skipped whole. The one refusal is size: a document over the limit is
-//! refused before it is read ([`read_bounded`], [`read_file`]).
+//! refused before it is read ([`read_bounded`]; the `formgen` crate reads files).
 //!
 //! It knows nothing of processes, forms, HTTP or models.
 
@@ -27,7 +27,7 @@ mod unary;
 use std::borrow::Cow;
 
 pub use model::{Aggregation, Decision, DecisionInput, DecisionOutput, Decisions, HitPolicy};
-pub use unary::{allowed_values, string_literal};
+pub use unary::allowed_values;
 
 use crate::bpmn::decode;
 

@@ -59,27 +59,6 @@ impl Decision {
             .chain(self.literal_expression.as_deref())
             .filter(|e| !e.is_empty())
     }
-
-    /// Whether the result is a list of rule results rather than one: `COLLECT` without an aggregation,
-    /// `RULE ORDER`, `OUTPUT ORDER`. A list holds one value per match for a single output, one context
-    /// (the outputs' names as keys) per match for several.
-    pub fn returns_list(&self) -> bool {
-        self.literal_expression.is_none()
-            && matches!(
-                self.hit_policy,
-                HitPolicy::Collect(None) | HitPolicy::RuleOrder | HitPolicy::OutputOrder
-            )
-    }
-
-    /// The keys of the result when it is a context: the outputs' names when a table has several
-    /// outputs (with a list hit policy, each entry of the list is such a context). Empty when the
-    /// result is the one output's value itself (one output, or a literal expression).
-    pub fn result_keys(&self) -> Vec<&str> {
-        if self.literal_expression.is_some() || self.outputs.len() < 2 {
-            return Vec::new();
-        }
-        self.outputs.iter().map(|o| o.name.as_str()).filter(|n| !n.is_empty()).collect()
-    }
 }
 
 /// A decision table's hit policy (`decisionTable@hitPolicy`, with `@aggregation` for `COLLECT`).

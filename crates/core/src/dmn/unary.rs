@@ -30,7 +30,7 @@ pub fn allowed_values(text: &str) -> Vec<String> {
 }
 
 /// The text of a FEEL expression that is exactly one string literal (`"REVIEW"`), unescaped.
-pub fn string_literal(text: &str) -> Option<String> {
+pub(crate) fn string_literal(text: &str) -> Option<String> {
     let text = text.trim();
     if !text.starts_with('"') {
         return None;
@@ -77,7 +77,7 @@ fn literal(text: &str) -> Option<(String, &str)> {
 /// Whether a rule's input entry tests its input as a list: `list contains(?, "x")`, `"x" in ?`,
 /// `"x" in purchases` (the input's own expression), `some p in ? satisfies ..`, `count(?) > 1`.
 /// Quoted text is left out of the look.
-pub fn tests_list(entry: &str, input: &str) -> bool {
+pub(crate) fn tests_list(entry: &str, input: &str) -> bool {
     let mut plain = String::with_capacity(entry.len());
     let mut quoted = false;
     for c in entry.chars() {

@@ -18,10 +18,10 @@ use crate::words;
 /// How many values known before a step its draft shows read-only, nearest first in the process's
 /// order: a reviewing step needs what the earlier forms collected, but a long process would bury the
 /// step's own fields. Chosen by `formgen eval` on the corpus pairs (see the README).
-pub const KNOWN_SHOWN: usize = 6;
+pub(crate) const KNOWN_SHOWN: usize = 6;
 
 /// Of those, how many may be values an earlier step computed rather than a person entered.
-pub const COMPUTED_SHOWN: usize = 2;
+pub(crate) const COMPUTED_SHOWN: usize = 2;
 
 /// Adds the picture's variables to the fields chosen from the process: what the step supplies and
 /// what is decided on (captured), then what is known before (shown, for a step; not for the start form).

@@ -35,7 +35,6 @@ use crate::formjs::bindable;
 use crate::project::Project;
 
 pub use brief::{Brief, Language, read as read_brief};
-pub use data::KNOWN_SHOWN;
 use field::{comparisons_by_variable, field};
 pub use step::{Drafted, draft_step, gated};
 

@@ -54,7 +54,7 @@ const RESULT_HEADERS: &[&str] = &["resultExpression", "errorExpression"];
 const CONNECTOR_BOUND: &[&str] = &["response", "error"];
 
 /// The variable names one place reads (empty for places that only store a value).
-pub fn reads_of(access: &Access) -> Vec<String> {
+pub(crate) fn reads_of(access: &Access) -> Vec<String> {
     let text = access.expression.as_str();
     let reads = match &access.place {
         Place::InputTarget
@@ -198,7 +198,7 @@ fn result_scope(process: &Process, index: usize, name: &str) -> String {
 
 /// The top-level keys of a FEEL context literal (`={status: response.status, "body": x}`): what a
 /// connector's `resultExpression` writes. Anything that is not a context literal gives nothing.
-pub fn context_keys(value: &str) -> Vec<String> {
+pub(crate) fn context_keys(value: &str) -> Vec<String> {
     let Some(body) = value.trim().strip_prefix('=') else {
         return Vec::new();
     };
@@ -209,7 +209,7 @@ pub fn context_keys(value: &str) -> Vec<String> {
 /// The dotted paths of a FEEL context literal's keys, nested contexts included
 /// (`={result: {jobId: r.id, status: r.status}}` gives `result`, `result.jobId`, `result.status`): the
 /// shape of what a result expression or an output mapping stores. Not a context literal: nothing.
-pub fn context_paths(value: &str) -> Vec<String> {
+pub(crate) fn context_paths(value: &str) -> Vec<String> {
     let Some(body) = value.trim().strip_prefix('=') else {
         return Vec::new();
     };

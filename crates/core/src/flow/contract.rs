@@ -50,7 +50,7 @@ pub enum Expected {
 
 impl Expected {
     /// The value in words, for a sentence: `a number`.
-    pub fn phrase(self) -> &'static str {
+    pub(crate) fn phrase(self) -> &'static str {
         match self {
             Expected::Number => "a number",
             Expected::Text => "a text",
@@ -951,12 +951,6 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Whether an expression compares `name` with null (`x != null`, `x = null`, JUEL `x == null`,
-/// `empty x`): it is ready for the value to be missing.
-pub fn checks_for_null(expression: &str, name: &str) -> bool {
-    null_checked_names(expression).contains(name)
-}
-
 /// Most characters of an expression a [`Site`] quotes: a finding's sentence names the expression, and
 /// one condition may be a megabyte.
 const SITE_EXPRESSION_CHARS: usize = 1_000;
@@ -1235,7 +1229,7 @@ fn looks_like_literal(name: &str) -> bool {
 /// says otherwise, each decision input once.
 /// Where a decision the process calls uses an input in its rules as another kind of value than its
 /// `typeRef` declares: the rules win for the form, and the process findings report the disagreement.
-pub fn type_disagreements(process: &Process, project: &Project) -> Vec<TypeDisagreement> {
+pub(crate) fn type_disagreements(process: &Process, project: &Project) -> Vec<TypeDisagreement> {
     let mut out: Vec<TypeDisagreement> = Vec::new();
     for e in &process.elements {
         for d in called_decisions(e, project) {

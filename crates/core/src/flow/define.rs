@@ -325,7 +325,7 @@ impl PathRoots {
 
     /// Whether [`paths_below`] may list something for `name` (a path whose first segment is the
     /// first segment of `name`); false only when it lists nothing.
-    pub fn may_have_paths_below(&self, name: &str) -> bool {
+    pub(crate) fn may_have_paths_below(&self, name: &str) -> bool {
         self.0.contains(name.split('.').next().unwrap_or(name))
     }
 }

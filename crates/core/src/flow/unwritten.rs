@@ -44,14 +44,14 @@ const MOST: usize = 50;
 const PROVIDED: &[&str] = &["loopCounter"];
 
 /// The names `process` reads that nothing in it or `project` writes, each at its first read.
-pub fn unwritten_reads(process: &Process, project: &Project) -> Vec<UnwrittenRead> {
+pub(crate) fn unwritten_reads(process: &Process, project: &Project) -> Vec<UnwrittenRead> {
     unwritten_reads_beside(process, project, None)
 }
 
 /// The names a step's form is not asked to supply because the process reads them by mistake: a
 /// literal without its quotes, a misspelling of a name written elsewhere. What the step's own form
 /// writes does not count as written here, so a form's misspelt key is still the form's mistake.
-pub fn mistaken_reads(process: &Process, project: &Project, step: Option<usize>) -> HashSet<String> {
+pub(crate) fn mistaken_reads(process: &Process, project: &Project, step: Option<usize>) -> HashSet<String> {
     unwritten_reads_beside(process, project, step)
         .into_iter()
         .filter(|r| r.kind != Unwritten::Unknown)

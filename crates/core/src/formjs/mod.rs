@@ -52,7 +52,7 @@ macro_rules! component_types {
             }
 
             /// What it does with data.
-            pub fn class(self) -> Class {
+            pub(crate) fn class(self) -> Class {
                 match self {
                     $(ComponentType::$variant => Class::$class,)*
                 }
@@ -88,16 +88,11 @@ component_types! {
 
 impl ComponentType {
     /// Whether it offers options: single-valued (radio, select) or multi-valued (checklist, taglist).
-    pub fn has_options(self) -> bool {
+    pub(crate) fn has_options(self) -> bool {
         matches!(
             self,
             ComponentType::Radio | ComponentType::Select | ComponentType::Checklist | ComponentType::Taglist
         )
-    }
-
-    /// Whether it holds text a user types (a text field, a text area).
-    pub fn is_typed_text(self) -> bool {
-        matches!(self, ComponentType::Textfield | ComponentType::Textarea)
     }
 }
 
@@ -105,11 +100,6 @@ impl std::fmt::Display for ComponentType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
-}
-
-/// The names of the types of a class, in [`ComponentType::ALL`]'s order (for schemas and messages).
-pub fn names_of(class: Class) -> Vec<&'static str> {
-    ComponentType::ALL.iter().filter(|t| t.class() == class).map(|t| t.as_str()).collect()
 }
 
 /// form-js's input types.
@@ -138,7 +128,7 @@ pub const PRESENTATIONAL: &[&str] =
 pub const OPTION_FIELDS: &[&str] = &["radio", "select", "checklist", "taglist"];
 
 /// The class of a form-js type; `None` for a type form-js does not know.
-pub fn class_of(kind: &str) -> Option<Class> {
+pub(crate) fn class_of(kind: &str) -> Option<Class> {
     ComponentType::parse(kind).map(ComponentType::class)
 }
 
@@ -154,7 +144,7 @@ pub struct Replacement {
 }
 
 /// The form-js type a common synonym means, matched case- and separator-insensitively.
-pub fn synonym(kind: &str) -> Option<Replacement> {
+pub(crate) fn synonym(kind: &str) -> Option<Replacement> {
     let norm: String = kind.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect();
     use ComponentType as T;
     let r = |kind, subtype, validation_type| Some(Replacement { kind, subtype, validation_type });
@@ -209,7 +199,7 @@ pub fn segments(path: &str) -> usize {
 }
 
 /// Whether `key` matches form-js's key pattern (`^\w+(\.\w+)*$`, ASCII word characters).
-pub fn matches_key_pattern(key: &str) -> bool {
+pub(crate) fn matches_key_pattern(key: &str) -> bool {
     !key.is_empty()
         && key
             .split('.')
@@ -218,7 +208,7 @@ pub fn matches_key_pattern(key: &str) -> bool {
 
 /// The first segment of `key` form-js's editor refuses to bind (an all-digit index, or a name that
 /// would reach an object's prototype), if any.
-pub fn reserved_segment(key: &str) -> Option<&str> {
+pub(crate) fn reserved_segment(key: &str) -> Option<&str> {
     key.split('.').find(|seg| {
         matches!(*seg, "__proto__" | "prototype" | "constructor") || seg.bytes().all(|b| b.is_ascii_digit())
     })
@@ -232,6 +222,11 @@ pub fn bindable(key: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The names of the types of a class, in [`ComponentType::ALL`]'s order.
+    fn names_of(class: Class) -> Vec<&'static str> {
+        ComponentType::ALL.iter().filter(|t| t.class() == class).map(|t| t.as_str()).collect()
+    }
 
     #[test]
     fn the_lists_are_the_types_of_each_class() {

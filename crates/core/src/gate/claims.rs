@@ -49,7 +49,7 @@ struct Found {
 
 impl Claims {
     /// Claims `path` closed; returns the claim it clashes with (its path and who made it).
-    pub fn claim_closed(&mut self, path: &str, who: &str) -> Option<(String, String)> {
+    pub(crate) fn claim_closed(&mut self, path: &str, who: &str) -> Option<(String, String)> {
         let found = self.find(path);
         let at = found.node.map(|n| &self.nodes[n]);
         let clash = at
@@ -68,7 +68,7 @@ impl Claims {
     }
 
     /// Claims `path` open; returns the claim it clashes with.
-    pub fn claim_open(&mut self, path: &str, who: &str) -> Option<(String, String)> {
+    pub(crate) fn claim_open(&mut self, path: &str, who: &str) -> Option<(String, String)> {
         let found = self.find(path);
         let at = found.node.map(|n| &self.nodes[n]);
         let clash = at.and_then(|n| n.closed).map(|c| self.made[c].clone()).or_else(|| {

@@ -54,7 +54,7 @@ pub enum Unreadable {
 /// The form object in a hand-written file. Text that starts as JSON is read as JSON alone, so a
 /// mistake is reported at its line and column (not skipped over to some object inside); other text
 /// (a model's answer pasted into a file) is searched as [`form_in`] does.
-pub fn form_in_file(text: &str) -> Result<Map<String, Value>, Unreadable> {
+pub(crate) fn form_in_file(text: &str) -> Result<Map<String, Value>, Unreadable> {
     let trimmed = text.trim_start_matches('\u{feff}').trim();
     if !trimmed.starts_with(['{', '[']) {
         return form_in(text).map_err(Unreadable::of_form_file);
@@ -87,13 +87,13 @@ fn char_position(s: &str, line: usize, column: usize) -> (usize, usize) {
 }
 
 /// The form object in `answer`: a root object with a `components` array.
-pub fn form_in(answer: &str) -> Result<Map<String, Value>, Unreadable> {
+pub(crate) fn form_in(answer: &str) -> Result<Map<String, Value>, Unreadable> {
     let value = json_in(answer)?;
     as_form(value)
 }
 
 /// Takes a parsed value as a form: a document, a wrapper around one, or a bare components array.
-pub fn as_form(value: Value) -> Result<Map<String, Value>, Unreadable> {
+pub(crate) fn as_form(value: Value) -> Result<Map<String, Value>, Unreadable> {
     match value {
         Value::Array(components) => {
             let mut form = Map::new();
@@ -143,7 +143,7 @@ fn kind_of(v: &Value) -> &'static str {
 
 /// The first JSON object or array in `answer`: the whole text, else a fenced block, else the first
 /// `{`/`[` from which a complete value parses.
-pub fn json_in(answer: &str) -> Result<Value, Unreadable> {
+pub(crate) fn json_in(answer: &str) -> Result<Value, Unreadable> {
     let trimmed = answer.trim();
     if let Ok(v) = serde_json::from_str::<Value>(trimmed)
         && (v.is_object() || v.is_array())
@@ -273,7 +273,7 @@ fn fenced_blocks(text: &str) -> Vec<&str> {
 const QUOTE: usize = 60;
 
 /// `"…"` with at most [`QUOTE`] characters from the start, on one line.
-pub fn quote_start(s: &str) -> String {
+pub(crate) fn quote_start(s: &str) -> String {
     let s = s.trim();
     if s.is_empty() {
         return "empty".to_string();
@@ -338,7 +338,7 @@ fn strip_position(message: &str) -> String {
 impl Unreadable {
     /// The same reason, said of a model's answer: JSON that breaks off there means the model ran out
     /// of output tokens, which a hand-written file gives no reason to suppose.
-    pub fn of_model_answer(self) -> Unreadable {
+    pub(crate) fn of_model_answer(self) -> Unreadable {
         match self {
             Unreadable::Truncated(end) => Unreadable::CutOff(end),
             other => other,
@@ -346,7 +346,7 @@ impl Unreadable {
     }
 
     /// The same reason, said of a hand-written file rather than of a model's answer.
-    pub fn of_form_file(self) -> Unreadable {
+    pub(crate) fn of_form_file(self) -> Unreadable {
         match self {
             Unreadable::NoJson(start) => Unreadable::FormNoJson(start),
             Unreadable::NotAForm(why) => Unreadable::FormNotAForm(why),

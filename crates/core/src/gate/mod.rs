@@ -43,7 +43,7 @@ pub use normalise::Binding;
 pub use rule::{Problem, Rule};
 
 /// The `schemaVersion` form-js 1.23's editor writes (`node check.mjs --info`).
-pub const SCHEMA_VERSION: u64 = 19;
+pub(crate) const SCHEMA_VERSION: u64 = 19;
 
 /// A form the gate accepted: the normalised schema and what the author should know about it.
 #[derive(Debug, Clone, PartialEq, Serialize)]

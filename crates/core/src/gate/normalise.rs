@@ -97,7 +97,7 @@ impl<'r> Walker<'r> {
     }
 
     /// Walks the root's components list.
-    pub fn walk_root(&mut self, components: &mut Vec<Value>) {
+    pub(crate) fn walk_root(&mut self, components: &mut Vec<Value>) {
         let mut claims = Claims::default();
         self.walk(components, "", &mut claims, false, "", 0);
         leaks::judge(&self.fetches, &self.editable, self.report);

@@ -32,9 +32,9 @@ use regex_syntax::hir::translate::Translator;
 use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, HirKind};
 
 /// The static cost one pattern may have (see the module doc).
-pub const PATTERN_COST: u64 = 20_000;
+pub(crate) const PATTERN_COST: u64 = 20_000;
 /// The static cost a form's patterns may have together.
-pub const FORM_COST: u64 = 200_000;
+pub(crate) const FORM_COST: u64 = 200_000;
 /// The `regex` crate's compiled-program and lazy-DFA size limits for one pattern.
 const SIZE_LIMIT: usize = 1 << 20;
 /// How deeply groups may nest in a pattern.

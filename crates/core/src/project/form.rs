@@ -70,7 +70,7 @@ pub struct FormField {
 
 impl FormField {
     /// Its form-js type; `None` for a custom type.
-    pub fn component_type(&self) -> Option<crate::formjs::ComponentType> {
+    pub(crate) fn component_type(&self) -> Option<crate::formjs::ComponentType> {
         crate::formjs::ComponentType::parse(&self.kind)
     }
 }

@@ -8,30 +8,23 @@
 //! decision id. It knows nothing of processes, HTTP or models; linking steps to forms and decisions
 //! is the data-flow reader's job.
 //!
-//! **Sources.** A folder ([`read_folder`], or [`list_folder`] then [`read_listing`]), recursively:
-//! `.form` files indexed by the `id` inside them, `.dmn` files by the ids of their decisions; and the
-//! lists a request sends ([`from_request`]): `forms` (form-js schemas) and `decisions` (DMN XML text),
-//! the ones the editor has open. [`Project::overlay`] lays the request's over the folder's: what the
-//! editor holds is newer than what is saved.
-//!
-//! **Re-reading on change.** [`list_folder`] is cheap (names, sizes, times; nothing is read) and two
-//! [`Listing`]s compare equal when nothing changed, so a store keeps the last listing with its
-//! project and re-reads only when the listing differs, as the process store does for BPMN files;
-//! [`Listing::newest`] gives the newest modification time for a cache key or a log line.
+//! **Sources.** The files of a project given in memory ([`from_files`]: an editor's open files, or
+//! the files a folder holds, which the `formgen` crate lists and reads): `.form` files indexed by the
+//! `id` inside them, `.dmn` files by the ids of their decisions; and the lists a request sends
+//! ([`from_request`]): `forms` (form-js schemas) and `decisions` (DMN XML text), the ones the editor
+//! has open. [`Project::overlay`] lays the request's over the folder's: what the editor holds is newer
+//! than what is saved.
 //!
 //! **Bounds.** [`ProjectBounds`] caps the number of files, the bytes of each and the bytes of all;
 //! beyond them the whole project is refused with a [`ProjectError`] whose sentence names the count or
-//! size and the limit. One exception: in a folder, a single file over the per-file size is skipped
-//! with a warning (a folder is shared by many processes; one oversized file must not take the
-//! project from all of them), while the same in a request is refused.
+//! size and the limit. One exception: among files (a folder's, an editor's), a single file over the
+//! per-file size is skipped with a warning (a folder is shared by many processes; one oversized file
+//! must not take the project from all of them), while the same in a request is refused.
 //!
 //! **Leniency.** A file that does not parse (not JSON, not a form, no DMN decision) is skipped with a
 //! warning naming it, never an error; a DMN file that breaks halfway keeps the decisions before the
 //! break, with a warning. Where two forms (or decisions) share an id, the first one by file name is
 //! the one looked up, with a warning.
-//!
-//! **Folders.** Symbolic links are followed only to what lies inside the folder; `node_modules`,
-//! `target` and names starting with `.` are passed over (see [`folder`]).
 
 mod form;
 
@@ -296,7 +289,7 @@ impl Project {
                 match serde_json::from_slice::<Value>(text) {
                     Ok(schema) => self.add_form(schema, name),
                     Err(e) => {
-                        self.unreadable_form(name, format!("{name} was skipped: it is not JSON ({e})."))
+                        self.unreadable_form(name, format!("{name} was skipped: it is not JSON ({e})."));
                     }
                 }
             }

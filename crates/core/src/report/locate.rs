@@ -16,7 +16,7 @@ pub struct Position {
 
 impl Position {
     /// The first character of a text: where a finding about the whole file stands.
-    pub const START: Position = Position { line: 1, column: 1 };
+    pub(crate) const START: Position = Position { line: 1, column: 1 };
 }
 
 /// The position of each character of `text`, a leading byte order mark not counted.

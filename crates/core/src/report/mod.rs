@@ -44,7 +44,7 @@ pub struct Rule {
 
 impl Rule {
     /// The gate accepted the form with a repair or a doubt.
-    pub const GATE_WARNING: Rule = Rule {
+    pub(crate) const GATE_WARNING: Rule = Rule {
         id: "gate_warning",
         summary: "The schema gate accepts the form but repairs something in it or finds something that looks wrong.",
     };
@@ -179,7 +179,7 @@ impl Run {
     }
 
     /// The process a unit was checked against.
-    pub fn process_of(&self, unit: &Unit) -> Option<&ProcessReport> {
+    pub(crate) fn process_of(&self, unit: &Unit) -> Option<&ProcessReport> {
         unit.process.and_then(|i| self.processes.get(i))
     }
 

@@ -9,7 +9,7 @@ use super::{Format, Located, Position, ProcessReport, Rule, Run, Unit};
 const PROCESS_RULE: Rule = Rule { id: "process_rule", summary: "A process says where it ends." };
 
 /// Said only in the schema and the finding's expression, which no format but `json` prints.
-pub const UNSAID: &str = "UNSAID-default-value";
+pub(crate) const UNSAID: &str = "UNSAID-default-value";
 
 /// One process with a finding of its own, a form with an error and a gate warning, a clean form.
 pub fn sample() -> Run {
@@ -110,14 +110,14 @@ fn the_summary_counts_in_words() {
 }
 
 #[test]
-fn errors_exit_one_and_warnings_past_the_maximum_too() {
+fn errors_fail_and_warnings_past_the_maximum_too() {
     let mut run = sample();
-    assert_eq!(run.fails(None), true);
+    assert!(run.fails(None));
     run.units[0].located.remove(0);
-    assert_eq!(run.fails(None), false);
-    assert_eq!(run.fails(Some(2)), false);
-    assert_eq!(run.fails(Some(1)), true);
-    assert_eq!(run.fails(Some(0)), true);
+    assert!(!run.fails(None));
+    assert!(!run.fails(Some(2)));
+    assert!(run.fails(Some(1)));
+    assert!(run.fails(Some(0)));
 }
 
 #[test]

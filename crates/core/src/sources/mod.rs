@@ -32,7 +32,7 @@ pub enum Origin {
 
 impl Origin {
     /// What the source is called in a sentence.
-    pub fn noun(self) -> &'static str {
+    pub(crate) fn noun(self) -> &'static str {
         match self {
             Origin::Draft => "process draft",
             Origin::Deployment => "deployed process",

@@ -212,7 +212,7 @@ fn squashed(s: &str) -> String {
 
 /// The first of `names` (not `name` itself) one edit away from `name` (a letter added, dropped,
 /// changed, or two neighbours swapped), for a name of four characters or more: a likely misspelling.
-pub fn one_edit_away<'v>(name: &str, names: &[&'v str]) -> Option<&'v str> {
+pub(crate) fn one_edit_away<'v>(name: &str, names: &[&'v str]) -> Option<&'v str> {
     let len = name.chars().count();
     if len < 4 {
         return None;
@@ -224,7 +224,7 @@ pub fn one_edit_away<'v>(name: &str, names: &[&'v str]) -> Option<&'v str> {
 }
 
 /// The process variable that `key` most likely means, when `key` itself is not one.
-pub fn close_variable<'v>(key: &str, variables: &[&'v str]) -> Option<&'v str> {
+pub(crate) fn close_variable<'v>(key: &str, variables: &[&'v str]) -> Option<&'v str> {
     let key_squashed = squashed(key);
     let key_meaning = meaning(key);
     let mut best: Option<(f64, &str)> = None;

@@ -46,7 +46,7 @@ fn flush(current: &mut String, words: &mut Vec<String>) {
 
 /// The first character upper-cased: a sentence start, an option label. A sentence that starts with a
 /// path or a file name (`fixtures/order.bpmn: ...`) keeps it as written: its case is the file's.
-pub fn capitalise(s: &str) -> String {
+pub(crate) fn capitalise(s: &str) -> String {
     if starts_with_path(s) {
         return s.to_string();
     }
@@ -83,7 +83,7 @@ pub fn sentence(s: &str) -> String {
 }
 
 /// The first character lower-cased: a sentence start used inside another sentence.
-pub fn lower_first(s: &str) -> String {
+pub(crate) fn lower_first(s: &str) -> String {
     let mut chars = s.chars();
     match chars.next() {
         Some(f) => f.to_lowercase().chain(chars).collect(),
@@ -93,7 +93,7 @@ pub fn lower_first(s: &str) -> String {
 
 /// A readable label from a variable name in its own language: `startDate` → "Start date",
 /// `urlaubstage` → "Urlaubstage", `customer.address.zip` → "Customer address zip".
-pub fn humanise(name: &str) -> String {
+pub(crate) fn humanise(name: &str) -> String {
     capitalise(&split(name).join(" "))
 }
 
@@ -101,7 +101,7 @@ pub fn humanise(name: &str) -> String {
 /// "Semi annual", `adresse_aendern` → "Adresse aendern", `tag1` → "Tag 1"); other text with its first
 /// letter upper-cased (`day-to-day expense` → "Day-to-day expense") unless it starts with a path; a code of
 /// up to three capitals (`EUR`) or a value without letters (`1.5`) as written.
-pub fn option_label(value: &str) -> String {
+pub(crate) fn option_label(value: &str) -> String {
     let identifier = value.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-');
     let code = value.chars().count() <= 3 && value.chars().all(|c| c.is_ascii_uppercase());
     if code || !value.chars().any(char::is_alphabetic) {
@@ -116,7 +116,7 @@ pub fn option_label(value: &str) -> String {
 /// A form-js key from a label: `"Start date"` → `startDate`, `"Größe (cm)"` → `grosseCm`. Letters are
 /// folded to ASCII where a plain transliteration exists; other characters are dropped. Returns `None` when
 /// nothing usable remains.
-pub fn key_from_label(label: &str) -> Option<String> {
+pub(crate) fn key_from_label(label: &str) -> Option<String> {
     let mut key = String::new();
     for (i, w) in split(label).iter().enumerate() {
         let ascii: String = w.chars().flat_map(fold).collect();

@@ -213,7 +213,7 @@ pub enum Asks {
 }
 
 /// What a field asks for, when it asks for a secret: the words that matched, e.g. "API key".
-pub fn secret_in(text: &str) -> Option<String> {
+pub(crate) fn secret_in(text: &str) -> Option<String> {
     match asks(text) {
         Some(Asks::Secret(w) | Asks::NationalId(w)) => Some(w),
         None => None,

@@ -1,11 +1,15 @@
-// The `formgen` service of a bpmn-js modeller: asks formgen's capability, keeps the selected step's data
-// picture (outline) and the findings for its bound form (validate) up to date, generates a step's form and
-// binds the step to it through the command stack. It fires, on the modeller's event bus:
+// The `formgen` service of a bpmn-js modeller: keeps the selected step's data picture (outline) and the
+// findings for its bound form (check) up to date, generates a step's form and binds the step to it through
+// the command stack. The picture, the check and the builtin's draft come from formgen's core in the browser
+// (@formgen/core, WebAssembly), so the modeller needs no server; a formgen service, when one is configured
+// and its capability probe finds Workers, adds its model Workers for "Generate form". It fires, on the
+// modeller's event bus:
 //   formgen.capability.changed  {capability}   the probe's state
 //   formgen.picture.changed     {picture}      the selected step's picture and findings
 //   formgen.generation.changed  {generation}   a generation started, progressed or ended
 //   formgen.proposal            {target, proposal, binding}   a proposal bound to its step
 import { createClient } from '@formgen/client';
+import { check as checkLocally, draft as draftLocally, outline as outlineLocally, ready } from '@formgen/core/editors';
 
 import { boundForm, bindForm, embedForm } from './binding.js';
 import { currentTarget, proposedFormId, targetKey, targetOf } from './target.js';
@@ -23,9 +27,9 @@ import { currentTarget, proposedFormId, targetKey, targetOf } from './target.js'
 /**
  * `formgen` in the modeller's config.
  * @typedef {object} FormgenBpmnConfig
- * @property {FormgenClient} [client] the client to use (share one between modules); else one is made from
- *   `url` and `token`
- * @property {string} [url] formgen's base URL (default: the page's origin)
+ * @property {FormgenClient | null} [client] the formgen service's client (share one between modules); else
+ *   one is made from `url` and `token`; neither: no service, everything runs in the browser
+ * @property {string} [url] a formgen service's base URL, for its model Workers (default: none)
  * @property {string | (() => string)} [token] a Bearer token
  * @property {'linked' | 'embedded'} [binding] how a proposal binds its step: a linked form
  *   (zeebe:formDefinition formId, default; the form is offered as a .form download) or embedded in the
@@ -37,10 +41,15 @@ import { currentTarget, proposedFormId, targetKey, targetOf } from './target.js'
  * @property {(target: Target) => void} [onGenerate] the host generates instead (e.g. in its form editor): the
  *   properties panel's "Generate form" calls it with the step
  * @property {boolean} [probe] ask the capability at start (default true)
+ * @property {import('@formgen/core/editors').CoreSource} [core] where formgen's core (`formgen_core.wasm`)
+ *   is: its URL, bytes or compiled module (default: beside the core package's own source, which a bundle must
+ *   override)
  */
 
 /**
- * @typedef {{ state: 'pending' | 'available' | 'unavailable' | 'unauthorized' | 'error', value?: Capability,
+ * The service's state: `offline` when none is configured; "Generate form" goes through the service only
+ * when it is `available` (its probe found Workers), else the builtin drafts in the browser.
+ * @typedef {{ state: 'pending' | 'offline' | 'available' | 'unavailable' | 'unauthorized' | 'error', value?: Capability,
  *   error?: FormgenError }} CapabilityState
  */
 
@@ -73,8 +82,8 @@ export default class Formgen {
   constructor(config, eventBus, bpmnjs) {
     const options = config || {};
 
-    /** @type {FormgenClient} */
-    this.client = options.client || createClient({ baseUrl: options.url, token: options.token });
+    /** @type {FormgenClient | null} */
+    this.client = options.client || (options.url ? createClient({ baseUrl: options.url, token: options.token }) : null);
 
     /** @type {'linked' | 'embedded'} */
     this.binding = options.binding === 'embedded' ? 'embedded' : 'linked';
@@ -100,19 +109,24 @@ export default class Formgen {
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     this._timer = undefined;
 
-    /** @type {AbortController | null} */
-    this._inFlight = null;
+    this._asked = 0; // the newest question's number: an older answer is not drawn
     this._shown = '';
 
     eventBus.on([ 'selection.changed', 'commandStack.changed', 'import.done' ], () => this.refresh());
+    ready(options.core).then(() => this.refresh()); // the picture waits for the core, not for a service
     if (options.probe !== false) this.probe();
+    else this._setCapability({ state: this.client ? 'pending' : 'offline' });
   }
 
   /**
-   * Asks formgen which Workers are in reach (again: after a sign-in, say).
+   * Asks the formgen service which Workers are in reach (again: after a sign-in, say).
    * @returns {Promise<CapabilityState>}
    */
   async probe() {
+    if (!this.client) {
+      this._setCapability({ state: 'offline' });
+      return this.capability;
+    }
     this._setCapability({ state: 'pending' });
     const result = await this.client.capability();
     if (!result.ok) {
@@ -123,6 +137,20 @@ export default class Formgen {
     }
     this.refresh();
     return this.capability;
+  }
+
+  /**
+   * Points the service at another formgen service (a settings change), or at none (`null`), and probes it.
+   * @param {FormgenClient | null} client
+   */
+  setClient(client) {
+    this.client = client;
+    return this.probe();
+  }
+
+  /** Whether "Generate form" goes through the service (its Workers), rather than the builtin in the browser. */
+  get viaService() {
+    return this.capability.state === 'available' && this.client !== null;
   }
 
   /** @param {CapabilityState} capability */
@@ -230,32 +258,30 @@ export default class Formgen {
   }
 
   async _update() {
-    if (![ 'available', 'unavailable' ].includes(this.capability.state)) {
-      this._shown = '';
-      return; // before the probe, or without a sign-in, there is nobody to ask
-    }
     const target = this.currentTarget();
     if (target.problem !== undefined) {
-      if (this._inFlight) this._inFlight.abort();
+      this._asked += 1;
       this._shown = '';
       this._setPicture({ state: 'idle', target });
+      return;
+    }
+    const asked = ++this._asked;
+    const loaded = await ready(this._options.core);
+    if (!loaded.ok) {
+      this._shown = '';
+      this._setPicture({ state: 'error', target, error: loaded.error });
       return;
     }
     const context = await this.context(target);
     const schema = this.boundSchema(target);
     const question = JSON.stringify([ context, schema ]);
+    if (asked !== this._asked) return; // a newer question is on its way
     if (question === this._shown) return;
-    if (this._inFlight) this._inFlight.abort();
-    const controller = new AbortController();
-    this._inFlight = controller;
-    this._setPicture({ state: 'loading', target });
-    const { signal } = controller;
-    const [ outline, check ] = await Promise.all([
-      this.client.outline(context, { signal }),
-      schema ? this._check(schema, target, context, signal) : Promise.resolve(null),
-    ]);
-    if (signal.aborted) return; // a newer question is on its way
-    this._inFlight = null;
+
+    // The core answers at once, in the browser. The start form's picture is its start event's (the core
+    // draws a picture only for a named element).
+    const outline = outlineLocally({ ...context, elementId: context.elementId || (target.element && target.element.id) || '' });
+    const check = schema ? this._check(schema, target, context) : null;
     if (!outline.ok) {
       this._shown = '';
       this._setPicture({ state: 'error', target, error: outline.error });
@@ -274,15 +300,16 @@ export default class Formgen {
   }
 
   /**
-   * The gate and the contract check on the step's bound form; the context's `elementId` names the step.
+   * The gate and the contract check on the step's bound form, in the browser; the context's `elementId`
+   * names the step (none: the start form, checked at its start event).
    * @param {FormSchema} schema
    * @param {Target} target
    * @param {ProcessContext} context
-   * @param {AbortSignal} signal
    */
-  async _check(schema, target, context, signal) {
-    const request = { ...context, schema, formId: schema.id || (target.problem === undefined ? target.formId : '') };
-    return this.client.validate(request, { signal });
+  _check(schema, target, context) {
+    const formId = schema.id || (target.problem === undefined ? target.formId : '');
+    const elementId = context.elementId || (target.problem === undefined && target.element ? target.element.id : '');
+    return checkLocally({ ...context, elementId, schema, formId });
   }
 
   /**
@@ -312,16 +339,22 @@ export default class Formgen {
     this.last = null;
     this._fireGeneration();
     const context = await this.context(target);
-    const result = await this.client.generate({
+    const asked = {
       ...context,
       description: request.description || '',
-      worker: request.worker || '',
       formId: target.formId || this.proposedFormId(target),
+    };
+    let result = !this.viaService || !this.client ? await this._draftLocally(asked) : await this.client.generate({
+      ...asked,
+      worker: request.worker || '',
     }, {
       signal: controller.signal,
       onProgress: (progress) => { generation.progress = progress; this._fireGeneration(); },
       onDraft: (draft) => { generation.drafted = draft.components.length; this._fireGeneration(); },
     });
+
+    // The service went away since its probe: the builtin in the browser drafts instead (the proposal says so).
+    if (!result.ok && result.error.code === 'unreachable') result = await this._draftLocally(asked);
     if (this.generation !== generation) return this.last; // a newer generation took over
     this.generation = null;
     if (!result.ok) return this._finish({ key, cancelled: result.error.code === 'aborted', error: result.error });
@@ -332,6 +365,16 @@ export default class Formgen {
     this._eventBus.fire('formgen.proposal', { target, proposal, binding });
     this.refresh();
     return this._finish({ key, proposal, binding });
+  }
+
+  /**
+   * The builtin's draft, made by the core in the browser.
+   * @param {ProcessContext & { description?: string, formId?: string }} request
+   * @returns {Promise<import('@formgen/client').Result<Proposal>>}
+   */
+  async _draftLocally(request) {
+    const loaded = await ready(this._options.core);
+    return loaded.ok ? draftLocally(request) : loaded;
   }
 
   /** Cancels the generation in flight: formgen drops the model call with the request. */

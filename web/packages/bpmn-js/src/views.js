@@ -1,6 +1,7 @@
 // The two entries formgen adds to the properties panel's Form group, as plain DOM kept in step with the
-// `formgen` service through the event bus: "Generate form" (with a brief, the Worker when there are
-// several, progress and Cancel) and the step's data picture with the findings for its bound form.
+// `formgen` service through the event bus: "Generate form" (with a brief, the Worker when the service
+// offers several, progress and Cancel; the builtin in the browser without a service) and the step's data
+// picture with the findings for its bound form.
 import { download } from './binding.js';
 import { el, errorLine, findingList, muted, renderDataPicture } from './data-picture.js';
 import { targetKey } from './target.js';
@@ -30,6 +31,8 @@ export function mountGenerate(container, formgen, eventBus, element) {
   cancel.type = 'button';
   const status = el('div', 'formgen-status');
   status.setAttribute('role', 'status');
+  const note = muted(''); // why models are not offered, when a service is configured
+  note.classList.add('formgen-capability');
   const row = el('div', 'formgen-row');
   row.append(button, cancel);
   let timer = /** @type {ReturnType<typeof setInterval> | undefined} */ (undefined);
@@ -42,17 +45,18 @@ export function mountGenerate(container, formgen, eventBus, element) {
   function render() {
     const { capability, generation, last } = formgen;
     const hosted = formgen.hosted;
-    if (capability.state !== 'available') {
+    if (capability.state === 'pending') {
 
-      // No Worker in reach (or nobody signed in): no button that could only fail.
-      container.replaceChildren(...(capability.state === 'pending' ? [] : [ muted(capabilityLine(capability)) ]));
+      // The service may offer its Workers a moment later: no button until it answered.
+      container.replaceChildren();
       container.dataset.state = capability.state;
       return;
     }
-    const workers = (capability.value && capability.value.workers) || [];
+    const workers = (formgen.viaService && capability.value && capability.value.workers) || [];
     if (worker.options.length !== workers.length) {
       worker.replaceChildren(...workers.map((w) => new Option(`${w.name} (${w.model})`, w.name)));
     }
+    container.dataset.capability = capability.state;
     const mine = generation && generation.key === key;
     button.disabled = Boolean(generation);
     brief.disabled = Boolean(generation);
@@ -62,7 +66,7 @@ export function mountGenerate(container, formgen, eventBus, element) {
       const tick = () => {
         const p = generation.progress;
         const seconds = Math.floor((Date.now() - generation.started) / 1000);
-        status.textContent = `The model is working… ${seconds} s`
+        status.textContent = `${formgen.viaService ? 'The model is' : 'The builtin is'} working… ${seconds} s`
           + (p ? ` · ${p.components} fields so far, ${p.tokens} tokens${p.attempt > 1 ? `, attempt ${p.attempt}` : ''}` : '');
       };
       tick();
@@ -75,7 +79,9 @@ export function mountGenerate(container, formgen, eventBus, element) {
       status.replaceChildren();
       container.dataset.state = 'ready';
     }
-    const parts = hosted ? [ row, status ] : [ brief, ...(workers.length > 1 ? [ worker ] : []), row, status ];
+    note.textContent = capabilityLine(capability);
+    const parts = [ ...(hosted ? [] : [ brief, ...(workers.length > 1 ? [ worker ] : []) ]), row, status,
+      ...(note.textContent ? [ note ] : []) ];
     if (container.childElementCount !== parts.length || [ ...container.children ].some((c, i) => c !== parts[i])) {
       container.replaceChildren(...parts);
     }
@@ -90,10 +96,14 @@ export function mountGenerate(container, formgen, eventBus, element) {
   };
 }
 
-/** @param {import('./Formgen.js').CapabilityState} capability */
+/**
+ * Why drafts come from the builtin in the browser although a service is configured; '' otherwise.
+ * @param {import('./Formgen.js').CapabilityState} capability
+ */
 function capabilityLine(capability) {
-  if (capability.state === 'unavailable') return 'No Worker is in reach: formgen cannot draft forms here.';
-  if (capability.error) return capability.error.message;
+  const builtin = 'Drafts come from the builtin, in this browser.';
+  if (capability.state === 'unavailable') return `The formgen service offers no model Worker. ${builtin}`;
+  if (capability.error) return `${capability.error.message} ${builtin}`;
   return '';
 }
 
@@ -106,7 +116,9 @@ function resultLines(last) {
   const { schema } = proposal;
   const fields = schema.components.filter((c) => c.key).length;
   const how = last.binding === 'embedded' ? 'embedded in the process' : `bound to form "${schema.id}"`;
-  const line = el('p', 'formgen-result', `Proposal by ${proposal.worker} (${proposal.model}), ${fields} field${fields === 1 ? '' : 's'}, ${how}. Ctrl+Z takes it back. `);
+  const by = /** @type {{ local?: boolean }} */ (proposal).local
+    ? `the builtin (${proposal.model}), drafted in this browser` : `${proposal.worker} (${proposal.model})`;
+  const line = el('p', 'formgen-result', `Proposal by ${by}, ${fields} field${fields === 1 ? '' : 's'}, ${how}. Ctrl+Z takes it back. `);
   if (last.binding !== 'embedded') {
     const save = /** @type {HTMLButtonElement} */ (el('button', 'formgen-download', `Download ${schema.id}.form`));
     save.type = 'button';
@@ -140,7 +152,7 @@ export function mountData(container, formgen, eventBus, element) {
       && (picture.target.element === element || (picture.target.element && picture.target.element.id === element.id));
     container.dataset.state = mine ? picture.state : 'idle';
     if (!mine) {
-      body.replaceChildren(muted(formgen.capability.state === 'pending' ? 'Asking formgen…' : ''));
+      body.replaceChildren(muted(formgen.picture.state === 'idle' ? '' : 'Reading the process…'));
       findings.replaceChildren();
       return;
     }

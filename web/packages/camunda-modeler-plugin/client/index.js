@@ -1,22 +1,27 @@
 // The plugin's client script: registers formgen's bpmn-js module for Camunda 8 diagrams and a client
 // extension that reads the plugin's settings. The properties panel, preact and React are the Modeler's own
 // (camunda-modeler-plugin-helpers' vendor exports, aliased at bundling), so the entries render in its panel.
+// formgen's core (WebAssembly) is inside this script: the data picture, the check and the builtin's draft
+// work with no server; a formgen URL in the settings adds that service's model Workers.
 import { registerClientExtension, registerCloudBpmnJSPlugin } from 'camunda-modeler-plugin-helpers';
 import { createClient } from '@formgen/client';
 import { Formgen, FormgenBpmnModule } from '@formgen/bpmn-js';
 
 import { FormgenSettings, connection } from './settings.js';
+import { core } from './core.js';
+import './lint.js'; // formgen's bpmnlint rules as the Modeler's lint rules
 
-// One client for every diagram, following the settings.
-const client = createClient({ baseUrl: connection.url, token: () => connection.token });
+// One client for every diagram, following the settings; none while no URL is set.
+const client = createClient({ baseUrl: connection.url || undefined, token: () => connection.token });
+const service = () => (connection.url ? client : null);
 
 /** @type {Set<Formgen>} */
 const services = new Set();
 connection.listeners.add(() => {
-  client.setBaseUrl(connection.url);
-  for (const service of services) {
-    service.binding = connection.binding;
-    service.probe();
+  if (connection.url) client.setBaseUrl(connection.url);
+  for (const formgen of services) {
+    formgen.binding = connection.binding;
+    formgen.setClient(service());
   }
 });
 
@@ -26,10 +31,10 @@ connection.listeners.add(() => {
  * @param {any} bpmnjs
  */
 function createFormgen(eventBus, bpmnjs) {
-  const service = new Formgen({ client, binding: connection.binding }, eventBus, bpmnjs);
-  services.add(service);
-  eventBus.on('diagram.destroy', () => services.delete(service));
-  return service;
+  const formgen = new Formgen({ client: service(), binding: connection.binding, core }, eventBus, bpmnjs);
+  services.add(formgen);
+  eventBus.on('diagram.destroy', () => services.delete(formgen));
+  return formgen;
 }
 createFormgen.$inject = [ 'eventBus', 'bpmnjs' ];
 

@@ -1,9 +1,10 @@
 // The plugin's settings in the Modeler's Settings dialog (Modeler 5.40+ passes `settings` to client
 // extensions): formgen's URL, a token, and how a proposal binds its step. The values live in the Modeler's
-// settings.json (the user data folder); they reach the bpmn-js module through `connection`.
+// settings.json (the user data folder); they reach the bpmn-js module through `connection`. Without a URL
+// everything runs in the Modeler (formgen's core in the plugin); a URL adds that service's model Workers.
 import React from 'camunda-modeler-plugin-helpers/vendor/react.js';
 
-export const DEFAULT_URL = 'http://127.0.0.1:8080';
+export const DEFAULT_URL = '';
 
 /** The settings group formgen registers. */
 export const SETTINGS = {
@@ -14,7 +15,7 @@ export const SETTINGS = {
       type: 'text',
       label: 'formgen URL',
       default: DEFAULT_URL,
-      description: 'Where formgen serve answers, e.g. https://formgen.example.com. Its server.cors_origins must admit the Modeler.',
+      description: 'Optional: where formgen serve answers, e.g. https://formgen.example.com, for its model Workers (its server.cors_origins must admit the Modeler). Empty: the builtin drafts in the Modeler, with no server.',
     },
     'formgen.token': {
       type: 'password',
@@ -68,7 +69,7 @@ export class FormgenSettings extends React.PureComponent {
     super(props);
     const settings = props.settings || (props._getGlobal && props._getGlobal('settings'));
     if (settings) followSettings(settings);
-    else if (props.log) props.log({ category: 'formgen', message: 'This Modeler has no settings API: formgen uses http://127.0.0.1:8080.' });
+    else if (props.log) props.log({ category: 'formgen', message: 'This Modeler has no settings API: formgen runs without a service (the builtin drafts).' });
   }
 
   render() {

@@ -3,12 +3,17 @@
 // preview; the proposal replaces them; Cancel (or an error) puts the author's form back. The contract's
 // findings are drawn next to their fields (and, without a field, for the form as a whole).
 //
+// formgen's core runs in the browser (@formgen/core, WebAssembly): it checks the form as the author edits
+// and drafts with the builtin, so the editor needs no server. A formgen service, when one is configured and
+// its capability probe finds Workers, adds its model Workers; drafting with them goes through the service.
+//
 // It fires, on the editor's event bus:
 //   formgen.capability.changed  {capability}
 //   formgen.state.changed       {busy, proposal}  a generation started or ended; whether the editor holds a
 //                                                 proposal for the current target
 //   formgen.proposal            {proposal, target} the proposal is in the editor
 import { createClient, groupFindings } from '@formgen/client';
+import { check as checkLocally, draft as draftLocally, ready } from '@formgen/core/editors';
 
 /** @typedef {import('@formgen/client').FormgenClient} FormgenClient */
 /** @typedef {import('@formgen/client').FormSchema} FormSchema */
@@ -27,9 +32,9 @@ import { createClient, groupFindings } from '@formgen/client';
 /**
  * `formgen` in the form editor's config.
  * @typedef {object} FormgenFormConfig
- * @property {FormgenClient} [client] the client to use (share one between modules); else one is made from
- *   `url` and `token`
- * @property {string} [url] formgen's base URL (default: the page's origin)
+ * @property {FormgenClient | null} [client] the formgen service's client (share one between modules); else
+ *   one is made from `url` and `token`; neither: no service, everything runs in the browser
+ * @property {string} [url] a formgen service's base URL, for its model Workers (default: none)
  * @property {string | (() => string)} [token] a Bearer token
  * @property {HTMLElement | string} [container] where the panel goes (default: the editor's palette footer)
  * @property {() => FormTarget} [target] the current target (default: a form of its own, no process)
@@ -37,9 +42,21 @@ import { createClient, groupFindings } from '@formgen/client';
  *   target (default: none: the brief is the whole request)
  * @property {string} [note] a sentence after the proposal's line (e.g. what saves it)
  * @property {boolean} [probe] ask the capability at start (default true)
+ * @property {import('@formgen/core/editors').CoreSource} [core] where formgen's core (`formgen_core.wasm`) is:
+ *   its URL, bytes or compiled module (default: beside the core package's own source, which a bundle must
+ *   override); the page loads it once for every module
+ * @property {number} [checkDelay] ms after the author's last edit before the form is checked (default 300;
+ *   0: only the Check button checks)
  */
 
-/** @typedef {{ state: 'pending' | 'available' | 'unavailable' | 'unauthorized' | 'error', value?: Capability, error?: FormgenError }} CapabilityState */
+/**
+ * The service's state: `offline` when none is configured; drafting goes through the service only when
+ * it is `available` (its probe found Workers), else the builtin drafts in the browser.
+ * @typedef {{ state: 'pending' | 'offline' | 'available' | 'unavailable' | 'unauthorized' | 'error', value?: Capability,
+ *   error?: FormgenError }} CapabilityState
+ */
+
+const CHECK_DELAY_MS = 300; // long enough to let a word be typed, short enough to feel live
 
 /** @type {() => FormTarget} */
 const NO_TARGET = () => ({ key: '(form)', label: 'This form' });
@@ -56,8 +73,8 @@ export default class FormgenAssistant {
   constructor(config, eventBus, formEditor, formFieldRegistry, slotFillManager) {
     const options = config || {};
 
-    /** @type {FormgenClient} */
-    this.client = options.client || createClient({ baseUrl: options.url, token: options.token });
+    /** @type {FormgenClient | null} */
+    this.client = options.client || (options.url ? createClient({ baseUrl: options.url, token: options.token }) : null);
 
     /** @type {CapabilityState} */
     this.capability = { state: 'pending' };
@@ -73,6 +90,10 @@ export default class FormgenAssistant {
 
     /** @type {AbortController | null} */
     this._inFlight = null;
+
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this._checkTimer = undefined;
+    this._checks = 0; // the newest check's number: an older one that ends later is not drawn
     this._options = options;
     this._eventBus = eventBus;
     this._formEditor = formEditor;
@@ -99,8 +120,19 @@ export default class FormgenAssistant {
 
     // The findings live in the canvas's DOM, which form-js redraws: draw them again after every render.
     eventBus.on([ 'formEditor.rendered', 'changed' ], () => this._drawBadges());
-    eventBus.on('form.destroy', () => this.cancel());
+    eventBus.on('form.destroy', () => {
+      this.cancel();
+      clearTimeout(this._checkTimer);
+    });
+
+    // The author's edits (and undo/redo) go through the command stack; an import clears it ('clear'),
+    // and an imported proposal comes with its own findings.
+    eventBus.on('commandStack.changed', (/** @type {{ trigger?: string }} */ event) => {
+      if (event && event.trigger !== 'clear') this._scheduleCheck();
+    });
+    ready(options.core); // start loading the core now: the first check or draft then finds it ready
     if (options.probe !== false) this.probe();
+    else this._setCapability({ state: this.client ? 'pending' : 'offline' });
   }
 
   /** The panel's root element (a host may place it anywhere). */
@@ -113,8 +145,12 @@ export default class FormgenAssistant {
     return this._inFlight !== null;
   }
 
-  /** Asks formgen which Workers are in reach (again: after a sign-in, say). */
+  /** Asks the formgen service which Workers are in reach (again: after a sign-in, say). */
   async probe() {
+    if (!this.client) {
+      this._setCapability({ state: 'offline' });
+      return this.capability;
+    }
     this._setCapability({ state: 'pending' });
     const result = await this.client.capability();
     if (!result.ok) {
@@ -124,6 +160,20 @@ export default class FormgenAssistant {
       this._setCapability({ state: value.available && value.workers.length ? 'available' : 'unavailable', value });
     }
     return this.capability;
+  }
+
+  /**
+   * Points the module at another formgen service (a settings change), or at none (`null`), and probes it.
+   * @param {FormgenClient | null} client
+   */
+  setClient(client) {
+    this.client = client;
+    return this.probe();
+  }
+
+  /** Whether a generation goes through the service (its Workers), rather than the builtin in the browser. */
+  get viaService() {
+    return this.capability.state === 'available' && this.client !== null;
   }
 
   /** @param {CapabilityState} capability */
@@ -201,12 +251,15 @@ export default class FormgenAssistant {
       // proposed one: the form keeps its id over refinements, before and after it is bound.
       // Without a host's target the editor's form is the one being drafted.
       const own = this.editorFor === target.key || !this._options.target ? editor.id : '';
-      const result = await this.client.generate({
+      const request = {
         ...context,
         description: options.description ?? this._ui.brief.value,
-        worker: options.worker ?? this._ui.worker.value,
         formId: target.formId || own || target.proposedFormId || '',
         schema: refine ? editor : undefined,
+      };
+      let result = !this.viaService || !this.client ? await this._draftLocally(request) : await this.client.generate({
+        ...request,
+        worker: options.worker ?? this._ui.worker.value,
       }, {
         signal: controller.signal,
         onProgress: (progress) => { this._progress = progress; },
@@ -224,6 +277,13 @@ export default class FormgenAssistant {
         onRepair: () => { this._progressNote = 'the answer is being repaired'; },
       });
       await this._imports;
+      if (!result.ok && result.error.code === 'unreachable' && !drafted) {
+
+        // The service went away since its probe: the builtin in the browser drafts instead, and says so.
+        const unreachable = result.error.message;
+        result = await this._draftLocally(request);
+        if (result.ok) this._addWarning(`${unreachable} The builtin drafted this form in the browser instead.`);
+      }
       if (!result.ok) {
         this._showError(result.error.code === 'aborted'
           ? 'Cancelled; the form editor is as it was.'
@@ -252,33 +312,69 @@ export default class FormgenAssistant {
     }
   }
 
+  /**
+   * The builtin's draft, made by the core in the browser.
+   * @param {ProcessContext & { description?: string, formId?: string, schema?: FormSchema }} request
+   * @returns {Promise<import('@formgen/client').Result<Proposal>>}
+   */
+  async _draftLocally(request) {
+    const loaded = await ready(this._options.core);
+    return loaded.ok ? draftLocally(request) : loaded;
+  }
+
   /** Stops the generation in flight: formgen drops the model call with the request. */
   cancel() {
     if (this._inFlight) this._inFlight.abort();
   }
 
   /**
-   * Checks the form as it stands: the schema gate and, with a process, the step's contract; draws the
-   * findings. Resolves with them (undefined when the service makes no contract check).
+   * Checks the form as it stands, in the browser (formgen's core): the schema gate and, with a process,
+   * the step's contract; draws the findings and says so. Resolves with them (undefined when it could not
+   * check).
    * @returns {Promise<Finding[] | undefined>}
    */
   async check() {
+    clearTimeout(this._checkTimer);
+    return this._check(false);
+  }
+
+  /** Checks the form a moment after the author's last edit (the `checkDelay`). */
+  _scheduleCheck() {
+    const delay = this._options.checkDelay ?? CHECK_DELAY_MS;
+    clearTimeout(this._checkTimer);
+    if (delay <= 0) return;
+    this._checkTimer = setTimeout(() => { this._check(true); }, delay);
+  }
+
+  /**
+   * @param {boolean} quiet as the author edits: only the findings change (no sentence, no warnings),
+   *   and a step that cannot be checked says nothing
+   * @returns {Promise<Finding[] | undefined>}
+   */
+  async _check(quiet) {
+    const number = ++this._checks;
     const target = this._target();
-    if (target.problem) {
-      this._showError(target.problem);
+    if (target.problem || (quiet && this.busy)) {
+      if (!quiet) this._showError(target.problem || '');
       return undefined;
     }
-    this._showError('');
-    const schema = this._formEditor.saveSchema();
-    const context = await this._request(target);
-    const result = await this.client.validate({ ...context, schema, formId: schema.id || target.formId || '' });
+    if (!quiet) this._showError('');
+    const loaded = await ready(this._options.core);
+    const schema = this._schema();
+    const context = loaded.ok && schema ? await this._request(target) : null;
+    if (number !== this._checks) return undefined; // a newer check is on its way
+    const result = loaded.ok ? (context && schema ? checkLocally({ ...context, schema, formId: schema.id || target.formId || '' }) : null) : loaded;
+    if (!result) return undefined;
     if (!result.ok) {
-      this._showError([ result.error.message, ...(result.error.problems || []) ].join(' '));
+      if (!quiet) this._showError(result.error.message);
       return undefined;
     }
-    this._ui.warnings.replaceChildren(...result.value.warnings.map((w) => el('li', '', w)));
-    this._ui.info.textContent = `Checked form "${schema.id}": the gate accepts it.`;
+    if (!quiet) {
+      this._ui.warnings.replaceChildren(...result.value.warnings.map((w) => el('li', '', w)));
+      this._ui.info.textContent = `Checked form "${schema && schema.id}": the gate accepts it.`;
+    }
     this.setFindings(result.value.findings);
+    this._eventBus.fire('formgen.checked', { findings: result.value.findings, quiet });
     return result.value.findings;
   }
 
@@ -343,24 +439,29 @@ export default class FormgenAssistant {
     const { state, value, error } = this.capability;
     ui.root.dataset.capability = state;
 
-    // absent, not disabled: no button that could only fail
-    if (state !== 'available') ui.controls.remove();
+    // The builtin in the browser always drafts; only while the service's answer is awaited is there no
+    // button (it could offer the service's Workers a moment later).
+    if (state === 'pending') ui.controls.remove();
     else if (ui.controls.parentNode !== ui.root) ui.target.after(ui.controls);
     ui.status.className = `formgen-status ${[ 'unauthorized', 'error' ].includes(state) ? 'error' : 'muted'}`;
+    const builtin = 'Drafts come from the builtin, in this browser.';
     ui.status.textContent = state === 'pending' ? 'Asking formgen which Workers are in reach…'
-      : state === 'unavailable' ? 'No Worker is in reach, so formgen cannot draft forms here; the form editor still works by hand.'
-        : error ? error.message : '';
-    if (state !== 'available' || !value) return;
+      : state === 'offline' ? ''
+        : state === 'unavailable' ? `The formgen service offers no model Worker. ${builtin}`
+          : error ? `${error.message} ${builtin}` : '';
     const select = ui.worker;
     const chosen = select.value;
-    select.replaceChildren(...value.workers.map((w) => new Option(`${w.name} (${w.model})`, w.name)));
-    if (chosen) select.value = chosen;
-    ui.workerRow.hidden = value.workers.length < 2; // one Worker: nothing to pick
+    const workers = state === 'available' && value ? value.workers : [];
+    select.replaceChildren(...(workers.length
+      ? workers.map((w) => new Option(`${w.name} (${w.model})`, w.name))
+      : [ new Option('builtin (in this browser)', '') ]));
+    if (chosen && workers.some((w) => w.name === chosen)) select.value = chosen;
+    ui.workerRow.hidden = workers.length < 2; // one Worker: nothing to pick
     this._showCount();
   }
 
   _showCount() {
-    const limit = this.capability.value ? this.capability.value.limits.descriptionChars : 0;
+    const limit = this.viaService && this.capability.value ? this.capability.value.limits.descriptionChars : 0;
     const length = this._ui.brief.value.length;
 
     // The limit is only shown, never enforced here: formgen's own answer says what is wrong, in one place.
@@ -378,18 +479,21 @@ export default class FormgenAssistant {
     this._ui.warnings.append(el('li', '', warning));
   }
 
-  /** @param {Proposal} proposal */
+  /** @param {Proposal & { local?: boolean }} proposal */
   _showProposal(proposal) {
     const { inputTokens = 0, outputTokens = 0 } = proposal.usage || {};
-    this._ui.info.textContent = `Proposal by ${proposal.worker} (${proposal.model}) · ${inputTokens} tokens in, ${outputTokens} out`
-      + ` · ${proposal.attempts} attempt${proposal.attempts === 1 ? '' : 's'}${this._options.note ? ` · ${this._options.note}` : ''}`;
+    const note = this._options.note ? ` · ${this._options.note}` : '';
+    this._ui.info.textContent = proposal.local
+      ? `Proposal by the builtin (${proposal.model}), drafted in this browser${note}`
+      : `Proposal by ${proposal.worker} (${proposal.model}) · ${inputTokens} tokens in, ${outputTokens} out`
+        + ` · ${proposal.attempts} attempt${proposal.attempts === 1 ? '' : 's'}${note}`;
     this._ui.warnings.replaceChildren(...(proposal.warnings || []).map((w) => el('li', '', w)));
     this.setFindings(proposal.findings);
   }
 
   _startProgress() {
     const started = performance.now();
-    const limit = this.capability.value ? ` (at most ${this.capability.value.limits.modelTimeoutS} s)` : '';
+    const limit = this.viaService && this.capability.value ? ` (at most ${this.capability.value.limits.modelTimeoutS} s)` : '';
 
     /** @type {{ attempt: number, tokens: number, components: number } | null} */
     this._progress = null;
@@ -400,7 +504,7 @@ export default class FormgenAssistant {
       const p = this._progress;
       const soFar = p ? ` · ${p.components} fields so far, ${p.tokens} tokens${p.attempt > 1 ? `, attempt ${p.attempt}` : ''}` : '';
       const note = this._progressNote ? ` · ${this._progressNote}` : '';
-      this._ui.elapsed.textContent = `The model is working… ${Math.floor((performance.now() - started) / 1000)} s${soFar}${note}${limit}`;
+      this._ui.elapsed.textContent = `${this.viaService ? 'The model is' : 'The builtin is'} working… ${Math.floor((performance.now() - started) / 1000)} s${soFar}${note}${limit}`;
     };
     tick();
     this._timer = setInterval(tick, 250);

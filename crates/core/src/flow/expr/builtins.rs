@@ -138,7 +138,7 @@ static BY_FIRST_WORD: std::sync::LazyLock<std::collections::HashMap<&'static str
     });
 
 /// How many of `words` (from the first) spell a built-in function name, the longest match; 0 if none.
-pub fn builtin_words(words: &[&str]) -> usize {
+pub(crate) fn builtin_words(words: &[&str]) -> usize {
     let Some(candidates) = words.first().and_then(|w| BY_FIRST_WORD.get(w)) else {
         return 0;
     };
@@ -152,7 +152,7 @@ pub fn builtin_words(words: &[&str]) -> usize {
 
 /// FEEL words that are never part of a name: operators, literals and the grammar's keywords.
 /// (`of` only counts after `instance`, `function` only before `(`; the scanner handles both.)
-pub fn is_feel_keyword(word: &str) -> bool {
+pub(crate) fn is_feel_keyword(word: &str) -> bool {
     matches!(
         word,
         "if" | "then"
@@ -176,7 +176,7 @@ pub fn is_feel_keyword(word: &str) -> bool {
 }
 
 /// JUEL keywords and operator words (`empty`, `eq`, `div`, ...), never variables.
-pub fn is_juel_keyword(word: &str) -> bool {
+pub(crate) fn is_juel_keyword(word: &str) -> bool {
     matches!(
         word,
         "empty"
@@ -200,7 +200,7 @@ pub fn is_juel_keyword(word: &str) -> bool {
 
 /// The objects a Camunda 7 / Flowable / Activiti engine puts in every expression's scope: never
 /// process variables themselves (`execution.getVariable("x")` reads `x`, not `execution`).
-pub fn is_engine_object(word: &str) -> bool {
+pub(crate) fn is_engine_object(word: &str) -> bool {
     matches!(
         word,
         "execution"
@@ -218,7 +218,7 @@ pub fn is_engine_object(word: &str) -> bool {
 }
 
 /// The engine-object methods whose first string argument names a variable that is read.
-pub fn is_variable_getter(method: &str) -> bool {
+pub(crate) fn is_variable_getter(method: &str) -> bool {
     matches!(
         method,
         "getVariable"

@@ -56,7 +56,7 @@ pub struct Read {
 }
 
 /// The longest expression text read; the rest of a longer one is ignored.
-pub const MAX_EXPRESSION_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_EXPRESSION_BYTES: usize = 64 * 1024;
 
 /// Brackets nested deeper than this are read as if they were not there (the scanner keeps a stack of
 /// them, not a recursion, so this bounds its memory, not its stack).
@@ -102,7 +102,7 @@ impl Collector {
 /// The variables an expression treats as optional: the argument of `is defined(x)` and the first of
 /// `get or else(x, default)`, by their root. A process that reads a variable only where it checks
 /// for it first does not need a person to give it. Lenient like the rest: it looks at the text.
-pub fn optional_names(text: &str) -> Vec<String> {
+pub(crate) fn optional_names(text: &str) -> Vec<String> {
     let text = bounded(text);
     let mut out = indexmap::IndexSet::new();
     for call in ["is defined", "get or else"] {
@@ -140,7 +140,7 @@ pub fn optional_names(text: &str) -> Vec<String> {
 /// in its test or outside it, by their root: read only when a test lets them be, so a process that
 /// reads them there may never need them. Lenient like the rest: the branches run from `then` to
 /// where the `if` ends (a closing bracket or a `,` at its depth, or the end of the text).
-pub fn conditional_names(text: &str) -> Vec<String> {
+pub(crate) fn conditional_names(text: &str) -> Vec<String> {
     use lexer::Kind;
     let text = bounded(text.trim_start().strip_prefix('=').unwrap_or(text));
     let toks = lexer::tokens(text);
@@ -188,34 +188,34 @@ pub fn conditional_names(text: &str) -> Vec<String> {
 
 /// Variables a FEEL expression reads (text WITHOUT the leading `=`), deduplicated by path, in order
 /// of first appearance.
-pub fn feel_reads(expr: &str) -> Vec<Read> {
+pub(crate) fn feel_reads(expr: &str) -> Vec<Read> {
     feel::reads(expr)
 }
 
 /// Variables read by the JUEL expressions `${...}` / `#{...}` inside a text (anything outside them
 /// is literal).
-pub fn juel_reads(text: &str) -> Vec<Read> {
+pub(crate) fn juel_reads(text: &str) -> Vec<Read> {
     juel::reads(text, juel::Beans::None)
 }
 
 /// Variables read by a JUEL text that names the code an element runs (a `delegateExpression`): each
 /// root outside brackets is the bean, not data (`#{svnService}` reads nothing); what a call on it is
 /// passed is read (`${factory.get(kind)}` reads `kind`).
-pub fn juel_delegate_reads(text: &str) -> Vec<Read> {
+pub(crate) fn juel_delegate_reads(text: &str) -> Vec<Read> {
     juel::reads(text, juel::Beans::Roots)
 }
 
 /// Variables read by a JUEL text an element evaluates for its effect (a service task's or listener's
 /// `expression`): a root outside brackets that a method is called on is a bean, not data
 /// (`${orderService.check(order)}` reads `order`); any other root is read (`${approved}`).
-pub fn juel_call_reads(text: &str) -> Vec<Read> {
+pub(crate) fn juel_call_reads(text: &str) -> Vec<Read> {
     juel::reads(text, juel::Beans::Receivers)
 }
 
 /// Variables read by a Zeebe value that may be FEEL: FEEL when it starts with `=` (after
 /// whitespace), else a template whose `{{ expr }}` parts are FEEL; otherwise nothing. Connector
 /// secrets (`{{secrets.X}}`, `secrets.X`) are never variables.
-pub fn zeebe_value_reads(value: &str) -> Vec<Read> {
+pub(crate) fn zeebe_value_reads(value: &str) -> Vec<Read> {
     let value = bounded(value);
     let trimmed = value.trim_start();
     let mut reads = if let Some(expr) = trimmed.strip_prefix('=') {

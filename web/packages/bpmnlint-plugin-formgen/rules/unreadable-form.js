@@ -1,0 +1,2 @@
+// formgen/unreadable-form: see the README's table of rules.
+module.exports = require('../lib/rule').formgenRule('unreadable-form');
