@@ -80,7 +80,7 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
         None => None,
     };
     let texts = args.files.iter().map(|path| read_form(path, limits)).collect::<Result<Vec<_>, _>>()?;
-    let mut run = Run::default();
+    let mut run = Run { base: super::current_folder(), ..Run::default() };
     if let Some((path, p)) = &process {
         let file = report::display_path(path);
         run.processes.push(ProcessReport {

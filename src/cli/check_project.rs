@@ -49,7 +49,7 @@ pub(crate) fn run(dir: &Path, limits: &Limits) -> Result<Run, UsageError> {
     if processes.files.is_empty() {
         return Err(UsageError(format!("--project {}: the folder holds no .bpmn file", dir.display())));
     }
-    let mut run = Run { project: true, ..Run::default() };
+    let mut run = Run { project: true, base: super::current_folder(), ..Run::default() };
     for (file, finding) in check::project_findings(&project) {
         let path = dir.join(&file);
         let text = read_text(&path, &bounds);

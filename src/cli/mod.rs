@@ -148,3 +148,9 @@ pub(crate) fn project_folder(
             .map(|p| if p.as_os_str().is_empty() { std::path::PathBuf::from(".") } else { p.to_path_buf() })),
     }
 }
+
+/// The current folder, `/`-separated, that a report's relative paths start from ("" when unknown).
+pub(crate) fn current_folder() -> String {
+    let dir = std::env::current_dir().unwrap_or_default();
+    dir.to_string_lossy().replace('\\', "/")
+}

@@ -148,6 +148,9 @@ pub struct Run {
     pub processes: Vec<ProcessReport>,
     /// Every form checked.
     pub units: Vec<Unit>,
+    /// The folder relative paths start from (the command line's current folder), `/`-separated: a
+    /// SARIF location that climbs out of it with `..` is resolved from here. Empty: the root.
+    pub base: String,
 }
 
 /// A rendered report: what goes to stdout and to stderr.

@@ -12,7 +12,7 @@ const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
 pub(super) fn render(run: &Run) -> String {
     let rules = rules(run);
-    let results: Vec<Value> = run.located().map(|l| result(l, &rules)).collect();
+    let results: Vec<Value> = run.located().map(|l| result(l, &rules, &run.base)).collect();
     let mut driver = json!({
         "name": "formgen",
         "version": env!("CARGO_PKG_VERSION"),
@@ -62,9 +62,9 @@ fn descriptor(rule: Rule, level: Severity) -> Value {
     })
 }
 
-fn result(l: &Located, rules: &[(Rule, Severity)]) -> Value {
+fn result(l: &Located, rules: &[(Rule, Severity)], base: &str) -> Value {
     let index = rules.iter().position(|(r, _)| r.id == l.rule.id).expect("every rule is listed");
-    let file = without_dot_dot(&l.file);
+    let file = without_dot_dot(&l.file, base);
     let mut artifact = json!({"uri": uri(&file)});
     if !is_absolute(&file) {
         artifact["uriBaseId"] = json!("%SRCROOT%");
@@ -89,19 +89,14 @@ fn level_word(s: Severity) -> &'static str {
     }
 }
 
-/// A path SARIF can name: a URI must not climb with `..`, so a path that does is made absolute (from the
-/// current folder) and resolved; any other stays as it is.
-fn without_dot_dot(path: &str) -> String {
+/// A path SARIF can name: a URI must not climb with `..`, so a path that does is made absolute (from
+/// `base`, the folder relative paths start from) and resolved; any other stays as it is.
+fn without_dot_dot(path: &str, base: &str) -> String {
     if !path.split('/').any(|segment| segment == "..") {
         return path.to_string();
     }
-    let start = if is_absolute(path) {
-        std::path::PathBuf::from("/")
-    } else {
-        std::env::current_dir().unwrap_or_default()
-    };
-    let mut resolved: Vec<String> =
-        start.to_string_lossy().split('/').filter(|s| !s.is_empty()).map(String::from).collect();
+    let start = if is_absolute(path) { "" } else { base };
+    let mut resolved: Vec<String> = start.split('/').filter(|s| !s.is_empty()).map(String::from).collect();
     for segment in path.split('/') {
         match segment {
             "" | "." => {}
@@ -186,8 +181,8 @@ mod tests {
         assert_eq!(super::uri("forms/a b#1.form"), "forms/a%20b%231.form");
         assert_eq!(super::uri("Prüfung.form"), "Pr%C3%BCfung.form");
         assert_eq!(super::uri("/srv/forms/x:y.form"), "file:///srv/forms/x:y.form");
-        assert_eq!(super::without_dot_dot("/a/b/../c.form"), "/a/c.form");
-        assert_eq!(super::without_dot_dot("forms/c.form"), "forms/c.form");
-        assert!(!super::without_dot_dot("../c.form").contains(".."));
+        assert_eq!(super::without_dot_dot("/a/b/../c.form", "/x"), "/a/c.form");
+        assert_eq!(super::without_dot_dot("forms/c.form", "/x"), "forms/c.form");
+        assert_eq!(super::without_dot_dot("../c.form", "/x/y"), "/x/c.form");
     }
 }

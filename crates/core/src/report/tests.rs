@@ -40,6 +40,7 @@ pub fn sample() -> Run {
         located,
     };
     Run {
+        base: String::new(),
         project: true,
         processes: vec![ProcessReport {
             file: "order.bpmn".into(),
