@@ -40,7 +40,6 @@ await build({
   assetNames: '[name]-[hash]',
 
   // @formgen/core reads its .wasm from disk under Node (a dynamic import never taken in a browser).
-  external: [ 'node:*' ],
 
   // form-js and preact look at NODE_ENV; without this they would ship their development checks.
   define: { 'process.env.NODE_ENV': '"production"' },

@@ -46,7 +46,6 @@ await build({
 
   // formgen's core travels inside the script as bytes (client/core.js): nothing to fetch beside it.
   loader: { '.wasm': 'binary' },
-  external: [ 'node:*' ], // @formgen/core's Node-only file read, never taken in the Modeler
 
   // the core's default location (import.meta.url) is never used here: the plugin hands it the bytes
   logOverride: { 'empty-import-meta': 'silent' },

@@ -37,7 +37,6 @@ export async function buildHarness() {
     minify: false,
     loader: { '.bpmn': 'text', '.woff': 'file', '.woff2': 'file', '.ttf': 'file', '.eot': 'file', '.svg': 'file', '.png': 'file' },
     assetNames: '[name]-[hash]',
-    external: [ 'node:*' ], // @formgen/core's Node-only file read, never taken in a browser
     define: { 'process.env.NODE_ENV': '"production"' },
     logLevel: 'warning',
   });

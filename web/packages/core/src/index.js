@@ -43,8 +43,11 @@ export async function init(source) {
   if (typeof source === 'string') source = new URL(source, globalThis.location?.href);
   if (source instanceof URL) {
     if (source.protocol === 'file:') {
-      const { readFile } = await import('node:fs/promises');
-      source = await readFile(source);
+
+      // Node: read through the built-in module by name, so no bundler meets an import of node:fs
+      const fs = globalThis.process?.getBuiltinModule?.('node:fs/promises');
+      if (!fs) throw new FormgenCoreError('load_failed', 'reading the core from a file: URL needs Node.js 20.16 or later; pass its bytes to init()');
+      source = await fs.readFile(source);
     } else {
       source = await fetch(source);
     }
