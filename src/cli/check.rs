@@ -8,9 +8,8 @@ use std::process::ExitCode;
 use formgen::Limits;
 use formgen::bpmn;
 use formgen::project::{Project, ProjectBounds};
-use formgen::report::{self, CheckError, NamedForm, ProcessReport, Run, Step, Unit};
+use formgen::report::{self, CheckError, Format, NamedForm, ProcessReport, Run, Step, Unit};
 
-use super::format::Format;
 use super::{UsageError, read_bpmn};
 
 #[derive(Debug, clap::Args)]
@@ -99,7 +98,7 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
 /// Prints the report and returns the exit code. With `print_schema`, the schema of the first form
 /// (if the gate accepted it) goes to stdout and the report to stderr.
 fn report(run: &Run, format: Format, max_warnings: Option<usize>, print_schema: bool) -> ExitCode {
-    let shown = run.render(format.into());
+    let shown = run.render(format);
     let (mut stdout, mut stderr) = (std::io::stdout().lock(), std::io::stderr().lock());
     if print_schema {
         if let Some(schema) = run.units.first().and_then(|u| u.schema.as_ref()) {

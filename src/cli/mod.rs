@@ -14,7 +14,6 @@ mod check;
 mod check_project;
 mod errors;
 mod eval;
-mod format;
 mod generate;
 mod outline;
 mod serve;

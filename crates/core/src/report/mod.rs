@@ -19,6 +19,7 @@ pub use named::{CheckError, NamedForm, Step, check_form};
 
 /// How `formgen check` prints its report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Format {
     /// A line per finding (`path:line:col  severity  message  code`) and a summary.
     #[default]
