@@ -23,6 +23,11 @@ pub struct Admission {
     per_worker: HashMap<String, (Arc<Semaphore>, usize)>,
 }
 
+/// The permits of one request, shared by the request and the CPU work it hands to the blocking pool:
+/// they are given back when both have ended, so a request answered before its work stopped (a
+/// timeout, a client that left) keeps its slot until the work has stopped.
+pub type Held = Arc<Permit>;
+
 /// The permits of one generation (or one validation or outline) in flight.
 #[derive(Debug)]
 pub struct Permit {
@@ -48,7 +53,7 @@ impl Admission {
     }
 
     /// Takes a service-wide and a per-Worker permit, or says how long to wait.
-    pub fn admit(&self, worker: &Worker) -> Result<Permit, ServiceError> {
+    pub fn admit(&self, worker: &Worker) -> Result<Held, ServiceError> {
         let busy = |in_flight, scope| ServiceError::Busy { in_flight, scope, retry_after_s: RETRY_AFTER_S };
         let global = self
             .global
@@ -60,18 +65,18 @@ impl Admission {
             return Err(busy(0, BusyScope::Worker));
         };
         let local = semaphore.clone().try_acquire_owned().map_err(|_| busy(*capacity, BusyScope::Worker))?;
-        Ok(Permit { _global: global, _worker: Some(local) })
+        Ok(Arc::new(Permit { _global: global, _worker: Some(local) }))
     }
 
     /// Takes a service-wide permit for work that asks no Worker (a validation, an outline): they
     /// parse as much BPMN as a generation does, so they count against the same limit.
-    pub fn admit_work(&self) -> Result<Permit, ServiceError> {
+    pub fn admit_work(&self) -> Result<Held, ServiceError> {
         let global = self.global.clone().try_acquire_owned().map_err(|_| ServiceError::Busy {
             in_flight: self.global_capacity,
             scope: BusyScope::Service,
             retry_after_s: RETRY_AFTER_S,
         })?;
-        Ok(Permit { _global: global, _worker: None })
+        Ok(Arc::new(Permit { _global: global, _worker: None }))
     }
 }
 

@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use super::admission::Held;
 use super::complete::AnswerCheck;
 use super::generate::Generation;
 use super::{Service, ServiceError, offload};
@@ -44,12 +45,13 @@ impl Service {
     /// The findings of an accepted `schema` for `step` of `target`'s process.
     pub(super) async fn step_findings(
         &self,
+        held: &Held,
         target: Target,
         step: Step,
         schema: Value,
     ) -> Result<Vec<Finding>, ServiceError> {
         let large = offload::target_is_large(&target);
-        self.cpu(large, move |stop| {
+        self.cpu(held, large, move |stop| {
             let mut findings: Vec<Finding> = Vec::new();
             for check in step.checks(&target) {
                 stop.check()?;
@@ -71,13 +73,14 @@ impl Service {
     /// blocking pool when the process was large.
     pub(super) async fn checked(
         &self,
+        held: &Held,
         mut generation: Generation,
         check: Option<AnswerCheck>,
         form_id: Option<String>,
         large: bool,
     ) -> Result<(Generation, Vec<Finding>), ServiceError> {
         let Some(check) = check else { return Ok((generation, Vec::new())) };
-        self.cpu(large, move |_| {
+        self.cpu(held, large, move |_| {
             let findings = check.complete(&mut generation.proposal, form_id.as_deref());
             Ok((generation, findings))
         })

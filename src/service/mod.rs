@@ -41,7 +41,7 @@ use crate::sources::{self, Named, ProcessStore, Resolved};
 use crate::vault::Vault;
 use crate::workers::{Backend, Registry, Worker};
 
-pub use admission::{Admission, Permit};
+pub use admission::{Admission, Held, Permit};
 pub use api::*;
 pub use error::{BusyScope, Code, Oversized, ServiceError};
 pub use events::{Event, Events};
@@ -216,12 +216,12 @@ impl Service {
         let current_size = self.check_generate(&mut req)?;
         let worker = self.registry.choose(principal, req.worker.as_deref())?;
         // admitted before the BPMN is parsed: a refused request costs no parse
-        let _permit = self.admission.admit(worker)?;
+        let permit = self.admission.admit(worker)?;
         let mut mended = Vec::new();
         if let Some(schema) = req.schema.take() {
             // the form being refined is the author's: what breaks a rule is left out, and said
             let (schema, said) = self
-                .cpu(current_size >= offload::INLINE_FORM_BYTES, move |_| {
+                .cpu(&permit, current_size >= offload::INLINE_FORM_BYTES, move |_| {
                     gate::mend(schema).map_err(|e| ServiceError::CurrentFormRefused(e.problems()))
                 })
                 .await?;
@@ -236,7 +236,7 @@ impl Service {
             forms: std::mem::take(&mut req.forms),
             decisions: std::mem::take(&mut req.decisions),
         };
-        let resolved = self.resolve_taken(taken).await?;
+        let resolved = self.resolve_taken(&permit, taken).await?;
         has_a_form(&resolved)?;
         let _in_flight = self.metrics.start();
         if let Some(events) = events {
@@ -250,7 +250,7 @@ impl Service {
             Backend::Builtin => {
                 let drafter = worker.clone();
                 let drafted = self
-                    .cpu(large, move |stop| {
+                    .cpu(&permit, large, move |stop| {
                         let job = Job::new(&req, resolved.target());
                         stop.check()?;
                         let generation = generate::draft(&drafter, &job)?;
@@ -265,20 +265,20 @@ impl Service {
                 drafted
             }
             Backend::Model(settings) => {
-                let asked = self.asked(req, resolved, settings, large).await;
+                let asked = self.asked(&permit, req, resolved, settings, large).await;
                 on_read();
                 match asked {
                     Ok((asked, check)) => {
                         let form_id = asked.form_id.clone();
                         match self.ask_within_deadline(worker, settings, asked, events).await {
-                            Ok(generation) => self.checked(generation, check, form_id, large).await,
+                            Ok(generation) => self.checked(&permit, generation, check, form_id, large).await,
                             Err(e) => match generate::instead_of(
                                 &e,
                                 worker,
                                 settings,
                                 (check.as_ref(), form_id.as_deref()),
                             ) {
-                                Some(draft) => self.checked(draft, check, form_id, large).await,
+                                Some(draft) => self.checked(&permit, draft, check, form_id, large).await,
                                 None => Err(e),
                             },
                         }
@@ -316,6 +316,7 @@ impl Service {
     /// what the gate checks against (dropped with the closure) and the step's check.
     async fn asked(
         &self,
+        held: &Held,
         req: Box<GenerateRequest>,
         resolved: Resolved,
         settings: &crate::workers::ModelWorker,
@@ -324,7 +325,7 @@ impl Service {
         let (prompts, budget) = (self.prompts.clone(), self.limits.prompt_chars);
         let start_from_draft = settings.starting_point;
         let constrain_keys = settings.structured_output && settings.constrain_keys;
-        self.cpu(large, move |stop| {
+        self.cpu(held, large, move |stop| {
             let mut job = Job::new(&req, resolved.target());
             job.start_from_draft = start_from_draft;
             stop.check()?;
@@ -395,7 +396,7 @@ impl Service {
         ])?;
         self.check_bpmn(req.process_xml.as_deref())?;
         req.normalise();
-        let _permit = self.admission.admit_work()?;
+        let permit = self.admission.admit_work()?;
         let taken = Taken {
             process_id: req.process_id.as_deref(),
             element_id: req.element_id.as_deref(),
@@ -403,7 +404,7 @@ impl Service {
             forms: std::mem::take(&mut req.forms),
             decisions: std::mem::take(&mut req.decisions),
         };
-        let resolved = self.resolve_taken(taken).await?;
+        let resolved = self.resolve_taken(&permit, taken).await?;
         let form_id = req.form_id.take();
         let form = match (req.schema, req.text) {
             (Some(schema), _) => {
@@ -422,7 +423,8 @@ impl Service {
             }
             (None, None) => return Err(ServiceError::FormRequired),
         };
-        let result = self.gate_author_form(form, form_id.clone(), resolved.target().cloned()).await?;
+        let result =
+            self.gate_author_form(&permit, form, form_id.clone(), resolved.target().cloned()).await?;
         match result {
             Ok(gate::Reviewed { proposal: p, problems }) => {
                 let mut warnings = resolved.warnings();
@@ -430,7 +432,8 @@ impl Service {
                 let mut findings = check::gate_findings(&problems);
                 if let Some(target) = resolved.target() {
                     let step = Step::of_validate(req.element_id.as_deref(), form_id.as_deref(), &p.schema);
-                    findings.extend(self.step_findings(target.clone(), step, p.schema.clone()).await?);
+                    findings
+                        .extend(self.step_findings(&permit, target.clone(), step, p.schema.clone()).await?);
                 }
                 findings.sort_by_key(|f| f.severity);
                 check::without_repeats(&mut warnings, &findings);
@@ -447,6 +450,7 @@ impl Service {
     /// caller's future dropped) or has worked past `gate_seconds`.
     async fn gate_author_form(
         &self,
+        held: &Held,
         form: Form,
         form_id: Option<String>,
         target: Option<crate::sources::Target>,
@@ -454,7 +458,9 @@ impl Service {
         let abandoned = Arc::new(std::sync::atomic::AtomicBool::new(false));
         let _on_drop = Abandon(abandoned.clone());
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(self.limits.gate_seconds);
+        let held = held.clone();
         let work = tokio::task::spawn_blocking(move || {
+            let _held = held; // the slot is given back when the gate has stopped
             offload::lower_this_threads_priority();
             let stop = || {
                 abandoned.load(std::sync::atomic::Ordering::Relaxed) || std::time::Instant::now() > deadline
@@ -487,7 +493,7 @@ impl Service {
         if req.process_id.is_none() && req.process_xml.is_none() {
             return Err(ServiceError::ProcessRequired);
         }
-        let _permit = self.admission.admit_work()?;
+        let permit = self.admission.admit_work()?;
         let taken = Taken {
             process_id: req.process_id.as_deref(),
             element_id: req.element_id.as_deref(),
@@ -495,9 +501,12 @@ impl Service {
             forms: std::mem::take(&mut req.forms),
             decisions: std::mem::take(&mut req.decisions),
         };
-        let resolved = self.resolve_taken(taken).await?;
+        let resolved = self.resolve_taken(&permit, taken).await?;
         let budget = self.limits.prompt_chars;
-        self.cpu(offload::resolved_is_large(&resolved), move |stop| outlined(&resolved, budget, stop)).await
+        self.cpu(&permit, offload::resolved_is_large(&resolved), move |stop| {
+            outlined(&resolved, budget, stop)
+        })
+        .await
     }
 }
 

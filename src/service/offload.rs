@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use super::admission::Held;
 use super::{Service, ServiceError};
 use crate::sources::{self, Named, Resolved, Sent};
 
@@ -19,6 +20,11 @@ use crate::sources::{self, Named, Resolved, Sent};
 /// handing the work to the blocking pool and back costs (about 18 µs); below it, the handing over
 /// would be a measurable part of the request.
 const INLINE_BPMN_BYTES: usize = 32 * 1024;
+
+/// How long a request answered at its bound waits for its work to stop before it answers anyway (with
+/// an error in the log): the core's loops look at the stop flag every few thousand steps, so work stops
+/// within milliseconds; this bounds what a loop that does not look could cost the caller.
+const STOP_GRACE: Duration = Duration::from_secs(5);
 
 /// A form (a refinement's current one) of at least this many bytes is checked on the blocking pool.
 pub(super) const INLINE_FORM_BYTES: usize = 32 * 1024;
@@ -83,10 +89,13 @@ pub(super) struct Taken<'a> {
 
 impl Service {
     /// `work` in place when `large` is false, else on the blocking pool: answered within
-    /// `process_seconds`, and told to stop (through [`Stop`]) when the caller's future is dropped or
-    /// that time is up.
+    /// `process_seconds`, and told to stop when the caller's future is dropped or that time is up, both
+    /// between its stages ([`Stop`]) and inside the core's loops (`formgen_core::stop`). The work holds
+    /// the request's permits (`held`) until it has stopped, and a request answered at its bound is
+    /// answered once its work has stopped: no limit can be passed by timing out.
     pub(super) async fn cpu<T: Send + 'static>(
         &self,
+        held: &Held,
         large: bool,
         work: impl FnOnce(&Stop) -> Result<T, ServiceError> + Send + 'static,
     ) -> Result<T, ServiceError> {
@@ -98,31 +107,48 @@ impl Service {
             return work(&stop);
         }
         let _on_drop = Abandon(abandoned.clone());
-        let task = tokio::task::spawn_blocking(move || {
+        let held = held.clone();
+        let mut task = tokio::task::spawn_blocking(move || {
+            let _held = held;
+            let _watching = formgen_core::stop::watch(stop.abandoned.clone());
             lower_this_threads_priority();
-            work(&stop)
+            let result = work(&stop);
+            // work told to stop returns what it had: never an answer
+            stop.check().and(result)
         });
-        match tokio::time::timeout(bound, task).await {
-            Ok(Ok(result)) => result,
-            Ok(Err(e)) => {
-                tracing::error!(error = %e, "a request's blocking work failed");
-                Err(ServiceError::Source(sources::SourceError::StoreFailed))
-            }
+        let joined = match tokio::time::timeout(bound, &mut task).await {
+            Ok(joined) => joined,
             Err(_) => {
                 abandoned.store(true, Ordering::Relaxed);
-                Err(ServiceError::ProcessStopped { after_s })
+                // the core looks at the flag in every loop that grows with the input
+                match tokio::time::timeout(STOP_GRACE, task).await {
+                    Ok(_) => {}
+                    Err(_) => tracing::error!(
+                        within_s = STOP_GRACE.as_secs(),
+                        "a request's work did not stop when told"
+                    ),
+                }
+                return Err(ServiceError::ProcessStopped { after_s });
             }
-        }
+        };
+        joined.unwrap_or_else(|e| {
+            tracing::error!(error = %e, "a request's blocking work failed");
+            Err(ServiceError::Source(sources::SourceError::StoreFailed))
+        })
     }
 
     /// Reads what the request sends (on the blocking pool when it is large), then resolves its process
     /// and step.
-    pub(super) async fn resolve_taken(&self, taken: Taken<'_>) -> Result<Resolved, ServiceError> {
+    pub(super) async fn resolve_taken(
+        &self,
+        held: &Held,
+        taken: Taken<'_>,
+    ) -> Result<Resolved, ServiceError> {
         let Taken { process_id, element_id, process_xml, forms, decisions } = taken;
         let large = sent_is_large(process_xml.as_deref(), &forms, &decisions);
         let bounds = crate::project::ProjectBounds::from_limits(&self.limits);
         let sent = self
-            .cpu(large, move |_| {
+            .cpu(held, large, move |_| {
                 let named = Named {
                     process_xml: process_xml.as_deref(),
                     forms: &forms,
@@ -189,26 +215,53 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn work_that_never_ends_is_answered_at_the_bound_and_told_to_stop() {
-        let service = service("process_seconds = 1");
-        let told = Arc::new(AtomicBool::new(false));
-        let seen = told.clone();
-        // the work only ends once it is told to stop: the answer cannot come from the work finishing
+    async fn work_that_never_ends_is_answered_at_the_bound_once_it_has_stopped() {
+        let service = service("process_seconds = 1\nconcurrent_generations = 1");
+        let held = service.admission.admit_work().unwrap();
+        let ended = Arc::new(AtomicBool::new(false));
+        let seen = ended.clone();
+        // the work only ends once the core's flag is raised: the answer cannot come from it finishing
         let answer = service
-            .cpu(true, move |stop| {
-                loop {
-                    if let Err(e) = stop.check() {
-                        seen.store(true, Ordering::Relaxed);
-                        return Err::<(), _>(e);
-                    }
+            .cpu(&held, true, move |_| {
+                while !formgen_core::stop::stopped() {
                     std::thread::yield_now();
                 }
+                std::thread::sleep(Duration::from_millis(200));
+                seen.store(true, Ordering::Relaxed);
+                Ok(())
             })
             .await;
         assert!(matches!(answer, Err(ServiceError::ProcessStopped { after_s: 1 })), "{answer:?}");
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while !told.load(Ordering::Relaxed) {
-            assert!(Instant::now() < deadline, "the work was never told to stop");
+        assert!(ended.load(Ordering::Relaxed), "answered before the work had stopped");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_caller_that_leaves_keeps_the_slot_until_its_work_has_stopped() {
+        let service = Arc::new(service("process_seconds = 30\nconcurrent_generations = 1"));
+        let started = Arc::new(AtomicBool::new(false));
+        let seen = started.clone();
+        let (s, work_started) = (service.clone(), started.clone());
+        let caller = tokio::spawn(async move {
+            let held = s.admission.admit_work().unwrap();
+            s.cpu(&held, true, move |_| {
+                work_started.store(true, Ordering::Relaxed);
+                while !formgen_core::stop::stopped() {
+                    std::thread::yield_now();
+                }
+                std::thread::sleep(Duration::from_millis(300));
+                Ok(())
+            })
+            .await
+        });
+        while !seen.load(Ordering::Relaxed) {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        caller.abort(); // the client left
+        let _ = caller.await;
+        assert!(service.admission.admit_work().is_err(), "the slot was given back while the work ran");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while service.admission.admit_work().is_err() {
+            assert!(Instant::now() < deadline, "the slot never came back");
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
     }

@@ -28,6 +28,7 @@ pub mod outline;
 pub mod project;
 pub mod report;
 pub mod sources;
+pub mod stop;
 pub mod words;
 
 pub use limits::Limits;

@@ -41,6 +41,48 @@ pub struct Process {
     pub lanes: Vec<Lane>,
     /// `zeebe:userTaskForm` bodies, which a `camunda-forms:bpmn:<id>` form key links to.
     pub linked_forms: Vec<LinkedForm>,
+    /// The elements by id, built on the first lookup.
+    pub index: IdIndex,
+}
+
+/// The index of a process's elements by id, built once on the first lookup: the data flow looks an
+/// element up by id for every flow and every read, and a scan each time made the check quadratic in
+/// the process. It holds the first element of each id (a broken draft may repeat one) and answers
+/// only for the element list it was built from; a list that has grown since is scanned.
+#[derive(Default)]
+pub struct IdIndex(std::sync::OnceLock<(usize, std::collections::HashMap<Text, usize>)>);
+
+impl IdIndex {
+    fn of(&self, elements: &[Element]) -> Option<&std::collections::HashMap<Text, usize>> {
+        let (len, map) = self.0.get_or_init(|| {
+            let mut map = std::collections::HashMap::with_capacity(elements.len());
+            for (i, e) in elements.iter().enumerate() {
+                map.entry(e.id.clone()).or_insert(i);
+            }
+            (elements.len(), map)
+        });
+        (*len == elements.len()).then_some(map)
+    }
+}
+
+impl Clone for IdIndex {
+    /// A copy's elements may change apart from these: it builds its own.
+    fn clone(&self) -> Self {
+        IdIndex::default()
+    }
+}
+
+impl PartialEq for IdIndex {
+    /// An index says nothing of its process: two processes are equal by what they hold.
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for IdIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("IdIndex")
+    }
 }
 
 /// The text of an element's attribute or child. Most are short (ids, references, form ids) and are
@@ -268,7 +310,10 @@ impl Process {
 
     /// The index of the element with this id. With duplicate ids (a broken draft), the first one.
     pub fn element_index(&self, id: &str) -> Option<usize> {
-        self.elements.iter().position(|e| e.id == id)
+        match self.index.of(&self.elements) {
+            Some(map) => map.get(id).copied(),
+            None => self.elements.iter().position(|e| e.id == id),
+        }
     }
 
     /// The element with this id.

@@ -568,6 +568,9 @@ fn open<W: Walk>(walk: &mut W, qname: &str, raw: &str, children: bool) {
 pub(crate) fn walk_str<W: Walk>(text: &str, walk: &mut W) -> Option<u64> {
     let mut reader = configured(Reader::from_str(text));
     loop {
+        if crate::stop::stopped() {
+            return Some(reader.buffer_position());
+        }
         match reader.read_event() {
             Ok(Event::Eof) => {
                 let unclosed = !walk.stack().is_empty() || *walk.skip() > 0;

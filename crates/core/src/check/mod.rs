@@ -88,7 +88,7 @@ impl Finding {
             key: field.map(|f| f.key.clone()),
             label: field.map(|f| f.label.clone()).filter(|l| !l.is_empty()),
             element_id: site.map(|s| s.element_id.clone()),
-            expression: site.map(|s| s.expression.clone()),
+            expression: site.map(|s| s.expression.to_string()),
             message,
         }
     }
@@ -370,7 +370,9 @@ impl StepCheck {
             .map(|f| (f.id.clone(), f.input_fields.iter().map(|f| f.key.clone()).collect()))
             .collect();
         let mut linked_keys = HashSet::new();
-        for (_, e) in process.elements.iter().enumerate().filter(|(i, _)| Some(*i) != target) {
+        for (_, e) in crate::stop::until_stopped(
+            process.elements.iter().enumerate().filter(|(i, _)| Some(*i) != target),
+        ) {
             if let Some(linked) = process.linked_form(e)
                 && let Ok(schema) = serde_json::from_str(&linked.body)
                 && let Ok(f) = ProjectForm::read(schema, String::new())

@@ -14,7 +14,7 @@ pub(super) fn comparisons_by_variable(
     process: &Process,
 ) -> std::collections::HashMap<String, Vec<Comparison>> {
     let mut map: std::collections::HashMap<String, Vec<Comparison>> = std::collections::HashMap::new();
-    for e in process.elements.iter().filter(|e| !e.condition.is_empty()) {
+    for e in crate::stop::until_stopped(process.elements.iter().filter(|e| !e.condition.is_empty())) {
         for c in read_condition(&e.condition).comparisons {
             map.entry(c.variable.clone()).or_default().push(c);
         }

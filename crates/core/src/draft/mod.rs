@@ -207,7 +207,7 @@ fn without_process(brief: &Brief, current: Option<&Value>) -> (Value, Vec<String
 /// Every variable the process names: those its elements read or write, and those its conditions read.
 fn variables(process: &Process) -> Vec<String> {
     let mut names: IndexSet<String> = process.variables().into_iter().map(str::to_string).collect();
-    for e in process.elements.iter().filter(|e| !e.condition.is_empty()) {
+    for e in crate::stop::until_stopped(process.elements.iter().filter(|e| !e.condition.is_empty())) {
         names.extend(read_condition(&e.condition).variables);
     }
     names.into_iter().filter(|n| bindable(n)).collect()

@@ -66,8 +66,9 @@ pub struct Site {
     pub element_id: String,
     /// The element a sentence names: the gateway for a flow's condition (`the gateway "Genehmigt?"`).
     pub subject: String,
-    /// The expression, as written.
-    pub expression: String,
+    /// The expression, as written (shortened), shared by every read of it: one condition may read
+    /// 100,000 names.
+    pub expression: std::sync::Arc<str>,
     /// Whether the reading element comes right after the step (the gateway the step leads to).
     pub next: bool,
     /// What happens when the value is missing or of the wrong kind there.
@@ -237,7 +238,7 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
     // arrive there unset: not known before, not what the process was started with, and on some way
     // from the step to the read nothing else sets it
     let mut needed: HashSet<String> = HashSet::new();
-    for read in reader.reads(&after) {
+    for read in crate::stop::until_stopped(reader.reads(&after)) {
         let settled = own_sets.contains(&read.name)
             || always_set.contains(&read.name)
             || (reader.unseen_before && !read.site.next)
@@ -274,7 +275,7 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
             );
         }
     }
-    for (read, element) in reader.typed_reads(&after) {
+    for (read, element) in crate::stop::until_stopped(reader.typed_reads(&after)) {
         if kinds.len() < MOST {
             kinds.push((read.path.clone(), read.expected));
         }
@@ -282,7 +283,7 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
             contract.typed.push(read);
         }
     }
-    for (read, element) in reader.literal_reads(&after) {
+    for (read, element) in crate::stop::until_stopped(reader.literal_reads(&after)) {
         let name = root(&read.path).to_string();
         if form_may_set(&name, element) && contract.literals.len() < MOST {
             contract.literals.push(read);
@@ -382,7 +383,7 @@ impl Facts {
         let own_forms: Vec<&str> =
             own.iter().map(|&i| process.elements[i].form_id.trim()).filter(|f| !f.is_empty()).collect();
         let mut same_form_keys = HashSet::new();
-        for (j, e) in process.elements.iter().enumerate() {
+        for (j, e) in crate::stop::until_stopped(process.elements.iter().enumerate()) {
             if !own.contains(&j) && own_forms.contains(&e.form_id.trim()) {
                 let keys = form_keys[j].replace(Vec::new()).unwrap_or_default();
                 same_form_keys.extend(keys.iter().map(|k| root(k).to_string()));
@@ -457,7 +458,7 @@ impl Facts {
     /// Per variable, the elements other than `own` that write it where others see it.
     fn writers(&self, process: &Process, own: &[usize]) -> HashMap<String, Vec<usize>> {
         let mut out: HashMap<String, Vec<usize>> = HashMap::new();
-        for i in (0..process.elements.len()).filter(|i| !own.contains(i)) {
+        for i in crate::stop::until_stopped((0..process.elements.len()).filter(|i| !own.contains(i))) {
             for name in self.writes_of(process, i) {
                 let at = out.entry(name).or_default();
                 if at.last() != Some(&i) {
@@ -745,7 +746,13 @@ impl<'a> Reader<'a> {
                 || flows.contains(&subject_index)
                 || flows.iter().any(|&f| self.graph.next[f].contains(&subject_index))
         });
-        Site { element_id: e.id.to_string(), subject: phrase(subject), expression, next, outcome }
+        Site {
+            element_id: e.id.to_string(),
+            subject: phrase(subject),
+            expression: expression.into(),
+            next,
+            outcome,
+        }
     }
 
     /// The reads that need a value, nearest first: the step's own output mappings' sources, then
@@ -753,16 +760,17 @@ impl<'a> Reader<'a> {
     /// or a connector's settings, which read the job's result).
     fn reads(&self, after: &[usize]) -> Vec<Read> {
         let mut out = Vec::new();
-        for &i in after.iter().filter(|i| !self.own.contains(i)) {
+        for &i in crate::stop::until_stopped(after.iter().filter(|i| !self.own.contains(i))) {
             let mut locals = self.locals(i);
             // what the element reads of its own result is its state from an earlier round (an
             // agent's memory, a loop's running value): nothing the steps before it must give
             locals.extend(own_results(&self.process.elements[i]));
             for a in self.process.elements[i].accesses.iter().filter(|a| needs_value(a)) {
                 let guarded = guarded_names(&a.expression);
+                let mut site: Option<Site> = None;
                 for r in path_reads(a) {
                     if !locals.contains(&r.name) && !guarded.contains(&r.name) {
-                        let site = self.site(i, &a.expression);
+                        let site = site.get_or_insert_with(|| self.site(i, &a.expression)).clone();
                         out.push(Read { name: r.name, path: r.path, element: i, site });
                     }
                 }
@@ -859,7 +867,7 @@ impl<'a> Reader<'a> {
     /// inputs with a type, each with the element that reads.
     fn typed_reads(&self, after: &[usize]) -> Vec<(TypedRead, usize)> {
         let mut out = Vec::new();
-        for &i in after {
+        for &i in crate::stop::until_stopped(after) {
             let e = &self.process.elements[i];
             if e.is_flow() && is_feel(&e.condition) {
                 let mut checked = null_checked_names(&e.condition);
@@ -891,7 +899,7 @@ impl<'a> Reader<'a> {
     /// The string literals the conditions after the step compare a variable with (`=`, `in`).
     fn literal_reads(&self, after: &[usize]) -> Vec<(LiteralRead, usize)> {
         let mut out = Vec::new();
-        for &i in after {
+        for &i in crate::stop::until_stopped(after) {
             let e = &self.process.elements[i];
             if !e.is_flow() || e.condition.is_empty() {
                 continue;

@@ -78,7 +78,7 @@ impl<'a> Definitions<'a> {
         }
         let mut declared = HashMap::new();
         let mut results: HashMap<&str, Vec<&Element>> = HashMap::new();
-        for e in &process.elements {
+        for e in crate::stop::until_stopped(&process.elements) {
             for f in &e.declared().fields {
                 declared.entry(f.id.as_str()).or_insert((e, f));
                 declared.entry(f.variable.as_str()).or_insert((e, f));
@@ -255,7 +255,7 @@ pub fn paths_below(root: &str, process: &Process, project: &Project, most: usize
             add(&f.key);
         }
     }
-    for e in &process.elements {
+    for e in crate::stop::until_stopped(&process.elements) {
         // what a result expression or an output mapping stores, when its value is a context literal
         for (k, a) in e.accesses.iter().enumerate() {
             let stored = match &a.place {
@@ -300,7 +300,7 @@ impl PathRoots {
         for form in &project.forms {
             form.input_fields.iter().filter(|f| !f.in_list).for_each(|f| add(&f.key));
         }
-        for e in &process.elements {
+        for e in crate::stop::until_stopped(&process.elements) {
             for (k, a) in e.accesses.iter().enumerate() {
                 // as `paths_below` takes them
                 let stored = match &a.place {

@@ -36,7 +36,7 @@ impl Graph {
     pub(crate) fn new(process: &Process) -> Graph {
         let n = process.elements.len();
         let mut by_id: HashMap<&str, usize> = HashMap::new();
-        for (i, e) in process.elements.iter().enumerate() {
+        for (i, e) in crate::stop::until_stopped(process.elements.iter().enumerate()) {
             by_id.entry(e.id.as_str()).or_insert(i);
         }
         let mut outgoing: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -61,7 +61,7 @@ impl Graph {
                 incoming[b] = true;
             }
         }
-        for (i, e) in process.elements.iter().enumerate() {
+        for (i, e) in crate::stop::until_stopped(process.elements.iter().enumerate()) {
             if e.kind == ElementKind::BoundaryEvent
                 && let Some(&host) = by_id.get(e.attached_to.as_str())
             {

@@ -161,7 +161,7 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
         .flat_map(|i| flow.access[i].writes.iter().map(|w| w.name.clone()).chain(flow.form_keys_of(i)))
         .collect();
     for &i in sorted(&before).iter() {
-        for name in flow.asked_reads_of(i, false) {
+        for name in crate::stop::until_stopped(flow.asked_reads_of(i, false)) {
             if !written_anywhere.contains(&name)
                 && seen.insert(name.clone())
                 && picture.known_before.len() < MOST
@@ -208,7 +208,7 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
     }
     for &i in sorted(&after).iter() {
         let locals = flow.locals(i);
-        for name in flow.asked_reads_of(i, true) {
+        for name in crate::stop::until_stopped(flow.asked_reads_of(i, true)) {
             if written_elsewhere.contains(&name) || locals.contains(&name) {
                 continue;
             }
@@ -459,7 +459,7 @@ impl<'p> Flow<'p> {
         locals: &HashSet<String>,
     ) -> Vec<String> {
         let mut out: IndexSet<String> = IndexSet::new();
-        for a in self.process.elements[i].accesses.iter().filter(|a| keep(a)) {
+        for a in crate::stop::until_stopped(self.process.elements[i].accesses.iter().filter(|a| keep(a))) {
             let optional: HashSet<String> = if checked_first {
                 expr::optional_names(&a.expression).into_iter().collect()
             } else {

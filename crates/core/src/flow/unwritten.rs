@@ -74,15 +74,17 @@ fn unwritten_reads_beside(
     written_list.sort_unstable();
     let mut seen = HashSet::new();
     let mut out = Vec::new();
-    for (i, e) in process.elements.iter().enumerate() {
+    for (i, e) in crate::stop::until_stopped(process.elements.iter().enumerate()) {
         for access in &e.accesses {
+            // read once per expression, when a name needs it: one condition may read 100,000 names
+            let mut guarded: Option<std::collections::HashSet<String>> = None;
             for name in reads_of(access) {
                 let name = name.split('.').next().unwrap_or_default().to_string();
                 if written.contains(&name) || PROVIDED.contains(&name.as_str()) || seen.contains(&name) {
                     continue;
                 }
                 // a read that asks whether the name is set first is ready for it not to be
-                if guarded_names(&access.expression).contains(&name) {
+                if guarded.get_or_insert_with(|| guarded_names(&access.expression)).contains(&name) {
                     continue;
                 }
                 seen.insert(name.clone());
@@ -115,7 +117,7 @@ fn unwritten_reads_beside(
 /// one at `besides`).
 fn written_names(process: &Process, project: &Project, besides: Option<usize>) -> HashSet<String> {
     let mut written = HashSet::new();
-    for (i, e) in process.elements.iter().enumerate() {
+    for (i, e) in crate::stop::until_stopped(process.elements.iter().enumerate()) {
         written.extend(of_element(process, i).writes.into_iter().map(|w| w.name));
         if Some(i) == besides {
             continue;

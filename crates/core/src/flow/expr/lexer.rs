@@ -80,6 +80,10 @@ pub fn tokens(s: &str) -> Vec<Tok<'_>> {
     let bytes = s.as_bytes();
     let mut i = 0;
     while let Some(c) = s[i..].chars().next() {
+        // one expression may be megabytes of terms
+        if out.len() % 4096 == 4095 && crate::stop::stopped() {
+            break;
+        }
         let next = s[i + c.len_utf8()..].chars().next();
         let start = i;
         let single = |kind| Tok { kind, text: &s[start..start + c.len_utf8()], start };
