@@ -872,11 +872,12 @@ impl<'a> Reader<'a> {
             if e.is_flow() && is_feel(&e.condition) {
                 let mut checked = null_checked_names(&e.condition);
                 checked.extend(expr::optional_names(&e.condition));
+                let mut site: Option<Site> = None;
                 for c in read_condition(&e.condition).comparisons {
                     if let Some(expected) = expected_of(&c) {
                         let orders =
                             matches!(c.operator, Operator::Lt | Operator::Le | Operator::Gt | Operator::Ge);
-                        let site = self.site(i, &e.condition);
+                        let site = site.get_or_insert_with(|| self.site(i, &e.condition)).clone();
                         let with = c.literal.to_string();
                         let checked = checked.contains(&c.variable);
                         out.push((TypedRead { path: c.variable, expected, with, orders, checked, site }, i));
@@ -904,10 +905,11 @@ impl<'a> Reader<'a> {
             if !e.is_flow() || e.condition.is_empty() {
                 continue;
             }
+            let mut site: Option<Site> = None;
             for c in read_condition(&e.condition).comparisons {
                 let values = text_values(&c);
                 if !values.is_empty() {
-                    let site = self.site(i, &e.condition);
+                    let site = site.get_or_insert_with(|| self.site(i, &e.condition)).clone();
                     out.push((LiteralRead { path: c.variable, values, site }, i));
                 }
             }
