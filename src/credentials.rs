@@ -59,9 +59,10 @@ impl fmt::Debug for CredentialRef {
 }
 
 impl CredentialRef {
-    /// Parses a reference; the error says what form was expected.
+    /// Parses a reference; the error says what form was expected. It never repeats the text: a key
+    /// written where its reference belongs would otherwise be printed and logged.
     pub fn parse(s: &str) -> Result<CredentialRef, String> {
-        let expected = "expected env:NAME, file:PATH, vault:MOUNT/PATH#FIELD or none";
+        const EXPECTED: &str = "write where the key is kept (env:NAME, file:PATH, vault:MOUNT/PATH#FIELD or none), never the key itself";
         let s = s.trim();
         if s == "none" {
             return Ok(CredentialRef::None);
@@ -71,12 +72,14 @@ impl CredentialRef {
             return if valid {
                 Ok(CredentialRef::Env(name.into()))
             } else {
-                Err(format!("\"{s}\" names no environment variable; {expected}"))
+                Err(format!(
+                    "the env: reference names no environment variable (letters, digits and _ only); {EXPECTED}"
+                ))
             };
         }
         if let Some(path) = s.strip_prefix("file:") {
             return if path.is_empty() {
-                Err(format!("\"{s}\" names no file; {expected}"))
+                Err(format!("the file: reference names no file; {EXPECTED}"))
             } else {
                 Ok(CredentialRef::File(path.into()))
             };
@@ -91,9 +94,13 @@ impl CredentialRef {
                     field: field.into(),
                 })
             });
-            return parsed.ok_or_else(|| format!("\"{s}\" is not a vault reference; {expected}"));
+            return parsed.ok_or_else(|| {
+                format!("the vault: reference is not of the form vault:MOUNT/PATH#FIELD; {EXPECTED}")
+            });
         }
-        Err(format!("\"{s}\" is not a credential reference; {expected}"))
+        Err(format!(
+            "is not a credential reference (it is not repeated here, as it may be the key itself); {EXPECTED}"
+        ))
     }
 
     /// Whether resolving it needs the vault.
@@ -345,7 +352,8 @@ mod tests {
             ["vault:secret", "vault:secret#f", "vault:/x#f", "env:", "env:A-B", "sk-ant-123", "file:", ""]
         {
             let e = CredentialRef::parse(bad).unwrap_err();
-            assert!(e.contains("expected env:NAME"), "{bad}: {e}");
+            assert!(e.contains("(env:NAME, file:PATH"), "{bad}: {e}");
+            assert!(bad.len() < 6 || !e.contains(bad.trim_start_matches("env:")), "{bad} is repeated: {e}");
         }
         let v = CredentialRef::parse("vault:secret/formgen#anthropic").unwrap();
         assert_eq!(v.to_string(), "vault:secret/formgen#anthropic");

@@ -52,7 +52,7 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
     }
     let format = if args.json { Format::Json } else { args.format };
     if args.print_schema && (args.files.len() != 1 || format != Format::Text) {
-        return Err(UsageError(
+        return Err(UsageError::new(
             "--print-schema prints the schema of one form named on the command line, beside the text report"
                 .into(),
         ));
@@ -63,7 +63,7 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
                 let run = super::check_project::run(dir, limits)?;
                 Ok(report(&run, format, args.max_warnings, false))
             }
-            _ => Err(UsageError(
+            _ => Err(UsageError::new(
                 "name the forms to check: formgen check [FILE.bpmn] FORM..., or formgen check --project DIR for every form of a folder"
                     .into(),
             )),
@@ -72,7 +72,7 @@ pub(crate) fn run(mut args: CheckArgs, limits: &Limits) -> Result<ExitCode, Usag
     let process = match &args.process {
         Some(path) => Some((path.clone(), pick_process(path, args.step.process_id.as_deref(), limits)?)),
         None if args.step.process_id.is_some() => {
-            return Err(UsageError(
+            return Err(UsageError::new(
                 "--process-id picks a process of a BPMN file; give the file with --process FILE".into(),
             ));
         }
@@ -118,13 +118,13 @@ fn pick_process(path: &Path, id: Option<&str>, limits: &Limits) -> Result<bpmn::
     let defs = read_bpmn(path, limits)?;
     match id {
         Some(id) => defs.processes.into_iter().find(|p| p.id == *id).ok_or_else(|| {
-            UsageError(format!("{} has no process \"{id}\"; check --process-id", path.display()))
+            UsageError::new(format!("{} has no process \"{id}\"; check --process-id", path.display()))
         }),
         None => defs
             .processes
             .into_iter()
             .next()
-            .ok_or_else(|| UsageError(format!("{} holds no BPMN process", path.display()))),
+            .ok_or_else(|| UsageError::new(format!("{} holds no BPMN process", path.display()))),
     }
 }
 
@@ -132,13 +132,13 @@ fn pick_process(path: &Path, id: Option<&str>, limits: &Limits) -> Result<bpmn::
 fn read_form(path: &Path, limits: &Limits) -> Result<String, UsageError> {
     let cap = limits.schema_bytes.max(limits.answer_bytes);
     let file = formgen::files::open(path, limits.file_read_timeout())
-        .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+        .map_err(|e| UsageError::new(format!("cannot read {}: {e}", path.display())))?;
     let bytes = bpmn::read_capped(file, cap).map_err(|e| match e {
-        bpmn::ReadError::TooLarge { limit, .. } => UsageError(format!(
+        bpmn::ReadError::TooLarge { limit, .. } => UsageError::new(format!(
             "{} is over the {limit}-byte limit for a form (FORMGEN_LIMIT_SCHEMA_BYTES)",
             path.display()
         )),
-        other => UsageError(format!("cannot read {}: {other}", path.display())),
+        other => UsageError::new(format!("cannot read {}: {other}", path.display())),
     })?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
@@ -158,13 +158,13 @@ fn check_one(
         Some((bpmn_path, _)) => match super::project_folder(args.step.project.as_deref(), Some(bpmn_path))? {
             Some(folder) => formgen::project::read_folder(&folder, &ProjectBounds::from_limits(limits))
                 .map(|(p, _)| p)
-                .map_err(|e| UsageError(e.to_string())),
+                .map_err(|e| UsageError::new(e.to_string())),
             None => Ok(Project::default()),
         },
         None => Ok(Project::default()),
     };
     report::check_form(form, step, project).map_err(|e| match e {
-        CheckError::NoElement(id) => UsageError(format!(
+        CheckError::NoElement(id) => UsageError::new(format!(
             "{} has no element \"{id}\"",
             process.map(|(p, _)| p.display().to_string()).unwrap_or_default()
         )),

@@ -43,11 +43,12 @@ fn read_text(path: &Path, bounds: &ProjectBounds) -> String {
 /// Checks every bound form of every process of the folder.
 pub(crate) fn run(dir: &Path, limits: &Limits) -> Result<Run, UsageError> {
     let bounds = ProjectBounds::from_limits(limits);
-    let folder_error = |e: project::ProjectError| UsageError(format!("--project {}: {e}", dir.display()));
+    let folder_error =
+        |e: project::ProjectError| UsageError::new(format!("--project {}: {e}", dir.display()));
     let (project, _) = project::read_folder(dir, &bounds).map_err(folder_error)?;
     let processes = project::list_processes(dir, &bounds).map_err(folder_error)?;
     if processes.files.is_empty() {
-        return Err(UsageError(format!("--project {}: the folder holds no .bpmn file", dir.display())));
+        return Err(UsageError::new(format!("--project {}: the folder holds no .bpmn file", dir.display())));
     }
     let mut run = Run { project: true, base: super::current_folder(), ..Run::default() };
     for (file, finding) in check::project_findings(&project) {

@@ -51,7 +51,7 @@ pub(crate) fn run(args: EvalArgs) -> Result<ExitCode, UsageError> {
         (None, Some(dir)) => eval::load_project(dir, &config.limits),
         (None, None) => unreachable!("clap requires --pairs or --project"),
     };
-    let mut pairs = loaded.map_err(|e| UsageError(e.to_string()))?;
+    let mut pairs = loaded.map_err(|e| UsageError::new(e.to_string()))?;
     pairs.truncate(args.limit.unwrap_or(usize::MAX));
     // scored against the listed keys: say where a pairs file lists other keys than its form binds
     for pair in pairs.iter().filter_map(|item| match item {
@@ -59,7 +59,7 @@ pub(crate) fn run(args: EvalArgs) -> Result<ExitCode, UsageError> {
         eval::PairOrProblem::Problem(_) => None,
     }) {
         for difference in pair.key_differences() {
-            eprintln!("formgen: warning: {}#{}: {difference}", pair.bpmn, pair.element_id);
+            super::say(&format!("formgen: warning: {}#{}: {difference}", pair.bpmn, pair.element_id));
         }
     }
     let worker_name = args.worker.unwrap_or_default();
@@ -69,7 +69,7 @@ pub(crate) fn run(args: EvalArgs) -> Result<ExitCode, UsageError> {
         n => n,
     }
     .clamp(1, MOST_AT_ONCE);
-    let service = Service::new(&config).map_err(|e| UsageError(e.to_string()))?;
+    let service = Service::new(&config).map_err(|e| UsageError::new(e.to_string()))?;
     let model = args.model.unwrap_or_default();
     let report = runtime().block_on(async {
         let mut progress = eval::progress_for_stderr();
@@ -84,7 +84,8 @@ pub(crate) fn run(args: EvalArgs) -> Result<ExitCode, UsageError> {
     if let Some(dir) = &args.proposals {
         write_proposals(dir, &report)?;
     }
-    let out = if args.json { report.json_lines() } else { report.table() };
+    // the table's own line breaks are kept; a control character a file or a model put in it is escaped
+    let out = if args.json { report.json_lines() } else { formgen::words::printable_lines(&report.table()) };
     let _ = write!(std::io::stdout().lock(), "{out}");
     Ok(ExitCode::from(report.exit_code()))
 }
@@ -92,7 +93,7 @@ pub(crate) fn run(args: EvalArgs) -> Result<ExitCode, UsageError> {
 /// Each proposal of the run as a `.form` file in `dir`.
 fn write_proposals(dir: &std::path::Path, report: &eval::Report) -> Result<(), UsageError> {
     let failed =
-        |e: std::io::Error| UsageError(format!("cannot write the proposals to {}: {e}", dir.display()));
+        |e: std::io::Error| UsageError::new(format!("cannot write the proposals to {}: {e}", dir.display()));
     std::fs::create_dir_all(dir).map_err(failed)?;
     for (name, text) in report.proposal_files() {
         std::fs::write(dir.join(name), text).map_err(failed)?;
@@ -105,12 +106,13 @@ fn pick<'a>(workers: &'a [Worker], name: &str) -> Result<&'a Worker, UsageError>
     let names = || workers.iter().map(|w| w.name.as_str()).collect::<Vec<_>>().join(", ");
     match (name.trim(), workers) {
         ("", [only]) => Ok(only),
-        ("", []) => Err(UsageError("the configuration has no Worker; add a [[workers]] section".into())),
-        ("", _) => {
-            Err(UsageError(format!("several Workers are configured ({}); name one with --worker", names())))
-        }
+        ("", []) => Err(UsageError::new("the configuration has no Worker; add a [[workers]] section".into())),
+        ("", _) => Err(UsageError::new(format!(
+            "several Workers are configured ({}); name one with --worker",
+            names()
+        ))),
         (name, _) => workers.iter().find(|w| w.name == name).ok_or_else(|| {
-            UsageError(format!("there is no Worker named \"{name}\"; configured: {}", names()))
+            UsageError::new(format!("there is no Worker named \"{name}\"; configured: {}", names()))
         }),
     }
 }

@@ -46,12 +46,12 @@ fn something_to_draft(args: &GenerateArgs, has_file: bool) -> Result<(), UsageEr
         return Ok(());
     }
     if let Some(element) = &args.step.element {
-        return Err(UsageError(format!(
+        return Err(UsageError::new(format!(
             "--element {element} names a step of a process; give the process's BPMN file too (formgen generate FILE.bpmn --element {element})"
         )));
     }
     if !has_brief {
-        return Err(UsageError(
+        return Err(UsageError::new(
             "say what the form is for: give a BPMN file (formgen generate FILE.bpmn [--element ID]) or a brief (-d \"...\"); see formgen generate --help".into(),
         ));
     }
@@ -131,7 +131,7 @@ pub(crate) fn run(mut args: GenerateArgs) -> Result<ExitCode, UsageError> {
     };
     let mut config = config;
     config.project_dir = super::project_folder(args.step.project.as_deref(), bpmn_file.as_deref())?;
-    let service = formgen::service::Service::new(&config).map_err(|e| UsageError(e.to_string()))?;
+    let service = formgen::service::Service::new(&config).map_err(|e| UsageError::new(e.to_string()))?;
     let worker_label = request.worker.clone().unwrap_or_default();
     let rt = runtime();
     let result = rt.block_on(async {
@@ -151,9 +151,9 @@ pub(crate) fn run(mut args: GenerateArgs) -> Result<ExitCode, UsageError> {
                 workers: config.workers.iter().map(|w| w.name.as_str()).collect(),
             };
             let (sentence, code) = explain(&e, &asked);
-            eprintln!("formgen: {} ({})", formgen::words::sentence(&sentence), e.code());
+            super::say(&format!("formgen: {} ({})", formgen::words::sentence(&sentence), e.code()));
             for p in e.problems().unwrap_or_default() {
-                eprintln!("  - {p}");
+                super::say(&format!("  - {p}"));
             }
             return Ok(ExitCode::from(code));
         }
@@ -161,14 +161,12 @@ pub(crate) fn run(mut args: GenerateArgs) -> Result<ExitCode, UsageError> {
     let json = serde_json::to_string_pretty(&response.schema).expect("schema serialises");
     match &args.output {
         Some(path) => std::fs::write(path, json + "\n")
-            .map_err(|e| UsageError(format!("cannot write {}: {e}", path.display())))?,
+            .map_err(|e| UsageError::new(format!("cannot write {}: {e}", path.display())))?,
         None => {
             let _ = writeln!(std::io::stdout().lock(), "{json}");
         }
     }
-    let mut stderr = std::io::stderr().lock();
-    let _ = writeln!(
-        stderr,
+    super::say(&format!(
         "formgen: {} ({}) wrote the form{} in {} attempt(s), {} tokens in, {} out",
         response.worker,
         response.model,
@@ -176,18 +174,17 @@ pub(crate) fn run(mut args: GenerateArgs) -> Result<ExitCode, UsageError> {
         response.attempts,
         response.usage.input_tokens,
         response.usage.output_tokens
-    );
+    ));
     for w in &response.warnings {
-        let _ = writeln!(stderr, "warning: {w}");
+        super::say(&format!("warning: {w}"));
     }
     for f in &response.findings {
-        let _ = writeln!(
-            stderr,
+        super::say(&format!(
             "{}: {} [{}]",
             formgen::report::severity_word(f.severity),
             f.message,
             f.code.as_str()
-        );
+        ));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -203,14 +200,14 @@ struct Seen {
 /// The BPMN file's text, within the BPMN size limit and the file read time.
 fn read_process(path: &std::path::Path, limits: &formgen::Limits) -> Result<String, UsageError> {
     let file = formgen::files::open(path, limits.file_read_timeout())
-        .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+        .map_err(|e| UsageError::new(format!("cannot read {}: {e}", path.display())))?;
     let size = file.len();
     if size > limits.bpmn_bytes as u64 {
         let too_large = bpmn::ReadError::TooLarge { size: Some(size), limit: limits.bpmn_bytes };
-        return Err(UsageError(format!("{}: {too_large}", path.display())));
+        return Err(UsageError::new(format!("{}: {too_large}", path.display())));
     }
     let bytes = bpmn::read_capped(file, limits.bpmn_bytes)
-        .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+        .map_err(|e| UsageError::new(format!("{}: {e}", path.display())))?;
     Ok(bpmn::decode_text(&bytes).into_owned())
 }
 
@@ -220,9 +217,9 @@ fn read_current_form(
     limits: &formgen::Limits,
 ) -> Result<serde_json::Value, UsageError> {
     let bytes = formgen::files::read_capped(path, limits.schema_bytes as u64, limits.file_read_timeout())
-        .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?
+        .map_err(|e| UsageError::new(format!("cannot read {}: {e}", path.display())))?
         .ok_or_else(|| {
-            UsageError(format!(
+            UsageError::new(format!(
                 "{} is over the {}-byte limit for a form (FORMGEN_LIMIT_SCHEMA_BYTES)",
                 path.display(),
                 limits.schema_bytes
@@ -231,6 +228,6 @@ fn read_current_form(
     let text = String::from_utf8_lossy(&bytes);
     // the service leaves out what breaks a rule, and says so; only a file with no form is refused
     let form = gate::review_text(&text, &gate::Options::default())
-        .map_err(|e| UsageError(format!("{} holds no form: {e}", path.display())))?;
+        .map_err(|e| UsageError::new(format!("{} holds no form: {e}", path.display())))?;
     Ok(form.proposal.schema)
 }

@@ -50,34 +50,77 @@ enum Command {
 }
 
 /// What the subcommands that read a process share: which process of the file, which step, which
-/// project, which configuration.
+/// project, which configuration. Where a default differs by subcommand, each says its own
+/// ([`own_help`]), so no subcommand's help speaks of another.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub(crate) struct StepArgs {
-    /// Which process of the BPMN file (by id); default: the one that holds --element, else the first
-    /// (for `outline`, every process).
+    /// Which process of the BPMN file (by id).
     #[arg(long, value_name = "ID")]
     pub(crate) process_id: Option<String>,
-    /// The step (by id); default: the start form (for `check`, the step that binds the form's id).
+    /// The step (by id).
     #[arg(long, value_name = "ID")]
     pub(crate) element: Option<String>,
     /// The process's project folder: the `.form` and `.dmn` files (recursively) of its other steps and
     /// the decisions it calls. Default: the BPMN file's own folder.
     #[arg(long, value_name = "DIR")]
     pub(crate) project: Option<std::path::PathBuf>,
-    /// formgen.toml, for its `[limits]` and Workers (default: FORMGEN_CONFIG, else the embedded
-    /// default with the builtin Worker).
+    /// formgen.toml, for its `[limits]` (default: FORMGEN_CONFIG, else the embedded default).
     #[arg(long, value_name = "FILE")]
     pub(crate) config: Option<std::path::PathBuf>,
 }
 
-/// A failure that ends the command with exit code 2 and one line on stderr.
+/// Each subcommand's own words for the shared [`StepArgs`]: (subcommand, argument id, help).
+const OWN_HELP: &[(&str, &str, &str)] = &[
+    (
+        "generate",
+        "process_id",
+        "Which process of the BPMN file (by id); default: the one that holds --element, else the first",
+    ),
+    ("generate", "element", "The step to draft the form for (by id); default: the start form"),
+    (
+        "generate",
+        "config",
+        "formgen.toml, for its Workers and [limits] (default: FORMGEN_CONFIG, else the embedded default with the builtin Worker)",
+    ),
+    ("check", "process_id", "Which process of the --process file (by id); default: the first"),
+    (
+        "check",
+        "element",
+        "The step to check the forms against (by id); default: the step that binds the form's id",
+    ),
+    ("outline", "process_id", "Only this process of each file (by id); default: every process"),
+    ("outline", "element", "The step to describe (by id); default: the start form"),
+];
+
+/// The command line with each subcommand's own help for the arguments they share.
+fn own_help(mut command: clap::Command) -> clap::Command {
+    for (sub, arg, help) in OWN_HELP {
+        command = command.mut_subcommand(*sub, |c| c.mut_arg(*arg, |a| a.help(*help)));
+    }
+    command
+}
+
+/// A failure that ends the command with exit code 2 and one line on stderr (and a line for each of
+/// its details, such as the problems of a configuration).
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub(crate) struct UsageError(pub(crate) String);
+#[error("{message}")]
+pub(crate) struct UsageError {
+    message: String,
+    details: Vec<String>,
+}
+
+impl UsageError {
+    pub(crate) fn new(message: String) -> UsageError {
+        UsageError { message, details: Vec::new() }
+    }
+}
 
 /// Runs the command line and returns the process exit code.
 pub(crate) fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let parsed = own_help(<Cli as clap::CommandFactory>::command())
+        .try_get_matches()
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -103,12 +146,25 @@ pub(crate) fn main() -> ExitCode {
 }
 
 pub(crate) fn usage(e: UsageError) -> ExitCode {
-    eprintln!("formgen: {e}");
+    say(&format!("formgen: {}", e.message));
+    for detail in &e.details {
+        say(&format!("  {detail}"));
+    }
     ExitCode::from(2)
 }
 
+/// Writes one line to stderr. The CLI never prints a control character it did not write: whatever in
+/// the line came from a file, a process or the environment (a name holding ESC, BEL, CR or a line
+/// break) is shown escaped ([`formgen::words::printable`]).
+pub(crate) fn say(line: &str) {
+    eprintln!("{}", formgen::words::printable(line));
+}
+
 pub(crate) fn load_config(path: Option<&std::path::Path>) -> Result<Config, UsageError> {
-    Config::load(path, &|k| std::env::var(k).ok()).map_err(|e| UsageError(e.to_string()))
+    Config::load(path, &|k| std::env::var(k).ok()).map_err(|e| UsageError {
+        message: format!("{} problem(s) in the configuration ({}):", e.problems.len(), e.origin),
+        details: e.problems,
+    })
 }
 
 /// Logs to stderr: `RUST_LOG` if set, else `default` (colours only on a terminal).
@@ -125,8 +181,8 @@ pub(crate) fn runtime() -> tokio::runtime::Runtime {
 
 pub(crate) fn read_bpmn(path: &std::path::Path, limits: &Limits) -> Result<bpmn::Definitions, UsageError> {
     bpmn::read_file_within(path, limits.bpmn_bytes, limits.file_read_timeout()).map_err(|e| match e {
-        bpmn::ReadError::Io(io) => UsageError(format!("cannot read {}: {io}", path.display())),
-        too_large => UsageError(format!("{}: {too_large}", path.display())),
+        bpmn::ReadError::Io(io) => UsageError::new(format!("cannot read {}: {io}", path.display())),
+        too_large => UsageError::new(format!("{}: {too_large}", path.display())),
     })
 }
 
@@ -138,7 +194,7 @@ pub(crate) fn project_folder(
 ) -> Result<Option<std::path::PathBuf>, UsageError> {
     match project {
         Some(dir) if dir.is_dir() => Ok(Some(dir.to_path_buf())),
-        Some(dir) => Err(UsageError(format!(
+        Some(dir) => Err(UsageError::new(format!(
             "--project {}: not a folder; give the folder that holds the process's .form and .dmn files",
             dir.display()
         ))),
@@ -152,4 +208,43 @@ pub(crate) fn project_folder(
 pub(crate) fn current_folder() -> String {
     let dir = std::env::current_dir().unwrap_or_default();
     dir.to_string_lossy().replace('\\', "/")
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// The help text of a subcommand.
+    fn help(sub: &str) -> String {
+        let mut command = super::own_help(super::Cli::command());
+        command.build();
+        let sub = command.find_subcommand_mut(sub).expect("a subcommand");
+        sub.render_long_help().to_string()
+    }
+
+    #[test]
+    fn each_subcommand_s_help_is_about_itself() {
+        for sub in ["generate", "check", "outline", "serve", "eval"] {
+            let text = help(sub);
+            for other in ["generate", "check", "outline", "serve", "eval"].iter().filter(|o| **o != sub) {
+                assert!(
+                    !text.contains(&format!("(for `{other}`")),
+                    "{sub}'s help speaks of {other}:\n{text}"
+                );
+                assert!(
+                    !text.contains(&format!("for `{other}`,")),
+                    "{sub}'s help speaks of {other}:\n{text}"
+                );
+            }
+        }
+        assert!(help("generate").contains("The step to draft the form for"), "{}", help("generate"));
+        assert!(help("check").contains("the step that binds the form's id"), "{}", help("check"));
+        assert!(help("outline").contains("default: every process"), "{}", help("outline"));
+        for (sub, arg, _) in super::OWN_HELP {
+            let command = super::own_help(super::Cli::command());
+            let found =
+                command.find_subcommand(sub).and_then(|c| c.get_arguments().find(|a| a.get_id() == *arg));
+            assert!(found.is_some(), "{sub} has no argument {arg}");
+        }
+    }
 }

@@ -40,16 +40,16 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
     for value in std::mem::take(&mut args.process) {
         if is_old_process_id(&value) && args.step.process_id.is_none() {
             let id = value.to_string_lossy().into_owned();
-            eprintln!(
+            super::say(&format!(
                 "formgen: warning: outline --process {id} is deprecated for a process id; write --process-id {id} (--process takes a BPMN file, as in every subcommand)"
-            );
+            ));
             args.step.process_id = Some(id);
         } else {
             files.push(value);
         }
     }
     if files.is_empty() {
-        return Err(UsageError(
+        return Err(UsageError::new(
             "name the BPMN file to outline: formgen outline FILE.bpmn [--process-id ID] [--element ID]"
                 .into(),
         ));
@@ -60,16 +60,16 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
         let defs = Arc::new(read_bpmn(path, limits)?);
         if defs.processes.is_empty() && !args.json {
             // the description of no process is nothing; its folder is not read as a project either
-            return Err(UsageError(format!(
+            return Err(UsageError::new(format!(
                 "{} holds no BPMN process (no definitions element with a process); is it a .bpmn file?",
                 path.display()
             )));
         }
         if defs.processes.is_empty() {
-            eprintln!(
+            super::say(&format!(
                 "formgen: {}: found no BPMN process in it (no definitions element with a process); is it a .bpmn file?",
                 path.display()
-            );
+            ));
         }
         let processes: Vec<&bpmn::Process> = defs
             .processes
@@ -80,13 +80,13 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
             && processes.is_empty()
             && !defs.processes.is_empty()
         {
-            return Err(UsageError(format!(
+            return Err(UsageError::new(format!(
                 "{} has no process \"{id}\"; check --process-id",
                 path.display()
             )));
         }
         for w in processes.iter().flat_map(|p| sources::reading_warnings(p)) {
-            eprintln!("formgen: warning: {}: {w}", path.display());
+            super::say(&format!("formgen: warning: {}: {w}", path.display()));
         }
         if args.json {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -128,11 +128,12 @@ pub(crate) fn run(mut args: OutlineArgs, limits: &Limits) -> Result<ExitCode, Us
             let target = step(&defs, Some(&p.id), element, path)?.with_project(around.clone());
             let picture = formgen::flow::picture(target.process(), target.element_index(), target.project());
             let text = formgen::prompt::process_text(&target, Some(&picture), false, limits.prompt_chars);
-            let _ = writeln!(stdout, "{text}");
+            // the text's own line breaks are kept; any other control character a name holds is escaped
+            let _ = writeln!(stdout, "{}", formgen::words::printable_lines(&text));
         }
         let _ = stdout.flush();
         if !found {
-            return Err(UsageError(format!(
+            return Err(UsageError::new(format!(
                 "{} has no element \"{element}\"{}; check --element (formgen outline --json FILE lists the steps)",
                 path.display(),
                 if defs.processes.is_empty() { " (it holds no BPMN process)" } else { "" }
@@ -151,12 +152,12 @@ fn step(
 ) -> Result<sources::Target, UsageError> {
     match sources::locate(defs.clone(), Origin::Request, process_id.unwrap_or(""), element) {
         Ok(Resolved::Found(t)) => Ok(t),
-        Ok(_) => Err(UsageError(format!("{} holds no BPMN process", path.display()))),
-        Err(sources::SourceError::NotBpmn { element, .. }) => Err(UsageError(format!(
+        Ok(_) => Err(UsageError::new(format!("{} holds no BPMN process", path.display()))),
+        Err(sources::SourceError::NotBpmn { element, .. }) => Err(UsageError::new(format!(
             "{} holds no BPMN process (no definitions element with a process), so it has no element \"{element}\"",
             path.display()
         ))),
-        Err(e) => Err(UsageError(format!("{}: {e}", path.display()))),
+        Err(e) => Err(UsageError::new(format!("{}: {e}", path.display()))),
     }
 }
 
@@ -173,13 +174,13 @@ fn read_project(
     match project::read_folder(&folder, &project::ProjectBounds::from_limits(limits)) {
         Ok((p, _)) => {
             for w in &p.warnings {
-                eprintln!("formgen: warning: {w}");
+                super::say(&format!("formgen: warning: {w}"));
             }
             Ok(Arc::new(p))
         }
-        Err(e) if dir.is_some() => Err(UsageError(e.to_string())),
+        Err(e) if dir.is_some() => Err(UsageError::new(e.to_string())),
         Err(e) => {
-            eprintln!("formgen: warning: the project around {} was not read: {e}", file.display());
+            super::say(&format!("formgen: warning: the project around {} was not read: {e}", file.display()));
             Ok(Arc::default())
         }
     }

@@ -18,7 +18,8 @@ pub(crate) struct ServeArgs {
 
 pub(crate) fn run(args: ServeArgs) -> Result<ExitCode, UsageError> {
     let config = load_config(args.config.as_deref())?;
-    formgen::prompt::Prompts::load(config.prompts_dir.as_deref()).map_err(|e| UsageError(e.to_string()))?;
+    formgen::prompt::Prompts::load(config.prompts_dir.as_deref())
+        .map_err(|e| UsageError::new(e.to_string()))?;
     init_logs("info");
     for warning in config.warnings() {
         tracing::warn!("{}", formgen::words::sentence(&warning));
@@ -33,7 +34,7 @@ pub(crate) fn run(args: ServeArgs) -> Result<ExitCode, UsageError> {
     match served {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) => {
-            eprintln!("formgen: {e}");
+            super::say(&format!("formgen: {e}"));
             Ok(ExitCode::from(1))
         }
     }

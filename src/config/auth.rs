@@ -3,20 +3,26 @@
 use std::net::{IpAddr, SocketAddr};
 
 use super::Problems;
-use super::raw::RawAuth;
+use super::raw::{Overrides, RawAuth};
 use crate::auth::Allow;
 use crate::auth::{Auth, AuthMode, PrincipalConfig};
 
 impl Auth {
     /// The checked `[auth]` section. `listen` (when it could be read) decides whether `none` is allowed.
-    pub(super) fn from_raw(raw: &RawAuth, listen: Option<SocketAddr>, p: &mut Problems) -> Auth {
+    pub(super) fn from_raw(
+        raw: &RawAuth,
+        listen: Option<SocketAddr>,
+        o: &Overrides,
+        p: &mut Problems,
+    ) -> Auth {
         let mode = match raw.mode.as_deref().unwrap_or("none") {
             "none" => AuthMode::None,
             "tokens" => AuthMode::Tokens,
             "header" => AuthMode::Header,
             other => {
                 p.add(format!(
-                    "auth.mode: \"{other}\" is not an auth mode; expected \"none\", \"tokens\" or \"header\""
+                    "{}: \"{other}\" is not an auth mode; expected \"none\", \"tokens\" or \"header\"",
+                    o.place("auth.mode")
                 ));
                 AuthMode::None
             }
@@ -25,7 +31,8 @@ impl Auth {
             && !addr.ip().is_loopback()
         {
             p.add(format!(
-                "auth.mode: \"none\" lets anyone generate forms with your Workers, so it is only allowed on a loopback address, not {addr}; use \"tokens\" or \"header\""
+                "{}: \"none\" lets anyone generate forms with your Workers, so it is only allowed on a loopback address, not {addr}; use \"tokens\" or \"header\"",
+                o.place("auth.mode")
             ));
         }
         let mut principals = Vec::new();
@@ -60,7 +67,10 @@ impl Auth {
         for (i, proxy) in raw.trusted_proxies.clone().unwrap_or_default().iter().enumerate() {
             match proxy.trim().parse::<IpAddr>() {
                 Ok(ip) => trusted_proxies.push(ip),
-                Err(_) => p.add(format!("auth.trusted_proxies[{i}]: \"{proxy}\" is not an IP address")),
+                Err(_) => p.add(format!(
+                    "{}[{i}]: \"{proxy}\" is not an IP address",
+                    o.place("auth.trusted_proxies")
+                )),
             }
         }
         if mode == AuthMode::Header && trusted_proxies.is_empty() {

@@ -15,7 +15,10 @@ pub(super) fn from_raw(
         p.add(problem.to_string());
     }
     for zero in limits.zero_fields() {
-        p.add(format!("limits.{zero}: 0 would refuse every request"));
+        let var = format!("FORMGEN_LIMIT_{}", zero.to_uppercase());
+        let place =
+            if env(&var).is_some() { format!("{var} (limits.{zero})") } else { format!("limits.{zero}") };
+        p.add(format!("{place}: 0 would refuse every request"));
     }
     limits
 }

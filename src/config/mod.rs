@@ -43,6 +43,9 @@ pub struct Server {
     pub shutdown_grace_s: u64,
     /// The built modeller page to serve at `/`, if any.
     pub web_dir: Option<PathBuf>,
+    /// Host names besides the loopback ones that requests may be addressed to in `auth.mode = "none"`
+    /// (lower-cased, without a port).
+    pub allowed_hosts: Vec<String>,
 }
 
 /// The vault.
@@ -120,7 +123,9 @@ impl Config {
     /// Loads the configuration: `path` (or `FORMGEN_CONFIG`), else the embedded default; then the
     /// environment overrides; then checks everything. `env` is the process environment in production.
     pub fn load(path: Option<&Path>, env: &dyn Fn(&str) -> Option<String>) -> Result<Config, ConfigError> {
-        let path = path.map(Path::to_path_buf).or_else(|| env("FORMGEN_CONFIG").map(PathBuf::from));
+        // an empty FORMGEN_CONFIG= is how shells and container specs unset a variable
+        let from_env = env("FORMGEN_CONFIG").filter(|p| !p.trim().is_empty()).map(PathBuf::from);
+        let path = path.map(Path::to_path_buf).or(from_env);
         let (text, source, base, embedded) = match &path {
             Some(p) => {
                 let text = std::fs::read_to_string(p).map_err(|e| ConfigError {
@@ -143,18 +148,25 @@ impl Config {
         embedded: bool,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Config, ConfigError> {
-        let fail = |problems: Vec<String>| ConfigError { origin: source.to_string(), problems };
-        let mut raw: raw::RawConfig = toml_errors::from_str(text).map_err(fail)?;
-        let mut p = Problems::default();
-        for problem in raw::apply_env(&mut raw, env) {
-            p.add(problem);
-        }
+        let (raw, file_problems) = toml_errors::read::<raw::RawConfig>(text);
+        let mut p = Problems(file_problems.into_iter().map(without_secret_value).collect());
+        let Some(mut raw) = raw else {
+            return Err(ConfigError { origin: source.to_string(), problems: p.0 });
+        };
+        let (env_problems, overrides) = raw::apply_env(&mut raw, env);
+        p.0.extend(env_problems);
+        let origin = match overrides.vars().collect::<Vec<_>>() {
+            vars if vars.is_empty() => source.to_string(),
+            vars => format!("{source}, with {} from the environment", vars.join(", ")),
+        };
+        let fail = |problems: Vec<String>| ConfigError { origin: origin.clone(), problems };
         let paths = Paths { base, embedded };
-        let server = Server::from_raw(&raw.server, paths, &mut p);
-        let auth = Auth::from_raw(&raw.auth, server.as_ref().map(|s| s.listen), &mut p);
-        let vault = VaultConfig::from_raw(raw.vault.as_ref(), base, &mut p);
+        let o = &overrides;
+        let server = Server::from_raw(&raw.server, paths, o, &mut p);
+        let auth = Auth::from_raw(&raw.auth, server.as_ref().map(|s| s.listen), o, &mut p);
+        let vault = VaultConfig::from_raw(raw.vault.as_ref(), base, o, &mut p);
         let credential_cache = Duration::from_secs(raw.vault.as_ref().and_then(|v| v.cache_s).unwrap_or(30));
-        let workers = workers::from_raw(&raw.workers, raw.vault.is_some(), base, &mut p);
+        let workers = workers::from_raw(&raw.workers, raw.vault.is_some(), base, o, &mut p);
         let limits = limits::from_raw(raw.limits.as_ref(), env, &mut p);
         let processes_dir = match paths.resolve(raw.processes.dir.clone()) {
             Some(d) => Some(d),
@@ -165,7 +177,7 @@ impl Config {
         if let Some(d) = &prompts_dir
             && !d.is_dir()
         {
-            p.add(format!("prompts.dir: {} is not a folder", d.display()));
+            p.add(format!("{}: {} is not a folder", o.place("prompts.dir"), d.display()));
         }
         match (server, p.0.is_empty()) {
             (Some(server), true) => Ok(Config {
@@ -182,6 +194,19 @@ impl Config {
             }),
             _ => Err(fail(p.0)),
         }
+    }
+}
+
+/// A problem of the file as written at a setting that holds a credential reference, without what the
+/// parser quoted of its value: a key written there instead of its reference must not reach the logs.
+fn without_secret_value(problem: String) -> String {
+    let Some((place, _)) = problem.split_once(" (line ") else { return problem };
+    let secret = place.ends_with(".credential") || place == "vault.token";
+    match problem.split_once("): ") {
+        Some((at, _)) if secret => format!(
+            "{at}): not a credential reference (not repeated here, as it may be the key itself); write a string such as \"env:NAME\""
+        ),
+        _ => problem,
     }
 }
 
@@ -277,14 +302,11 @@ mod tests {
             "workers[1].name: \"claude\" is already the name of workers[0]",
             "workers[1].provider: \"chat\" is not a wire format; expected \"messages\", \"chat-completions\" or \"builtin\"",
             "workers[1].endpoint: \"ftp://example.com\" is not an http(s) URL",
-            "workers[1].credential: \"sk-123\" is not a credential reference",
+            "workers[1].credential: is not a credential reference",
         ] {
             assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
         }
-        assert!(
-            !text.contains("sk-123\" is") || text.contains("credential reference"),
-            "never a value beyond the reference"
-        );
+        assert!(!text.contains("sk-123"), "a credential's value is never repeated: {text}");
         assert_eq!(err.problems.len(), 7, "{text}");
     }
 
@@ -309,6 +331,105 @@ mod tests {
         assert_eq!(c.server.listen.to_string(), "127.0.0.1:9999");
         assert_eq!(c.vault.as_ref().unwrap().token, VaultTokenRef::Env("VAULT_TOKEN".into()));
         assert_eq!(c.limits.prompt_chars, 1000);
+    }
+
+    #[test]
+    fn listen_takes_host_names_and_a_bad_one_from_the_environment_names_the_variable() {
+        let env = |k: &str| (k == "FORMGEN_LISTEN").then(|| "localhost:8081".to_string());
+        let c = Config::load(None, &env).unwrap();
+        assert_eq!(c.server.listen.to_string(), "127.0.0.1:8081");
+        let c =
+            parse("[server]\nlisten = \"LOCALHOST:9\"\n[[workers]]\nname = \"b\"\nprovider = \"builtin\"\n")
+                .unwrap();
+        assert_eq!(c.server.listen.to_string(), "127.0.0.1:9");
+        let env = |k: &str| (k == "FORMGEN_LISTEN").then(|| "localhost".to_string());
+        let e = Config::load(None, &env).unwrap_err();
+        let text = e.to_string();
+        assert!(text.contains("FORMGEN_LISTEN (server.listen): \"localhost\" is not an address"), "{text}");
+        assert!(text.contains("with FORMGEN_LISTEN from the environment"), "{text}");
+        let e = parse("[server]\nlisten = \"localhost:http\"\n").unwrap_err();
+        assert!(e.to_string().contains("server.listen: \"localhost:http\""), "{e}");
+    }
+
+    #[test]
+    fn an_empty_formgen_config_is_unset() {
+        let env = |k: &str| (k == "FORMGEN_CONFIG").then(String::new);
+        let c = Config::load(None, &env).unwrap();
+        assert_eq!(c.source, "the embedded default");
+        let env = |k: &str| (k == "FORMGEN_CONFIG").then(|| "  ".to_string());
+        assert!(Config::load(None, &env).is_ok());
+    }
+
+    #[test]
+    fn every_section_and_the_environment_in_one_round() {
+        let vars = [
+            ("FORMGEN_AUTH_MODE", "sometimes"),
+            ("FORMGEN_VAULT_ADDR", "ftp://vault"),
+            ("FORMGEN_TRUSTED_PROXIES", "proxy"),
+            ("FORMGEN_WORKER_M_ENDPOINT", "nowhere"),
+            ("FORMGEN_LIMIT_BPMN_BYTES", "0"),
+            ("FORMGEN_SHUTDOWN_GRACE_S", "soon"),
+        ];
+        let env = |k: &str| vars.iter().find(|(name, _)| *name == k).map(|(_, v)| v.to_string());
+        let e = Config::parse(
+            "[server]\nlisten_on = 1\ncors_origins = [\"nope\"]\n[[workers]]\nname = \"m\"\nprovider = \"chat\"\nmodel = \"x\"\nalow = 1\n[prompts]\ndir = \"/nonexistent/prompts\"\n",
+            "t",
+            Path::new("."),
+            false,
+            &env,
+        )
+        .unwrap_err();
+        let text = e.to_string();
+        for expected in [
+            "server.listen_on (line 2, column 1): unknown field",
+            "workers[0].alow (line 8, column 1): unknown field",
+            "server.cors_origins[0]: \"nope\"",
+            "FORMGEN_AUTH_MODE (auth.mode): \"sometimes\"",
+            "FORMGEN_TRUSTED_PROXIES (auth.trusted_proxies)[0]: \"proxy\"",
+            "FORMGEN_VAULT_ADDR (vault.addr): \"ftp://vault\"",
+            "workers[0].provider: \"chat\"",
+            "FORMGEN_WORKER_M_ENDPOINT (workers[0].endpoint): \"nowhere\"",
+            "FORMGEN_LIMIT_BPMN_BYTES (limits.bpmn_bytes): 0 would refuse every request",
+            "FORMGEN_SHUTDOWN_GRACE_S=\"soon\"",
+            "prompts.dir: /nonexistent/prompts is not a folder",
+        ] {
+            assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+        }
+        assert_eq!(e.problems.len(), 11, "{text}");
+    }
+
+    /// The rows of the README table whose header row starts with `header`: each row's first cell's
+    /// names in backquotes.
+    fn readme_table_names(header: &str) -> Vec<String> {
+        let readme = include_str!("../../README.md");
+        let rows =
+            readme.lines().skip_while(|l| !l.starts_with(header)).skip(2).take_while(|l| l.starts_with('|'));
+        rows.flat_map(|row| {
+            let cell = row.split('|').nth(1).unwrap_or_default();
+            cell.split('`').skip(1).step_by(2).map(str::to_string).collect::<Vec<_>>()
+        })
+        .collect()
+    }
+
+    #[test]
+    fn the_readme_tables_list_every_limit_and_every_auth_field() {
+        let mut limits: Vec<String> = match serde_json::to_value(crate::limits::Limits::default()) {
+            Ok(serde_json::Value::Object(fields)) => fields.keys().cloned().collect(),
+            other => panic!("{other:?}"),
+        };
+        let mut listed = readme_table_names("| limit | default |");
+        limits.sort();
+        listed.sort();
+        assert_eq!(listed, limits, "README.md's Limits table and the fields of Limits");
+        // the fields [auth] takes, as serde lists them for a key it does not know
+        let e = parse("[auth]\nno_such_field = 1\n").unwrap_err().to_string();
+        let expected = e.split("expected one of ").nth(1).unwrap_or_else(|| panic!("{e}"));
+        let mut fields: Vec<String> = expected.split('`').skip(1).step_by(2).map(str::to_string).collect();
+        let mut listed = readme_table_names("| `[auth]` field |");
+        fields.sort();
+        listed.sort();
+        assert!(fields.len() >= 6, "{e}");
+        assert_eq!(listed, fields, "README.md's [auth] table and the fields of [auth]");
     }
 
     #[test]

@@ -32,6 +32,7 @@ pub(super) struct RawServer {
     pub cors_origins: Option<Vec<String>>,
     pub shutdown_grace_s: Option<u64>,
     pub web_dir: Option<PathBuf>,
+    pub allowed_hosts: Option<Vec<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -153,6 +154,9 @@ pub const ENV_VARS: &[EnvVar] = &[
     text("FORMGEN_CORS_ORIGINS", "server.cors_origins, comma-separated", |r, v| {
         r.server.cors_origins = Some(list(v));
     }),
+    text("FORMGEN_ALLOWED_HOSTS", "server.allowed_hosts, comma-separated", |r, v| {
+        r.server.allowed_hosts = Some(list(v));
+    }),
     text("FORMGEN_WEB_DIR", "server.web_dir", |r, v| r.server.web_dir = Some(v.into())),
     EnvVar {
         name: "FORMGEN_SHUTDOWN_GRACE_S",
@@ -187,19 +191,55 @@ pub const ENV_VARS: &[EnvVar] = &[
     },
 ];
 
+/// Which settings the environment gave, so that a problem with one names the variable it came from.
+#[derive(Debug, Default)]
+pub(crate) struct Overrides(Vec<(String, String)>);
+
+impl Overrides {
+    fn record(&mut self, setting: &str, var: &str) {
+        self.0.push((setting.to_string(), var.to_string()));
+    }
+
+    /// The place a problem with `setting` names: the setting, and the variable when it came from one
+    /// (`FORMGEN_LISTEN (server.listen)`).
+    pub(crate) fn place(&self, setting: &str) -> String {
+        match self.0.iter().find(|(s, _)| s == setting) {
+            Some((_, var)) => format!("{var} ({setting})"),
+            None => setting.to_string(),
+        }
+    }
+
+    /// The variables that were applied, in order.
+    pub(crate) fn vars(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(_, v)| v.as_str())
+    }
+}
+
+/// The setting a variable's text goes to, for naming the variable in problems (the part of `setting`
+/// before any comment).
+fn setting_of(var: &EnvVar) -> &'static str {
+    var.setting.split([' ', ',']).next().unwrap_or(var.setting)
+}
+
 /// A value that is not a whole number, as a problem sentence.
 fn not_seconds(var: &str, value: &str) -> String {
     format!("{var}={value:?} is not a whole number of seconds; leave it unset or give e.g. {var}=30")
 }
 
-/// Applies the environment overrides to the file as written; returns the values that could not be used.
-pub(super) fn apply_env(raw: &mut RawConfig, env: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
+/// Applies the environment overrides to the file as written; returns the values that could not be used
+/// and which settings the environment gave.
+pub(super) fn apply_env(
+    raw: &mut RawConfig,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> (Vec<String>, Overrides) {
     let mut problems = Vec::new();
+    let mut overrides = Overrides::default();
     for var in ENV_VARS {
         match var.apply {
             Apply::Text(set) => {
                 if let Some(v) = env(var.name) {
                     set(raw, v);
+                    overrides.record(setting_of(var), var.name);
                 }
             }
             Apply::Seconds(set) => {
@@ -208,27 +248,33 @@ pub(super) fn apply_env(raw: &mut RawConfig, env: &dyn Fn(&str) -> Option<String
                         Ok(n) => set(raw, n),
                         Err(_) => problems.push(not_seconds(var.name, &v)),
                     }
+                    overrides.record(setting_of(var), var.name);
                 }
             }
-            Apply::PerWorker => apply_worker_env(raw, env, &mut problems),
+            Apply::PerWorker => apply_worker_env(raw, env, &mut problems, &mut overrides),
             Apply::ConfigPath | Apply::Limit => {}
         }
     }
-    problems
+    (problems, overrides)
 }
 
-fn apply_worker_env(raw: &mut RawConfig, env: &dyn Fn(&str) -> Option<String>, problems: &mut Vec<String>) {
-    for w in &mut raw.workers {
+fn apply_worker_env(
+    raw: &mut RawConfig,
+    env: &dyn Fn(&str) -> Option<String>,
+    problems: &mut Vec<String>,
+    overrides: &mut Overrides,
+) {
+    for (i, w) in raw.workers.iter_mut().enumerate() {
         let Some(name) = &w.name else { continue };
         let prefix = format!("FORMGEN_WORKER_{}_", name.to_uppercase().replace(['-', '.'], "_"));
-        if let Some(v) = env(&format!("{prefix}ENDPOINT")) {
-            w.endpoint = Some(v);
-        }
-        if let Some(v) = env(&format!("{prefix}MODEL")) {
-            w.model = Some(v);
-        }
-        if let Some(v) = env(&format!("{prefix}CREDENTIAL")) {
-            w.credential = Some(v);
+        let fields: [(&str, &mut Option<String>); 3] =
+            [("endpoint", &mut w.endpoint), ("model", &mut w.model), ("credential", &mut w.credential)];
+        for (field, slot) in fields {
+            let var = format!("{prefix}{}", field.to_uppercase());
+            if let Some(v) = env(&var) {
+                *slot = Some(v);
+                overrides.record(&format!("workers[{i}].{field}"), &var);
+            }
         }
         let timeout = format!("{prefix}TIMEOUT_S");
         if let Some(v) = env(&timeout) {
@@ -236,6 +282,7 @@ fn apply_worker_env(raw: &mut RawConfig, env: &dyn Fn(&str) -> Option<String>, p
                 Ok(n) => w.timeout_s = Some(n),
                 Err(_) => problems.push(not_seconds(&timeout, &v)),
             }
+            overrides.record(&format!("workers[{i}].timeout_s"), &timeout);
         }
     }
 }

@@ -15,13 +15,30 @@ use toml::de::{DeTable, DeValue};
 const MOST: usize = 50;
 
 /// Deserialises `text`, or returns every problem found, in the order of the file.
+#[cfg(test)]
 pub(super) fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, Vec<String>> {
-    let mut root = DeTable::parse(text).map_err(|e| vec![syntax(text, &e)])?;
+    match read::<T>(text) {
+        (Some(value), problems) if problems.is_empty() => Ok(value),
+        (_, problems) => Err(problems),
+    }
+}
+
+/// Deserialises `text` with every problem found, in the order of the file, and the rest of the file
+/// (without the entries the problems are at) when that deserialises, so that its settings can be
+/// checked in the same round; no value after a syntax error.
+pub(super) fn read<T: DeserializeOwned>(text: &str) -> (Option<T>, Vec<String>) {
+    let mut root = match DeTable::parse(text) {
+        Ok(root) => root,
+        Err(e) => return (None, vec![syntax(text, &e)]),
+    };
     let mut problems: Vec<(usize, String)> = Vec::new();
+    let mut rest = None;
     while problems.len() < MOST {
         match T::deserialize(toml::de::Deserializer::from(root.clone())) {
-            Ok(value) if problems.is_empty() => return Ok(value),
-            Ok(_) => break,
+            Ok(value) => {
+                rest = Some(value);
+                break;
+            }
             Err(e) => {
                 let Some(span) = e.span() else {
                     problems.push((usize::MAX, e.message().trim().to_string()));
@@ -41,7 +58,7 @@ pub(super) fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, Vec<String>
         }
     }
     problems.sort_by_key(|(at, _)| *at);
-    Err(problems.into_iter().map(|(_, p)| p).collect())
+    (rest, problems.into_iter().map(|(_, p)| p).collect())
 }
 
 /// A TOML syntax error: where, in which section, and what.

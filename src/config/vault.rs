@@ -2,22 +2,21 @@
 
 use std::path::Path;
 
-use super::raw::RawVault;
+use super::raw::{Overrides, RawVault};
 use super::{Problems, VaultConfig};
 use crate::credentials::{CredentialRef, VaultTokenRef};
 
 impl VaultConfig {
     /// The checked `[vault]` section, when there is one.
-    pub(super) fn from_raw(raw: Option<&RawVault>, base: &Path, p: &mut Problems) -> Option<VaultConfig> {
+    pub(super) fn from_raw(
+        raw: Option<&RawVault>,
+        base: &Path,
+        o: &Overrides,
+        p: &mut Problems,
+    ) -> Option<VaultConfig> {
         let v = raw?;
         let addr = match v.addr.as_deref() {
-            Some(a) => match reqwest::Url::parse(a) {
-                Ok(u) if matches!(u.scheme(), "http" | "https") => Some(u),
-                _ => {
-                    p.add(format!("vault.addr: \"{a}\" is not an http(s) URL"));
-                    None
-                }
-            },
+            Some(a) => super::workers::http_url(a, &o.place("vault.addr"), "the vault's token", p),
             None => {
                 p.add("vault.addr: missing; give the vault's address, e.g. \"http://127.0.0.1:8200\"".into());
                 None
@@ -28,12 +27,15 @@ impl VaultConfig {
                 Ok(r) => match VaultTokenRef::try_from(r.relative_to(base)) {
                     Ok(token) => Some(token),
                     Err(_) => {
-                        p.add("vault.token: the vault's own token cannot come from the vault; use env: or file:".into());
+                        p.add(format!(
+                            "{}: the vault's own token cannot come from the vault; use env: or file:",
+                            o.place("vault.token")
+                        ));
                         None
                     }
                 },
                 Err(e) => {
-                    p.add(format!("vault.token: {e}"));
+                    p.add(format!("{}: {e}", o.place("vault.token")));
                     None
                 }
             },

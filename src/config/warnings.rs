@@ -5,6 +5,7 @@
 
 use crate::auth::AuthMode;
 use crate::auth::{Allow, Principal};
+use crate::credentials::{CredentialRef, VaultTokenRef};
 
 use super::Config;
 
@@ -50,6 +51,13 @@ impl Config {
                 }
             }
         }
+        out.extend(self.credential_file_warnings());
+        if self.auth.mode != AuthMode::None && !self.server.allowed_hosts.is_empty() {
+            out.push(
+                "server.allowed_hosts has no effect unless auth.mode = \"none\": with authentication any host name is served; remove it"
+                    .to_string(),
+            );
+        }
         if let Some(dir) = &self.server.web_dir {
             let index = dir.join("index.html");
             if !index.is_file() {
@@ -63,6 +71,34 @@ impl Config {
             }
         }
         out
+    }
+
+    /// `file:` credentials (a Worker's key, the vault's token) that users other than formgen's may read.
+    fn credential_file_warnings(&self) -> Vec<String> {
+        let mut files: Vec<(String, &std::path::Path)> = Vec::new();
+        for (i, w) in self.workers.iter().enumerate() {
+            if let crate::workers::Backend::Model(m) = &w.backend
+                && let CredentialRef::File(path) = &m.credential
+            {
+                files.push((format!("workers[{i}].credential"), path));
+            }
+        }
+        if let Some(v) = &self.vault
+            && let VaultTokenRef::File(path) = &v.token
+        {
+            files.push(("vault.token".to_string(), path));
+        }
+        files
+            .into_iter()
+            .filter(|(_, path)| readable_by_others(path))
+            .map(|(place, path)| {
+                format!(
+                    "{place}: {} can be read by other users of this machine (group or others); restrict it with chmod 600 {}",
+                    path.display(),
+                    path.display()
+                )
+            })
+            .collect()
     }
 
     /// Who can read `/metrics`, when that is not what the operator likely meant.
@@ -97,6 +133,18 @@ impl Config {
         }
         out
     }
+}
+
+/// Whether the file's permissions let its group or others read it.
+#[cfg(unix)]
+fn readable_by_others(path: &std::path::Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.permissions().mode() & 0o044 != 0)
+}
+
+#[cfg(not(unix))]
+fn readable_by_others(_: &std::path::Path) -> bool {
+    false
 }
 
 #[cfg(test)]

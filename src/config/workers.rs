@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use super::raw::RawWorker;
+use super::raw::{Overrides, RawWorker};
 use super::{BUILTIN_MODEL, Problems};
 use crate::auth::Allow;
 use crate::credentials::CredentialRef;
@@ -13,11 +13,17 @@ use crate::workers::{Backend, DEFAULT_MAX_COMPONENTS, ModelWorker, Provider, Wir
 
 /// The checked Workers, in file order. A Worker with a problem that leaves it unusable (no endpoint)
 /// is reported and left out; the configuration is refused then anyway.
-pub(super) fn from_raw(raw: &[RawWorker], has_vault: bool, base: &Path, p: &mut Problems) -> Vec<Worker> {
+pub(super) fn from_raw(
+    raw: &[RawWorker],
+    has_vault: bool,
+    base: &Path,
+    o: &Overrides,
+    p: &mut Problems,
+) -> Vec<Worker> {
     let mut names: Vec<String> = Vec::new();
     let mut workers = Vec::new();
     for (i, rw) in raw.iter().enumerate() {
-        let (name, worker) = worker(rw, &format!("workers[{i}]"), has_vault, base, p);
+        let (name, worker) = worker(rw, &format!("workers[{i}]"), has_vault, base, o, p);
         if let Some(first) = names.iter().position(|n| *n == name) {
             p.add(format!("workers[{i}].name: \"{name}\" is already the name of workers[{first}]"));
         }
@@ -32,8 +38,10 @@ fn worker(
     place: &str,
     has_vault: bool,
     base: &Path,
+    o: &Overrides,
     p: &mut Problems,
 ) -> (String, Option<Worker>) {
+    let at = |field: &str| o.place(&format!("{place}.{field}"));
     let name = match rw.name.as_deref().map(str::trim) {
         Some(n) if !n.is_empty() && n.chars().all(|c| c.is_alphanumeric() || "-_.".contains(c)) => {
             n.to_string()
@@ -67,7 +75,7 @@ fn worker(
             }
             match rw.credential.as_deref().map(CredentialRef::parse) {
                 None | Some(Ok(CredentialRef::None)) => {}
-                Some(Err(e)) => p.add(format!("{place}.credential: {e}")),
+                Some(Err(e)) => p.add(format!("{}: {e}", at("credential"))),
                 Some(Ok(_)) => {
                     p.add(format!("{place}.credential: the builtin Worker needs no credential; remove it"));
                 }
@@ -76,14 +84,14 @@ fn worker(
         }
         Provider::Messages | Provider::ChatCompletions => {
             let wire = if provider == Provider::Messages { Wire::Messages } else { Wire::ChatCompletions };
-            model_backend(rw, place, wire, has_vault, base, p)
+            model_backend(rw, place, &at, wire, (has_vault, base), p)
         }
     };
     let model = match (provider, rw.model.as_deref().map(str::trim)) {
         (Provider::Builtin, m) => m.filter(|m| !m.is_empty()).unwrap_or(BUILTIN_MODEL).to_string(),
         (_, Some(m)) if !m.is_empty() => m.to_string(),
         _ => {
-            p.add(format!("{place}.model: missing; name the model this Worker asks"));
+            p.add(format!("{}: missing; name the model this Worker asks", at("model")));
             String::new()
         }
     };
@@ -109,36 +117,33 @@ fn worker(
 fn model_backend(
     rw: &RawWorker,
     place: &str,
+    at: &dyn Fn(&str) -> String,
     wire: Wire,
-    has_vault: bool,
-    base: &Path,
+    (has_vault, base): (bool, &Path),
     p: &mut Problems,
 ) -> Option<Backend> {
     let endpoint = match rw.endpoint.as_deref() {
         None => {
-            p.add(format!("{place}.endpoint: missing; give the model server's base URL"));
+            p.add(format!("{}: missing; give the model server's base URL", at("endpoint")));
             None
         }
-        Some(e) => match reqwest::Url::parse(e) {
-            Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => Some(u),
-            _ => {
-                p.add(format!("{place}.endpoint: \"{e}\" is not an http(s) URL"));
-                None
-            }
-        },
+        Some(e) => http_url(e, &at("endpoint"), "the key", p),
     };
     let credential = match rw.credential.as_deref() {
         None => CredentialRef::None,
         Some(c) => match CredentialRef::parse(c) {
             Ok(r) => r.relative_to(base),
             Err(e) => {
-                p.add(format!("{place}.credential: {e}"));
+                p.add(format!("{}: {e}", at("credential")));
                 CredentialRef::None
             }
         },
     };
     if credential.needs_vault() && !has_vault {
-        p.add(format!("{place}.credential: \"{credential}\" is in a vault, but there is no [vault] section"));
+        p.add(format!(
+            "{}: \"{credential}\" is in a vault, but there is no [vault] section",
+            at("credential")
+        ));
     }
     if let Some(t) = rw.temperature
         && !(0.0..=2.0).contains(&t)
@@ -172,4 +177,29 @@ fn model_backend(
         draft_when_unusable: rw.draft_when_unusable.unwrap_or(false),
         constrain_keys: rw.constrain_keys.unwrap_or(false),
     }))
+}
+
+/// An http(s) URL with a host and no user name or password in it; `place` names the setting in the
+/// problem. A URL that carries a password is refused without repeating it: credentials are given only by
+/// reference (`what` says which one), where they are resolved per call and redacted from answers.
+pub(super) fn http_url(text: &str, place: &str, what: &str, p: &mut Problems) -> Option<reqwest::Url> {
+    match reqwest::Url::parse(text.trim()) {
+        Ok(u) if !u.username().is_empty() || u.password().is_some() => {
+            p.add(format!(
+                "{place}: the URL holds a user name or password (user:password@), which is not repeated here; remove it and give {what} by reference (env:NAME, file:PATH or vault:MOUNT/PATH#FIELD)"
+            ));
+            None
+        }
+        Ok(u) if matches!(u.scheme(), "http" | "https") && u.host().is_some() => Some(u),
+        _ if text.contains('@') => {
+            p.add(format!(
+                "{place}: is not an http(s) URL (not repeated here, as it holds an @ and may hold a password)"
+            ));
+            None
+        }
+        _ => {
+            p.add(format!("{place}: \"{text}\" is not an http(s) URL"));
+            None
+        }
+    }
 }

@@ -58,6 +58,7 @@ pub fn status(code: Code) -> StatusCode {
         | Code::WorkerRequired => S::BAD_REQUEST,
         Code::Unauthenticated | Code::UnknownPrincipal => S::UNAUTHORIZED,
         Code::Forbidden => S::FORBIDDEN,
+        Code::HostNotAllowed => S::MISDIRECTED_REQUEST,
         Code::UnknownWorker | Code::UnknownProcess | Code::UnknownElement | Code::NotFound => S::NOT_FOUND,
         Code::DescriptionTooLong
         | Code::BpmnTooLarge

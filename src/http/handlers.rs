@@ -16,7 +16,7 @@ use crate::service::{
 
 /// Whether to show the "generate form" button, and with which Workers.
 #[utoipa::path(get, path = "/api/formgen/capability", tag = "formgen",
-    responses((status = 200, body = Capability), (status = 401, body = ErrorBody)))]
+    responses((status = 200, body = Capability), (status = 401, body = ErrorBody), (status = 421, body = ErrorBody)))]
 pub async fn capability(State(state): State<AppState>, Caller(principal): Caller) -> Json<Capability> {
     Json(state.service.capability(&principal))
 }
@@ -31,7 +31,7 @@ pub async fn capability(State(state): State<AppState>, Caller(principal): Caller
     responses((status = 200, description = "The proposal; or, asked with `Accept: text/event-stream`, its events",
             content((GenerateResponse = "application/json"),
                 (String = "text/event-stream", example = json!("event: progress\ndata: {\"attempt\":1,\"tokens\":12,\"seconds\":0.8,\"components\":0}\n\nevent: draft\ndata: {\"components\":[...],\"type\":\"default\",\"id\":\"Form_1\",\"schemaVersion\":19}\n\nevent: proposal\ndata: {\"schema\":{...},\"worker\":\"local\",...}\n\n")))),
-        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 421, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 408, body = ErrorBody), (status = 413, body = ErrorBody), (status = 415, body = ErrorBody),
         (status = 422, body = ErrorBody), (status = 429, body = ErrorBody), (status = 500, body = ErrorBody),
         (status = 502, body = ErrorBody), (status = 503, body = ErrorBody), (status = 504, body = ErrorBody)))]
@@ -62,7 +62,7 @@ pub fn generate(
 
 /// The gate on a hand-written form.
 #[utoipa::path(post, path = "/api/formgen/validate", tag = "formgen", request_body = ValidateRequest,
-    responses((status = 200, body = ValidateResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+    responses((status = 200, body = ValidateResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 421, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 408, body = ErrorBody), (status = 413, body = ErrorBody),
         (status = 415, body = ErrorBody), (status = 422, body = ErrorBody), (status = 429, body = ErrorBody),
         (status = 500, body = ErrorBody), (status = 503, body = ErrorBody)))]
@@ -76,7 +76,7 @@ pub async fn validate(
 
 /// What a model would be shown about a process.
 #[utoipa::path(post, path = "/api/formgen/outline", tag = "formgen", request_body = OutlineRequest,
-    responses((status = 200, body = OutlineResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+    responses((status = 200, body = OutlineResponse), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 421, body = ErrorBody),
         (status = 404, body = ErrorBody), (status = 408, body = ErrorBody), (status = 413, body = ErrorBody),
         (status = 415, body = ErrorBody), (status = 422, body = ErrorBody), (status = 429, body = ErrorBody),
         (status = 500, body = ErrorBody), (status = 503, body = ErrorBody)))]
@@ -89,7 +89,7 @@ pub async fn outline(
 }
 
 /// Liveness.
-#[utoipa::path(get, path = "/healthz", tag = "operations", responses((status = 200, description = "ok")))]
+#[utoipa::path(get, path = "/healthz", tag = "operations", responses((status = 200, description = "ok"), (status = 421, body = ErrorBody)))]
 pub async fn healthz() -> &'static str {
     "ok\n"
 }
@@ -97,7 +97,7 @@ pub async fn healthz() -> &'static str {
 /// Prometheus metrics: for the principals and groups `auth.metrics` names (`tokens`, `header`), or
 /// loopback (`none`); they name every Worker, so they are not for every author.
 #[utoipa::path(get, path = "/metrics", tag = "operations",
-    responses((status = 200, description = "Prometheus text"), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)))]
+    responses((status = 200, description = "Prometheus text"), (status = 401, body = ErrorBody), (status = 421, body = ErrorBody), (status = 403, body = ErrorBody)))]
 pub async fn metrics(State(state): State<AppState>, _: MetricsReader) -> Response {
     (
         [(header::CONTENT_TYPE, "application/openmetrics-text; version=1.0.0; charset=utf-8")],

@@ -1,7 +1,8 @@
 //! The HTTP API (axum): routes and layers here, the server with graceful shutdown in [`run`].
 //!
 //! Thin by design: handlers translate HTTP to one service call and back (`handlers.rs`); errors become
-//! statuses in one place ([`error`]). Layers add a request id to every response and log line, CORS for
+//! statuses in one place ([`error`]). Layers add a request id to every response and log line, refuse
+//! other host names than the served ones without authentication (DNS rebinding), CORS for
 //! the configured editor origins, a body limit that refuses oversized requests before reading them, and
 //! the built modeller page at `/` when there is one. The service and the page share an origin, so the
 //! page needs no CORS; other editors' origins are governed by `server.cors_origins`.
@@ -95,6 +96,10 @@ pub fn router(service: Arc<Service>, config: &Config) -> Router {
         Some(cors) => app.layer(cors),
         None => app,
     };
+    let app = match Hosts::of(config) {
+        Some(hosts) => app.layer(axum::middleware::from_fn_with_state(Arc::new(hosts), refuse_other_hosts)),
+        None => app,
+    };
     app.layer(
         TraceLayer::new_for_http()
             .make_span_with(|request: &Request<_>| {
@@ -146,6 +151,70 @@ async fn refuse_oversized(
         ));
     }
     next.run(request).await
+}
+
+/// The host names requests may be addressed to when formgen runs without authentication.
+///
+/// Without authentication, the loopback address is the only protection, and a web page a modeller
+/// visits can get round it: its name is rebound to 127.0.0.1 (DNS rebinding), and the page's requests,
+/// still addressed to that name, reach formgen as same-origin ones, free to generate with the
+/// configured models and read the process store. The browser always sends the name in `Host`, so
+/// only the loopback names, the listen address and `server.allowed_hosts` are served.
+struct Hosts {
+    names: Vec<String>,
+}
+
+impl Hosts {
+    /// None when the mode authenticates every request (a rebound page has no credentials).
+    fn of(config: &Config) -> Option<Hosts> {
+        if config.auth.mode != crate::auth::AuthMode::None {
+            return None;
+        }
+        let listen = match config.server.listen.ip() {
+            std::net::IpAddr::V6(ip) => format!("[{ip}]"),
+            ip @ std::net::IpAddr::V4(_) => ip.to_string(),
+        };
+        let mut names: Vec<String> = ["localhost", "127.0.0.1", "[::1]"].map(String::from).into();
+        names.push(listen);
+        names.extend(config.server.allowed_hosts.iter().cloned());
+        Some(Hosts { names })
+    }
+
+    /// Whether a `Host` (or `:authority`) value names a host served; any port.
+    fn serves(&self, value: &str) -> bool {
+        let value = value.trim();
+        let host = match value.strip_prefix('[') {
+            Some(rest) => rest.split_once(']').map(|(ip, _)| format!("[{ip}]")),
+            None => Some(value.split(':').next().unwrap_or(value).to_string()),
+        };
+        host.map(|h| h.trim_end_matches('.').to_ascii_lowercase()).is_some_and(|h| self.names.contains(&h))
+    }
+}
+
+/// Refuses a request addressed to a host name that is not served (421, `host_not_allowed`). A
+/// request that names no host at all (HTTP/1.0) is no browser's, and is served.
+async fn refuse_other_hosts(
+    axum::extract::State(hosts): axum::extract::State<Arc<Hosts>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let named = match request.headers().get(axum::http::header::HOST) {
+        Some(value) => Some(value.to_str().unwrap_or("\u{fffd}").to_string()),
+        None => request.uri().authority().map(|a| a.as_str().to_string()),
+    };
+    match named {
+        Some(host) if !hosts.serves(&host) => {
+            tracing::warn!(
+                host = ?host,
+                "refused a request addressed to a host name formgen does not serve without authentication; if it is yours, add it to server.allowed_hosts"
+            );
+            axum::response::IntoResponse::into_response(error::ApiError::new(
+                crate::service::Code::HostNotAllowed,
+                "formgen runs without authentication and answers only requests addressed to localhost (or the names in server.allowed_hosts); open it at its local address",
+            ))
+        }
+        _ => next.run(request).await,
+    }
 }
 
 fn cors(origins: &[String]) -> Option<CorsLayer> {

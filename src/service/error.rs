@@ -86,6 +86,8 @@ pub enum Code {
     UnknownPrincipal,
     /// A caller who may not see this (the metrics off loopback, without authentication).
     Forbidden,
+    /// A request addressed to a host name this installation does not answer to (DNS rebinding).
+    HostNotAllowed,
     /// No route at this path.
     NotFound,
     /// A route asked with a method it does not answer.
@@ -136,6 +138,7 @@ impl Code {
             Code::Unauthenticated => "unauthenticated",
             Code::UnknownPrincipal => "unknown_principal",
             Code::Forbidden => "forbidden",
+            Code::HostNotAllowed => "host_not_allowed",
             Code::NotFound => "not_found",
             Code::MethodNotAllowed => "method_not_allowed",
             Code::ShuttingDown => "shutting_down",

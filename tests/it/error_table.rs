@@ -66,6 +66,7 @@ fn every_code() -> Vec<Code> {
         Unauthenticated,
         UnknownPrincipal,
         Forbidden,
+        HostNotAllowed,
         NotFound,
         MethodNotAllowed,
         ShuttingDown,
@@ -132,6 +133,9 @@ async fn each_code_answers_its_status_and_its_spelling() {
 /// What every authenticated operation may answer: no token, or one no principal has.
 const AUTHENTICATION: &[Code] = &[Code::Unauthenticated, Code::UnknownPrincipal];
 
+/// What every operation may answer: a request addressed to a host name that is not served.
+const HOST: &[Code] = &[Code::HostNotAllowed];
+
 /// What reading a JSON body may answer (`ApiJson`, and the declared length refused before it is read).
 const JSON_BODY: &[Code] = &[
     Code::BadJson,
@@ -161,10 +165,11 @@ const PROCESS_SOURCE: &[Code] = &[
 fn operation_codes() -> BTreeMap<(&'static str, &'static str), Vec<Code>> {
     let with = |parts: &[&[Code]]| parts.concat();
     BTreeMap::from([
-        (("get", "/api/formgen/capability"), AUTHENTICATION.to_vec()),
+        (("get", "/api/formgen/capability"), with(&[HOST, AUTHENTICATION])),
         (
             ("post", "/api/formgen/generate"),
             with(&[
+                HOST,
                 AUTHENTICATION,
                 JSON_BODY,
                 PROCESS_SOURCE,
@@ -199,6 +204,7 @@ fn operation_codes() -> BTreeMap<(&'static str, &'static str), Vec<Code>> {
         (
             ("post", "/api/formgen/validate"),
             with(&[
+                HOST,
                 AUTHENTICATION,
                 JSON_BODY,
                 PROCESS_SOURCE,
@@ -217,6 +223,7 @@ fn operation_codes() -> BTreeMap<(&'static str, &'static str), Vec<Code>> {
         (
             ("post", "/api/formgen/outline"),
             with(&[
+                HOST,
                 AUTHENTICATION,
                 JSON_BODY,
                 PROCESS_SOURCE,
@@ -229,8 +236,8 @@ fn operation_codes() -> BTreeMap<(&'static str, &'static str), Vec<Code>> {
                 ],
             ]),
         ),
-        (("get", "/healthz"), Vec::new()),
-        (("get", "/metrics"), with(&[AUTHENTICATION, &[Code::Forbidden]])),
+        (("get", "/healthz"), HOST.to_vec()),
+        (("get", "/metrics"), with(&[HOST, AUTHENTICATION, &[Code::Forbidden]])),
     ])
 }
 

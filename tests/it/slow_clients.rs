@@ -65,7 +65,7 @@ async fn a_head_sent_a_byte_a_second_is_cut_at_the_header_read_time() {
             .await;
     let mut socket = TcpStream::connect(addr).await.unwrap();
     let started = Instant::now();
-    let head = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+    let head = b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
     let mut closed_after = None;
     for byte in head {
         if socket.write_all(&[*byte]).await.is_err() {
@@ -93,7 +93,7 @@ async fn a_body_that_stops_is_cut_at_the_body_read_time() {
         serve(&config("[limits]\nbody_read_timeout_s = 1\n"), Duration::from_secs(1)).await;
     let mut socket = TcpStream::connect(addr).await.unwrap();
     socket
-        .write_all(b"POST /api/formgen/outline HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"processId\":")
+        .write_all(b"POST /api/formgen/outline HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"processId\":")
         .await
         .unwrap();
     let started = Instant::now();
@@ -113,7 +113,7 @@ async fn an_idle_kept_alive_connection_is_closed_at_the_idle_time() {
         serve(&config("[limits]\nidle_timeout_s = 1\nheader_read_timeout_s = 10\n"), Duration::from_secs(1))
             .await;
     let mut socket = TcpStream::connect(addr).await.unwrap();
-    socket.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+    socket.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n").await.unwrap();
     let mut buf = [0u8; 1024];
     let n = socket.read(&mut buf).await.unwrap();
     assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
@@ -125,7 +125,7 @@ async fn an_idle_kept_alive_connection_is_closed_at_the_idle_time() {
 
 /// `GET /healthz` on a kept-alive connection, read to the end of its answer.
 async fn probe(socket: &mut TcpStream) {
-    socket.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+    socket.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n").await.unwrap();
     let mut seen = Vec::new();
     let mut buf = [0u8; 1024];
     while !seen.ends_with(b"\r\n\r\nok\n") {
@@ -151,7 +151,7 @@ async fn connections_over_the_cap_are_refused_while_healthz_stays_fast() {
     let mut held = Vec::new();
     for _ in 0..CAP - 1 {
         let mut s = TcpStream::connect(addr).await.unwrap();
-        s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Part").await.unwrap();
+        s.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Part").await.unwrap();
         held.push(s);
     }
     // no wait: the listener accepts connections in the order they arrived and takes a slot as it
@@ -159,7 +159,7 @@ async fn connections_over_the_cap_are_refused_while_healthz_stays_fast() {
     let mut refused = 0;
     for _ in 0..BEYOND {
         let mut s = TcpStream::connect(addr).await.unwrap();
-        let _ = s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Part").await;
+        let _ = s.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Part").await;
         if read_to_close(&mut s, Duration::from_secs(2)).await.is_some_and(|a| a.is_empty()) {
             refused += 1;
         }
@@ -190,7 +190,7 @@ async fn shutdown_closes_idle_connections_and_half_sent_heads_at_once() {
     let cfg = config("[limits]\nheader_read_timeout_s = 60\nidle_timeout_s = 60\n");
     let (addr, stop, handle) = serve(&cfg, Duration::from_secs(10)).await;
     let mut idle = TcpStream::connect(addr).await.unwrap();
-    idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+    idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n").await.unwrap();
     let mut buf = [0u8; 1024];
     assert!(idle.read(&mut buf).await.unwrap() > 0);
     let mut half = TcpStream::connect(addr).await.unwrap();
@@ -198,7 +198,7 @@ async fn shutdown_closes_idle_connections_and_half_sent_heads_at_once() {
     // connections are accepted in the order they arrived: one connected after `half` and answered
     // shows that the server holds `half` open too
     let mut marker = TcpStream::connect(addr).await.unwrap();
-    marker.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await.unwrap();
+    marker.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").await.unwrap();
     let answer = read_to_close(&mut marker, crate::common::wait::DEADLINE).await;
     assert!(
         answer.is_some_and(|a| a.starts_with("HTTP/1.1 200")),
@@ -230,7 +230,7 @@ async fn bodies_wait_for_room_in_the_budget_of_bytes_in_flight() {
     let padded = |n: usize| json!({"description": "x".repeat(n)}).to_string();
     let post = |body: &str, sent: usize| {
         format!(
-            "POST /api/formgen/generate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{}",
+            "POST /api/formgen/generate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{}",
             body.len(),
             &body[..sent]
         )
@@ -340,7 +340,7 @@ async fn clients_that_never_read_their_answers_lose_their_connections_at_the_wri
     let (addr, _stop, _) = serve(&cfg, Duration::from_secs(1)).await;
     // every slot taken by a client that pipelines requests for a 20 KB answer and reads none of them
     // (a small receive window, so the answers back up into the server)
-    let pipelined = "GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n".repeat(600);
+    let pipelined = "GET /openapi.json HTTP/1.1\r\nHost: localhost\r\n\r\n".repeat(600);
     let mut writers = Vec::new();
     for _ in 0..CAP {
         let socket = tokio::net::TcpSocket::new_v4().unwrap();
@@ -359,7 +359,7 @@ async fn clients_that_never_read_their_answers_lose_their_connections_at_the_wri
     let started = Instant::now();
     loop {
         let mut s = TcpStream::connect(addr).await.unwrap();
-        let _ = s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await;
+        let _ = s.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").await;
         match read_to_close(&mut s, Duration::from_secs(2)).await {
             Some(answer) if answer.starts_with("HTTP/1.1 200") => break,
             _ => {}
@@ -384,18 +384,18 @@ async fn one_peer_gets_its_share_of_the_connections_and_no_more() {
     let mut held = Vec::new();
     for _ in 0..2 {
         let mut s = connect_from("127.0.0.1", addr).await;
-        s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Part").await.unwrap();
+        s.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Part").await.unwrap();
         held.push(s);
     }
     // no wait: connections are accepted in the order they arrived, the two held ones first
     // a third from the same address is closed as it arrives
     let mut third = connect_from("127.0.0.1", addr).await;
-    let _ = third.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").await;
+    let _ = third.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n").await;
     let answer = read_to_close(&mut third, Duration::from_secs(5)).await.expect("the third stayed open");
     assert_eq!(answer, "", "refused without an answer");
     // another peer is served
     let mut other = connect_from("127.0.0.2", addr).await;
-    other.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await.unwrap();
+    other.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").await.unwrap();
     let answer = read_to_close(&mut other, Duration::from_secs(5)).await.expect("the other peer's answer");
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
     // and once one of the first peer's connections closes, it may open another
@@ -403,7 +403,8 @@ async fn one_peer_gets_its_share_of_the_connections_and_no_more() {
     let started = Instant::now();
     loop {
         let mut again = connect_from("127.0.0.1", addr).await;
-        let _ = again.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await;
+        let _ =
+            again.write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").await;
         if read_to_close(&mut again, Duration::from_secs(2))
             .await
             .is_some_and(|a| a.starts_with("HTTP/1.1 200"))
@@ -429,7 +430,7 @@ async fn bodies_that_declare_much_and_send_a_byte_at_a_time_starve_no_one() {
     let mut slow = Vec::new();
     for _ in 0..6 {
         let mut s = TcpStream::connect(addr).await.unwrap();
-        s.write_all(b"POST /api/formgen/outline HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{").await.unwrap();
+        s.write_all(b"POST /api/formgen/outline HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{").await.unwrap();
         slow.push(s);
     }
     let trickle = tokio::spawn(async move {
@@ -470,7 +471,7 @@ async fn bodies_that_would_all_wait_for_room_are_not_left_to_wait() {
     let (addr, _stop, _) = serve(&cfg, Duration::from_secs(1)).await;
     let body = json!({"processId": "x", "processXml": " ".repeat(900)}).to_string();
     let head = format!(
-        "POST /api/formgen/outline HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        "POST /api/formgen/outline HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
         body.len()
     );
     let mut sockets = Vec::new();

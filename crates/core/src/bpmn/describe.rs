@@ -19,6 +19,7 @@ use super::ElementKind;
 use super::condition::{Comparison, read_condition};
 use super::model::{Element, Process};
 use super::trim;
+use crate::words::printable;
 
 /// Why a description could not be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -224,13 +225,13 @@ impl<'p> Describer<'p> {
         let mut out = String::new();
         match (p.name.is_empty(), p.id.is_empty()) {
             (false, false) => {
-                let _ = writeln!(out, "Process \"{}\" (id {}).", p.name, p.id);
+                let _ = writeln!(out, "Process \"{}\" (id {}).", printable(&p.name), printable(&p.id));
             }
             (false, true) => {
-                let _ = writeln!(out, "Process \"{}\".", p.name);
+                let _ = writeln!(out, "Process \"{}\".", printable(&p.name));
             }
             (true, false) => {
-                let _ = writeln!(out, "Process {}.", p.id);
+                let _ = writeln!(out, "Process {}.", printable(&p.id));
             }
             (true, true) => out.push_str("Process without a name or id.\n"),
         }
@@ -277,8 +278,10 @@ impl<'p> Describer<'p> {
             let _ = writeln!(out, "Its documentation: {}", clip(&e.documentation, share));
         }
         self.binding(&mut out, e);
-        let uses: Vec<String> =
-            p.uses_of(index).map(|u| format!("{} ({})", u.name, role_word(u.role.is_written()))).collect();
+        let uses: Vec<String> = p
+            .uses_of(index)
+            .map(|u| format!("{} ({})", printable(&u.name), role_word(u.role.is_written())))
+            .collect();
         if !uses.is_empty() {
             let _ = writeln!(out, "Variables this step maps: {}.", clip(&uses.join(", "), share));
         }
@@ -293,11 +296,15 @@ impl<'p> Describer<'p> {
             }
             return;
         }
-        let _ = write!(out, "It currently binds the form \"{}\", so this form replaces it", e.form_id);
+        let _ = write!(
+            out,
+            "It currently binds the form \"{}\", so this form replaces it",
+            printable(&e.form_id)
+        );
         if let Some(linked) = self.process.linked_form(e) {
             let keys = form_keys(&linked.body);
             if !keys.is_empty() {
-                let _ = write!(out, "; that form's keys are {}", keys.join(", "));
+                let _ = write!(out, "; that form's keys are {}", printable(&keys.join(", ")));
             }
         }
         out.push_str(".\n");
@@ -369,7 +376,11 @@ impl<'p> Describer<'p> {
                     } else {
                         "unconditionally".to_string()
                     };
-                    let name = if f.name.is_empty() { String::new() } else { format!("\"{}\" ", f.name) };
+                    let name = if f.name.is_empty() {
+                        String::new()
+                    } else {
+                        format!("\"{}\" ", printable(&f.name))
+                    };
                     let _ = writeln!(item, "  - {name}{when} -> {to}");
                 }
                 items.push(item);
@@ -411,10 +422,10 @@ impl<'p> Describer<'p> {
         if places.is_empty() {
             places.push("used only in conditions".into());
         }
-        let mut line = format!("- {name}: {}", places.join("; "));
+        let mut line = format!("- {}: {}", printable(name), places.join("; "));
         if let Some(cs) = self.compared.get(name) {
             let shown: Vec<String> = cs.iter().take(MAX_COMPARISONS).map(|c| c.to_string()).collect();
-            let _ = write!(line, "; compared: {}", shown.join(", "));
+            let _ = write!(line, "; compared: {}", printable(&shown.join(", ")));
         }
         line.push('\n');
         line
@@ -429,7 +440,7 @@ impl<'p> Describer<'p> {
             .map(|e| {
                 let mut line = format!("- {}", Self::element_phrase(e));
                 if !e.form_id.is_empty() {
-                    let _ = write!(line, ", binds form \"{}\"", e.form_id);
+                    let _ = write!(line, ", binds form \"{}\"", printable(&e.form_id));
                 }
                 if !e.documentation.is_empty() {
                     let _ = write!(line, ": {}", clip(&e.documentation, 200));
@@ -443,9 +454,9 @@ impl<'p> Describer<'p> {
     /// `"Check order" (userTask Task_1)`, or `userTask Task_1` without a name.
     fn element_phrase(e: &Element) -> String {
         if e.name.is_empty() {
-            format!("{} {}", e.kind, e.id)
+            format!("{} {}", e.kind, printable(&e.id))
         } else {
-            format!("\"{}\" ({} {})", clip(&e.name, 200), e.kind, e.id)
+            format!("\"{}\" ({} {})", clip(&e.name, 200), e.kind, printable(&e.id))
         }
     }
 }
@@ -465,13 +476,15 @@ fn more(out: &mut String, total: usize) {
 }
 
 fn quote(s: &str) -> String {
-    format!("\"{s}\"")
+    format!("\"{}\"", printable(s))
 }
 
 /// At most `max` bytes of `s` (on a char boundary), single-lined, with an ellipsis when cut.
 fn clip(s: &str, max: usize) -> String {
     let s = trim(s);
     let flat: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    // the text is a prompt and `formgen outline`'s output: no control character of a name goes in it
+    let flat = printable(&flat).into_owned();
     if flat.len() <= max {
         return flat;
     }

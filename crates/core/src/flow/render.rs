@@ -157,7 +157,8 @@ pub fn describe_picture(
             left = lines.len() - i;
             break;
         }
-        out.push_str(line);
+        // a line of the picture is one line, whatever the names in it hold
+        out.push_str(&crate::words::printable(line));
         out.push('\n');
     }
     if left > 0 {

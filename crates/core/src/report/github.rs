@@ -27,9 +27,11 @@ fn command(l: &Located) -> String {
     )
 }
 
-/// A command's message, escaped as the runner reads it.
+/// A command's message, escaped as the runner reads it. Every control character in it came from a
+/// file or a process (a message is one line), so each is shown as an escape (`\n`), never sent to the
+/// log as itself or as the runner's own line break.
 fn data(text: &str) -> String {
-    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    crate::words::printable(text).replace('%', "%25")
 }
 
 /// A command's property value, escaped as the runner reads it.
@@ -55,7 +57,7 @@ mod tests {
 
     #[test]
     fn messages_and_properties_are_escaped() {
-        assert_eq!(super::data("100% done\r\nnext: a, b"), "100%25 done%0D%0Anext: a, b");
-        assert_eq!(super::property("C:\\a,b%\n"), "C%3A\\a%2Cb%25%0A");
+        assert_eq!(super::data("100% done\r\nnext: a, b\u{1b}"), "100%25 done\\r\\nnext: a, b\\u{1b}");
+        assert_eq!(super::property("C:\\a,b%\n"), "C%3A\\a%2Cb%25\\n");
     }
 }

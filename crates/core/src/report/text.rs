@@ -1,12 +1,16 @@
 //! The `text` format, as linters print: a heading for each form or process with something to say,
-//! a line per message (`path:line:col  severity  message  code`), then one summary line.
+//! a line per message (`path:line:col  severity  message  code`), then one summary line. What a file
+//! or a process supplied (paths, ids, the names in messages) is printed through
+//! [`printable`], so it can never break a line or reach the terminal as a control sequence.
+
+use crate::words::printable;
 
 use super::{Located, Run, Unit, severity_word};
 
 pub(super) fn render(run: &Run) -> String {
     let mut out = String::new();
     for process in run.processes.iter().filter(|p| !p.located.is_empty()) {
-        out += &format!("{} (process {})\n", process.file, process.id);
+        out += &format!("{} (process {})\n", printable(&process.file), printable(&process.id));
         out.extend(process.located.iter().map(indented));
     }
     for unit in run.units.iter().filter(|u| !u.located.is_empty()) {
@@ -22,9 +26,17 @@ pub(super) fn render(run: &Run) -> String {
 /// The form, and the step and process it was checked at.
 fn heading(run: &Run, unit: &Unit) -> String {
     match (run.process_of(unit), &unit.element_id) {
-        (Some(p), Some(step)) => format!("{} at step {step} of {} ({})\n", unit.form, p.id, p.file),
-        (Some(p), None) => format!("{} with {} ({})\n", unit.form, p.id, p.file),
-        (None, _) => format!("{}\n", unit.form),
+        (Some(p), Some(step)) => format!(
+            "{} at step {} of {} ({})\n",
+            printable(&unit.form),
+            printable(step),
+            printable(&p.id),
+            printable(&p.file)
+        ),
+        (Some(p), None) => {
+            format!("{} with {} ({})\n", printable(&unit.form), printable(&p.id), printable(&p.file))
+        }
+        (None, _) => format!("{}\n", printable(&unit.form)),
     }
 }
 
@@ -36,11 +48,11 @@ fn indented(l: &Located) -> String {
 pub(super) fn line(l: &Located) -> String {
     format!(
         "{}:{}:{}  {:<7}  {}  {}\n",
-        l.file,
+        printable(&l.file),
         l.at.line,
         l.at.column,
         severity_word(l.severity),
-        l.message,
+        printable(&l.message),
         l.rule.id
     )
 }

@@ -82,6 +82,34 @@ pub fn sentence(s: &str) -> String {
     out
 }
 
+/// Text taken from a file or a process, made safe to print in a line of text output: every control
+/// character (C0, DEL, C1) and every bidirectional override is written as an escape (`\n`, `\r`,
+/// `\t`, else `\u{1b}`), so a name cannot move the cursor, set a window title, ring the bell, clear
+/// the screen or break a line to forge one of its own; everything else is kept as it is.
+pub fn printable(s: &str) -> std::borrow::Cow<'_, str> {
+    let escaped = |c: char| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}');
+    if !s.chars().any(escaped) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if escaped(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// [`printable`] for text of many lines: the line breaks are kept (they are the text's own), every
+/// other control character escaped.
+pub fn printable_lines(s: &str) -> String {
+    s.split('\n').map(printable).collect::<Vec<_>>().join("\n")
+}
+
 /// The first character lower-cased: a sentence start used inside another sentence.
 pub(crate) fn lower_first(s: &str) -> String {
     let mut chars = s.chars();
@@ -165,6 +193,16 @@ fn fold(c: char) -> Vec<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn printable_escapes_every_control_character_and_keeps_the_rest() {
+        assert_eq!(printable("Antrag prüfen"), "Antrag prüfen");
+        assert_eq!(
+            printable("a\u{1b}]0;owned\u{7}b\rc\nerror: d\te\u{9b}f\u{202e}g\u{7f}"),
+            "a\\u{1b}]0;owned\\u{7}b\\rc\\nerror: d\\te\\u{9b}f\\u{202e}g\\u{7f}"
+        );
+        assert_eq!(printable_lines("one\u{1b}[2J\ntwo\r"), "one\\u{1b}[2J\ntwo\\r");
+    }
 
     #[test]
     fn a_path_at_a_sentence_start_keeps_its_case() {
