@@ -8,6 +8,7 @@ use std::io::{BufRead as _, BufReader, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use formgen::words::printable;
 use serde_json::{Value, json};
 
 const FORMGEN: &str = env!("CARGO_BIN_EXE_formgen");
@@ -137,34 +138,27 @@ fn printed_draft(pair: &Pair) -> Option<(Value, Vec<String>)> {
         pair.project.to_str().unwrap(),
     ];
     let (out, err, ok) = cli(&args);
-    // a message may hold a line break of the process's own (a name written on two lines)
-    let mut said: Vec<String> = Vec::new();
-    for line in err.lines() {
-        if ["warning: ", "error: ", "info: ", "formgen: "].iter().any(|p| line.starts_with(p)) {
-            said.push(line.to_string());
-        } else if let Some(last) = said.last_mut() {
-            last.push('\n');
-            last.push_str(line);
-        }
-    }
-    said.retain(|l| !l.starts_with("formgen: "));
+    let prefixes = ["warning: ", "error: ", "info: "];
+    let said =
+        err.lines().filter(|l| prefixes.iter().any(|p| l.starts_with(p))).map(str::to_string).collect();
     ok.then(|| (serde_json::from_str(&out).unwrap(), said))
 }
 
-/// The core's draft in the CLI's words.
+/// The core's draft in the CLI's words (a line break of the process's own, a name written on two
+/// lines, escaped as the CLI escapes what it did not write).
 fn answered_draft(answer: &Value) -> Option<(Value, Vec<String>)> {
     let drafted = answer.get("ok")?;
     let mut said: Vec<String> = drafted["warnings"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|w| format!("warning: {}", w.as_str().unwrap()))
+        .map(|w| format!("warning: {}", printable(w.as_str().unwrap())))
         .collect();
     said.extend(drafted["findings"].as_array().unwrap().iter().map(|f| {
         format!(
             "{}: {} [{}]",
             f["severity"].as_str().unwrap(),
-            f["message"].as_str().unwrap(),
+            printable(f["message"].as_str().unwrap()),
             f["code"].as_str().unwrap()
         )
     }));
