@@ -15,8 +15,12 @@
 //!
 //! A secret is found in text however it is spelled there: as itself; JSON-escaped, with any subset
 //! of its characters written as `\uXXXX` (either case of hex, surrogate pairs for characters past
-//! U+FFFF) or as a short escape (`\"`, `\\`, `\/`, …), mixed freely, and escaped again inside an
-//! escaped string (up to [`DEPTH`] levels); and base64-encoded (standard or URL-safe alphabet,
+//! U+FFFF) or as a short escape (`\"`, `\\`, `\/`, …), mixed freely; as a browser renders it from
+//! HTML or Markdown (a form's `text` and `html` components are rendered so), with characters written
+//! as character references (`&#115;`, `&#x73;`, with or without their `;`) or named entities
+//! (`&lowbar;`, `&period;`), tags and comments between its characters, or Markdown's backslash
+//! escapes (`sk\-canary`); and each spelling inside another, JSON escapes of references and
+//! references to JSON escapes (up to [`DEPTH`] levels of decoding); and base64-encoded (standard or URL-safe alphabet,
 //! padded or not), at any of the three alignments a secret can have inside a longer encoded text,
 //! in each of those spellings. The text it occupies is replaced by [`REDACTED`] whole; for base64,
 //! only the characters that depend on nothing but the secret's bytes are replaced.
@@ -156,20 +160,36 @@ impl Redactor {
     fn find(&self, text: &str) -> Vec<(usize, usize)> {
         let mut found = Vec::new();
         self.find_in(text, |a, b| (a, b), &mut found);
-        // each level of escaping undone, the ranges mapped back to the text as given
-        let mut view: Option<(String, Vec<usize>)> = None;
+        // each level of escaping undone, by each decoder in turn (a JSON string holding HTML
+        // references, references to JSON escapes), the ranges mapped back to the text as given
+        let mut views: Vec<(String, Vec<usize>)> = Vec::new();
+        let mut level: Vec<Option<usize>> = vec![None];
         for _ in 0..DEPTH {
-            let (current, _) = view.as_ref().map_or((text, None), |(s, m)| (s.as_str(), Some(m)));
-            if !current.contains('\\') {
+            let mut next = Vec::new();
+            for view in level {
+                let (current, outer) = match view {
+                    Some(i) => (views[i].0.as_str(), Some(&views[i].1)),
+                    None => (text, None),
+                };
+                let decoded = [unescape(current), formgen_core::html::decode(current)];
+                let mut made = Vec::new();
+                for (decoded, map) in decoded.into_iter().flatten() {
+                    let map: Vec<usize> = match outer {
+                        Some(outer) => map.iter().map(|&i| outer[i]).collect(),
+                        None => map,
+                    };
+                    self.find_in(&decoded, |a, b| (map[a], map[b]), &mut found);
+                    made.push((decoded, map));
+                }
+                for view in made {
+                    views.push(view);
+                    next.push(Some(views.len() - 1));
+                }
+            }
+            if next.is_empty() {
                 break;
             }
-            let Some((decoded, map)) = unescape(current) else { break };
-            let map = match &view {
-                Some((_, outer)) => map.iter().map(|&i| outer[i]).collect(),
-                None => map,
-            };
-            self.find_in(&decoded, |a, b| (map[a], map[b]), &mut found);
-            view = Some((decoded, map));
+            level = next;
         }
         merged(found)
     }
@@ -409,6 +429,33 @@ mod tests {
         // a JSON-escaped base64 (`\/` for `/`) is found too
         let encoded = STANDARD_NO_PAD.encode(key).replace('/', "\\/");
         assert!(r.scrub(&encoded).contains(REDACTED), "{encoded}");
+    }
+
+    #[test]
+    fn a_secret_spelled_for_a_browser_goes_too() {
+        let r = redactor();
+        let decimal: String = KEY.chars().map(|c| format!("&#{};", c as u32)).collect();
+        let hex: String = KEY.chars().map(|c| format!("&#x{:X}", c as u32)).collect();
+        for spelled in [
+            decimal.clone(),
+            hex,
+            "&#115;k-canary-123".to_string(),
+            "s&#x6b;&#45canary&#x2D;123".to_string(),
+            "sk-<b>canary</b>-<!-- x -->123".to_string(),
+            "sk\\-canary\\-123".to_string(),
+            // a reference written with JSON escapes, and an escaped reference
+            "\\u0026#115;k-canary-123".to_string(),
+            "&amp;#115;k-canary-123".to_string(),
+        ] {
+            let text = format!("Your key is {spelled}.");
+            let scrubbed = r.scrub(&text);
+            assert!(scrubbed.contains(REDACTED), "{spelled}: {scrubbed}");
+            let shown = formgen_core::html::rendered(&scrubbed, DEPTH);
+            assert!(!shown.contains(KEY) && !shown.contains("canary"), "{spelled}: {scrubbed}");
+        }
+        let mut v = serde_json::json!({"components": [{"type": "text", "text": format!("Key: {decimal}")}]});
+        r.scrub_value(&mut v);
+        assert_eq!(v["components"][0]["text"], "Key: [REDACTED]");
     }
 
     #[test]

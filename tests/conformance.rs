@@ -68,3 +68,6 @@ mod eval_local;
 
 #[path = "conformance/check.rs"]
 mod check;
+
+#[path = "conformance/patterns_v8.rs"]
+mod patterns_v8;

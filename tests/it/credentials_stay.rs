@@ -577,3 +577,71 @@ async fn a_large_answer_is_redacted_as_a_small_one_is() {
     assert_eq!(answer.text.matches("[REDACTED]").count(), 2, "{tail}");
     assert!(!holds(&answer.text, KEY));
 }
+
+// ---- a key echoed as HTML character references ---------------------------------------------------
+
+/// `secret` as a browser would show it from references: decimal, hex, named entities, and a
+/// reference escaped again (`&amp;#115;`, shown as `s` once rendered twice).
+fn html_spellings(secret: &str) -> [String; 3] {
+    let named = |c: char| match c {
+        '-' => "&#45".to_string(),
+        '_' => "&lowbar;".to_string(),
+        '.' => "&period;".to_string(),
+        c => c.to_string(),
+    };
+    [
+        secret.chars().map(|c| format!("&#{};", c as u32)).collect(),
+        secret
+            .chars()
+            .enumerate()
+            .map(|(i, c)| if i % 2 == 0 { format!("&#x{:x};", c as u32) } else { named(c) })
+            .collect(),
+        secret.chars().map(|c| format!("&amp;#{};", c as u32)).collect(),
+    ]
+}
+
+#[tokio::test]
+async fn a_key_spelled_as_html_references_never_comes_back() {
+    const KEY: &str = "sk-html-canary_4d.2f";
+    // SAFETY: only this test reads or writes this variable.
+    unsafe { std::env::set_var("FORMGEN_TEST_HTML_KEY", KEY) };
+    let [decimal, mixed, twice] = html_spellings(KEY);
+    let form = json!({"components": [
+        {"type": "text", "text": format!("Your key: {decimal}")},
+        {"type": "html", "content": format!("<p>Key <b>{mixed}</b></p>")},
+        {"type": "textfield", "key": "note", "label": "Note", "description": format!("Echo {twice}")},
+    ]})
+    .to_string();
+    let mut toml = String::new();
+    let mut doubles = Vec::new();
+    for streamed in [false, true] {
+        let server = MockServer::start().await;
+        let template = if streamed {
+            ResponseTemplate::new(200)
+                .set_body_raw(event_stream("messages", &form).into_bytes(), "text/event-stream")
+        } else {
+            ResponseTemplate::new(200).set_body_json(messages_body(&form))
+        };
+        Mock::given(method("POST")).respond_with(template).mount(&server).await;
+        let name = if streamed { "streamed" } else { "plain" };
+        toml += &format!(
+            "{}structured_output = false\n",
+            messages_worker(name, &server.uri(), "env:FORMGEN_TEST_HTML_KEY")
+        );
+        doubles.push((name, streamed, server));
+    }
+    let app = app(&toml, Path::new("."));
+    for (name, streamed, _) in &doubles {
+        let answer = generation(&app, name, *streamed).await;
+        assert!(
+            answer.contains("Your key: [REDACTED]"),
+            "{name}: the text is redacted, not dropped: {answer}"
+        );
+        // what form-js would show: the answer's JSON decoded, then its HTML rendered
+        let mut shown = answer.clone();
+        for _ in 0..3 {
+            shown = formgen_core::html::rendered(&unescape_all(&shown), 3);
+        }
+        assert!(!shown.contains(KEY) && !shown.contains("canary"), "{name}: the key came back: {answer}");
+    }
+}

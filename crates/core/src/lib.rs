@@ -23,6 +23,7 @@ pub mod draft;
 pub mod flow;
 pub mod formjs;
 pub mod gate;
+pub mod html;
 pub mod limits;
 pub mod outline;
 pub mod project;

@@ -19,6 +19,7 @@ mod extract;
 mod fields;
 mod form_id;
 mod leaks;
+mod markup;
 mod mend;
 mod names;
 mod normalise;

@@ -19,7 +19,7 @@ use super::claims::Claims;
 use super::constraints::{self, brief};
 use super::fields::{KEY_FIX, PATH_FIX};
 use super::names::{describe_kind, naming, path_refusal, valid_key, valid_path};
-use super::{Origin, Report, Rule, STOP_EVERY, leaks, secrets};
+use super::{Origin, Report, Rule, STOP_EVERY, leaks, markup, secrets};
 use crate::formjs::within_path_bounds;
 use crate::formjs::{self, Class};
 use crate::words;
@@ -328,6 +328,7 @@ impl<'r> Walker<'r> {
         // the children walked above located their own problems: these are this component's again
         self.report.at(here);
         leaks::collect(&kind_name, c, &who, &mut self.fetches, self.report);
+        markup::check(&kind_name, c, &who, self.report);
         if let Kind::Known(_) = kind {
             constraints::check(&kind_name, c, &who, self.report);
         }

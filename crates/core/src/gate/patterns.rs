@@ -44,6 +44,13 @@ const IN_A_ROW: &str =
     "two repetitions follow each other and the second can take the characters the first repeats";
 const IN_A_ROW_END: &str = ", so the text can be shared out between them in many ways";
 
+/// The start of the reason for a chain of repetitions that can share one run of characters.
+const CHAINED: &str = "repetitions can take turns at the same run of characters";
+/// The start of the reason for a pattern whose loops nest too deeply to follow.
+/// The start of the reason for a loop whose rounds can split a run in more than one way.
+const ROUNDS: &str = "a repeated part can match a run of one character in more than one way";
+const TOO_TANGLED: &str = "its repetitions nest too deeply";
+
 /// A bounded repetition up to this count is not a loop the browser can blow up (`(\d+\.){3}`).
 const FEW: u32 = 4;
 
@@ -91,7 +98,17 @@ impl Patterns {
             ));
         }
         self.spent += cost;
-        if let Some(why) = ambiguous_loop(&hir).or_else(|| ambiguous_choice(pattern)) {
+        if let Some(why) =
+            ambiguous_loop(&hir).or_else(|| ambiguous_choice(pattern)).or_else(|| chained(&hir))
+        {
+            if why.starts_with(TOO_TANGLED) {
+                return Some(format!("which is too complex to check: {why}; simplify it."));
+            }
+            if why.starts_with(CHAINED) {
+                return Some(format!(
+                    "which a browser could hang on: {why}. On an input that almost matches, JavaScript's backtracking RegExp (which form-js uses) then tries every way of sharing the run out between them before it gives up; escape a dot meant literally (\\d+\\.\\d+ instead of \\d+.\\d+), or put a character between the repetitions that they cannot take."
+                ));
+            }
             if why.starts_with(IN_A_ROW) {
                 return Some(format!(
                     "which a browser could hang on: {why}. On an input that almost matches, JavaScript's backtracking RegExp (which form-js uses) then tries every way of sharing it out, from every position it starts at, before it gives up; write one repetition where there are two, e.g. \\d* instead of \\d*\\d*, or put a character between them that the first cannot take."
@@ -134,6 +151,263 @@ fn cost(hir: &Hir) -> u64 {
             xs.iter().fold(1u64, |acc, x| acc.saturating_add(cost(x)))
         }
     }
+}
+
+/// How many repetitions may take turns at one run of characters: a backtracking engine tries about
+/// n^k ways of sharing n characters out between k of them, and n^2 on a form field is cheap.
+const CHAIN_LIMIT: usize = 3;
+/// The work [`chained`] may do, in nodes visited; nested loops are each walked a few times.
+const CHAIN_BUDGET: u32 = 200_000;
+
+/// The characters each chain of repetitions still open at a point of the pattern can go on taking:
+/// `[0]` for a chain of one repetition, `[1]` for two or more: the characters its repetitions all
+/// take, when every part in between can be spelled with them.
+type Open = [ClassUnicode; 2];
+
+/// Whether [`CHAIN_LIMIT`] repetitions can take turns at one run of characters where the text
+/// after them can still fail (so the engine backtracks through every way of sharing it out):
+/// `\d+.\d+.\d+$`, `(?:\d+|x)(?:\d+|y)(?:\d+|z)$`. The analysis is by construction, on character
+/// sets: for each point of the pattern, which characters a chain of repetitions can still take
+/// (literals and classes keep only their own characters, alternations join their branches, a
+/// loop's rounds follow each other). A pattern that does not start with `^` is tried from every
+/// position, which costs as much as one more repetition over any character in front of it; a
+/// chain the rest of the pattern cannot fail after (nothing but optional parts) is harmless, since
+/// the first way tried succeeds (`.*\d.*`). Linear time then follows for every accepted pattern,
+/// up to the n^2 of a pattern tried from every start or of two repetitions sharing a run.
+fn chained(hir: &Hir) -> Option<String> {
+    let mut chains = Chains { found: None, budget: CHAIN_BUDGET, strict: false };
+    let mut open = [ClassUnicode::empty(), ClassUnicode::empty()];
+    if !hir.properties().look_set_prefix().contains(regex_syntax::hir::Look::Start) {
+        open[0] = any();
+    }
+    chains.run(hir, open, true);
+    match chains.found? {
+        Found::Chain(c) => Some(format!(
+            "{CHAINED} ({}), with nothing between them that stops the run (counting the search from every start position when the pattern does not begin with ^){IN_A_ROW_END}",
+            describe(&c)
+        )),
+        Found::Round(c) => {
+            Some(format!("{ROUNDS} ({}), so its rounds can split the same text in many ways", describe(&c)))
+        }
+        Found::Budget => Some(format!("{TOO_TANGLED} to follow every way they can match")),
+    }
+}
+
+enum Found {
+    Chain(ClassUnicodeRange),
+    Round(ClassUnicodeRange),
+    Budget,
+}
+
+struct Chains {
+    found: Option<Found>,
+    budget: u32,
+    /// Inside a loop's body: every repetition of varying length (`?` and `{1,3}` too) takes part,
+    /// and two taking turns at a run are enough, since every round of the loop multiplies the ways.
+    strict: bool,
+}
+
+impl Chains {
+    /// What is open after `hir`, given what is open before it; `free` says whether everything
+    /// after `hir` can match nothing without asserting anything.
+    fn run(&mut self, hir: &Hir, open: Open, free: bool) -> Open {
+        if self.found.is_some() {
+            return none_open();
+        }
+        if self.budget == 0 {
+            self.found = Some(Found::Budget);
+            return none_open();
+        }
+        self.budget -= 1;
+        match hir.kind() {
+            HirKind::Empty | HirKind::Look(_) => open,
+            HirKind::Literal(_) | HirKind::Class(_) => keep(open, &chars(hir), literal(hir)),
+            HirKind::Capture(c) => self.run(&c.sub, open, free),
+            HirKind::Concat(xs) => {
+                let mut open = open;
+                for (i, x) in xs.iter().enumerate() {
+                    open = self.run(x, open, free && xs[i + 1..].iter().all(optional));
+                }
+                open
+            }
+            HirKind::Alternation(xs) => {
+                let mut out = none_open();
+                for x in xs {
+                    let o = self.run(x, open.clone(), free);
+                    join(&mut out, &o);
+                }
+                out
+            }
+            HirKind::Repetition(r) if r.max != Some(r.min) && (self.strict || many(r.max)) => {
+                if many(r.max) {
+                    self.rounds(&r.sub);
+                }
+                let takes = single(&r.sub);
+                let mut second = takes.clone();
+                second.intersect(&open[0]);
+                let mut third = takes.clone();
+                third.intersect(&open[1]);
+                let longest = if !third.ranges().is_empty() {
+                    Some((3, sample(&third)))
+                } else {
+                    (!second.ranges().is_empty()).then(|| (2, sample(&second)))
+                };
+                let limit = if self.strict { 2 } else { CHAIN_LIMIT };
+                if let Some((n, c)) = longest
+                    && n >= limit
+                    && (self.strict || !free)
+                {
+                    self.found = Some(Found::Chain(c));
+                    return none_open();
+                }
+                let mut rounds = open.clone();
+                rounds[0].union(&takes);
+                rounds[1].union(&second);
+                rounds[1].union(&third);
+                // a round starts with what is open before the loop or after an earlier round
+                let body_free = free && r.min <= 1;
+                let mut last = none_open();
+                for _ in 0..3 {
+                    last = self.run(&r.sub, rounds.clone(), body_free);
+                    let before = rounds.clone();
+                    join(&mut rounds, &last);
+                    if rounds == before {
+                        break;
+                    }
+                }
+                let mut out = if r.min == 0 { open } else { none_open() };
+                join(&mut out, &last);
+                out
+            }
+            HirKind::Repetition(r) => {
+                // a bounded count: its rounds one after another, up to a few (what a round keeps
+                // open settles after as many rounds as a chain is long)
+                let max = r.max.unwrap_or(r.min).min(FEW + 2);
+                let min = r.min.min(max);
+                let mut out = if min == 0 { open.clone() } else { none_open() };
+                let mut cur = open;
+                for k in 1..=max {
+                    let next = self.run(&r.sub, cur.clone(), free && r.min <= 1);
+                    let settled = next == cur;
+                    cur = next;
+                    if k >= min {
+                        join(&mut out, &cur);
+                    }
+                    if settled && k >= min {
+                        break;
+                    }
+                }
+                out
+            }
+        }
+    }
+}
+
+impl Chains {
+    /// Whether a loop's body can match a run of one character in more than one way, within a
+    /// round or across rounds (`(.?[0-9.])*`, `(\d?\d?x)*`, `(a{1,2})*`): the body alone, round
+    /// after round, with every repetition of varying length taking part.
+    fn rounds(&mut self, body: &Hir) {
+        let mut inner = Chains { found: None, budget: self.budget, strict: true };
+        let mut open = none_open();
+        for _ in 0..3 {
+            let after = inner.run(body, open.clone(), false);
+            let before = open.clone();
+            join(&mut open, &after);
+            if open == before || inner.found.is_some() {
+                break;
+            }
+        }
+        self.budget = inner.budget;
+        self.found = inner.found.map(|f| match f {
+            Found::Chain(c) => Found::Round(c),
+            other => other,
+        });
+    }
+}
+
+/// A character of `class` to show: a printable ASCII one where it has one.
+fn sample(class: &ClassUnicode) -> ClassUnicodeRange {
+    let mut printable = ClassUnicode::new([ClassUnicodeRange::new('!', '~')]);
+    printable.intersect(class);
+    let c = printable.ranges().first().or(class.ranges().first()).map_or('\0', |r| r.start());
+    ClassUnicodeRange::new(c, c)
+}
+
+fn none_open() -> Open {
+    [ClassUnicode::empty(), ClassUnicode::empty()]
+}
+
+fn join(into: &mut Open, other: &Open) {
+    into[0].union(&other[0]);
+    into[1].union(&other[1]);
+}
+
+/// What stays open across a literal or a class: a chain whose characters can spell it (every
+/// character of a literal, some character of a class) goes on with the characters it had, since
+/// its repetitions can take turns at a run that holds it (`[\w.-]*a[a-z]*[0-9.]` repeated shares
+/// out `a.a.a.`).
+fn keep(mut open: Open, chars: &ClassUnicode, literal: bool) -> Open {
+    for o in open.iter_mut() {
+        let mut both = o.clone();
+        both.intersect(chars);
+        let spelled = if literal { both == *chars } else { !both.ranges().is_empty() };
+        if !spelled {
+            *o = ClassUnicode::empty();
+        }
+    }
+    open
+}
+
+fn literal(hir: &Hir) -> bool {
+    matches!(hir.kind(), HirKind::Literal(_))
+}
+
+/// Whether `hir` can match nothing without asserting anything (what follows it cannot fail).
+fn optional(hir: &Hir) -> bool {
+    match hir.kind() {
+        HirKind::Empty => true,
+        HirKind::Look(_) | HirKind::Literal(_) | HirKind::Class(_) => false,
+        HirKind::Repetition(r) => r.min == 0 || optional(&r.sub),
+        HirKind::Capture(c) => optional(&c.sub),
+        HirKind::Concat(xs) => xs.iter().all(optional),
+        HirKind::Alternation(xs) => xs.iter().any(optional),
+    }
+}
+
+/// The characters `c` for which `hir` can match a string of `c`s only (the empty one included).
+fn compatible(hir: &Hir) -> ClassUnicode {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => any(),
+        HirKind::Literal(l) => {
+            let mut cs = std::str::from_utf8(&l.0).map(|s| s.chars()).into_iter().flatten();
+            match cs.next() {
+                Some(c) if cs.all(|d| d == c) => ClassUnicode::new([ClassUnicodeRange::new(c, c)]),
+                _ => ClassUnicode::empty(),
+            }
+        }
+        HirKind::Class(c) => class(c),
+        HirKind::Repetition(r) if r.min == 0 => any(),
+        HirKind::Repetition(r) => compatible(&r.sub),
+        HirKind::Capture(c) => compatible(&c.sub),
+        HirKind::Concat(xs) => {
+            let mut out = any();
+            xs.iter().for_each(|x| out.intersect(&compatible(x)));
+            out
+        }
+        HirKind::Alternation(xs) => {
+            let mut out = ClassUnicode::empty();
+            xs.iter().for_each(|x| out.union(&compatible(x)));
+            out
+        }
+    }
+}
+
+/// The characters `c` for which a round of `hir` can be a non-empty run of `c`s.
+fn single(hir: &Hir) -> ClassUnicode {
+    let mut out = compatible(hir);
+    out.intersect(&chars(hir));
+    out
 }
 
 /// Why a loop in the pattern can match the same text in more than one way, if it can.
@@ -476,6 +750,21 @@ mod tests {
             "x(a*)(a*)y",
             "\\d{1,10}\\d{1,10}x",
             "(\\w+.)*\\w+@",
+            // repetitions taking turns at one run across parts that match it too
+            "\\d+.\\d+.\\d+$",
+            "(?:\\d+|x)(?:\\d+|y)(?:\\d+|z)$",
+            "^\\d+.\\d+.\\d+$",
+            "\\d+.\\d+$",
+            "(\\d+.){3}\\d+",
+            "^\\+?[\\d\\s]+\\(?\\d+\\)?[\\d\\s]+$",
+            "^\\w+-?\\w+-?\\w+$",
+            // \S takes the @ and the dot: cubic on "@.@.@.…" (use [^\s@]+)
+            "^\\S+@\\S+\\.\\S+$",
+            // a loop whose rounds can split a run in more than one way
+            "^(.?[0-9.])*?$",
+            "^(\\d?\\d?x)*$",
+            "^(a{1,2})*$",
+            "^(a?a)*$",
         ] {
             let v = verdict(p).unwrap_or_else(|| panic!("{p} passed"));
             assert!(v.contains("browser could hang"), "{p}: {v}");
@@ -508,6 +797,31 @@ mod tests {
             "^[A-Z][a-z]*\\d*$",
             "^\\d{1,3}\\d{3}$",
             ".*\\d.*",
+            // what authors write: e-mails, phone numbers, IBANs, postcodes, dates, versions
+            "^[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\\.[a-zA-Z]{2,}$",
+            "^[\\w.+-]+@[\\w-]+\\.[\\w.-]+$",
+            "^[^\\s@]+@[^\\s@]+$",
+            "^\\+?[0-9\\s\\-()]{7,20}$",
+            "^\\+?\\d{1,3}[- ]?\\d{3}[- ]?\\d{3,4}[- ]?\\d{0,4}$",
+            "^\\(?\\d{3}\\)?[-. ]?\\d{3}[-. ]?\\d{4}$",
+            "^\\+49[0-9 ]+$",
+            "^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$",
+            "^[A-Z]{2}\\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,3})?$",
+            "^DE\\d{20}$",
+            "^\\d{5}(-\\d{4})?$",
+            "^[A-Z]{1,2}[0-9][A-Z0-9]? ?[0-9][A-Z]{2}$",
+            "^[0-9]{4} ?[A-Z]{2}$",
+            "^\\d{2}\\.\\d{2}\\.\\d{4}$",
+            "^\\d{4}-\\d{2}-\\d{2}$",
+            "^\\d+(\\.\\d+){2}$",
+            "^\\d+\\.\\d+\\.\\d+$",
+            "^\\d+(,\\d{1,2})?$",
+            "^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$",
+            "^https?://[^\\s/$.?#].[^\\s]*$",
+            "^[A-Z][a-z]+(?: [A-Z][a-z]+)*$",
+            "^C-[0-9]+$",
+            "^INV-[0-9]+$",
+            "(true|false)",
         ] {
             assert_eq!(verdict(p), None, "{p}");
         }

@@ -36,11 +36,14 @@ pub enum Rule {
     InvalidLayout,
     /// A property of one component type that form-js does not accept as written.
     InvalidProperty,
+    /// A text or HTML component whose markup a browser would run: a `<script>`, an event handler
+    /// (`onerror=`), a `javascript:` link.
+    UnsafeMarkup,
 }
 
 impl Rule {
     /// Every rule, in the order above.
-    pub const ALL: [Rule; 13] = [
+    pub const ALL: [Rule; 14] = [
         Rule::SecretField,
         Rule::DataLeak,
         Rule::UnbindableKey,
@@ -54,6 +57,7 @@ impl Rule {
         Rule::InvalidExpression,
         Rule::InvalidLayout,
         Rule::InvalidProperty,
+        Rule::UnsafeMarkup,
     ];
 
     /// The snake_case code, as serialised.
@@ -72,6 +76,7 @@ impl Rule {
             Rule::InvalidExpression => "invalid_expression",
             Rule::InvalidLayout => "invalid_layout",
             Rule::InvalidProperty => "invalid_property",
+            Rule::UnsafeMarkup => "unsafe_markup",
         }
     }
 
@@ -99,6 +104,9 @@ impl Rule {
             }
             Rule::InvalidLayout => "A layout is one form-js knows.",
             Rule::InvalidProperty => "A component's own properties are written as form-js reads them.",
+            Rule::UnsafeMarkup => {
+                "A text or HTML component holds no script, event handler or javascript: link a browser would run."
+            }
         }
     }
 }

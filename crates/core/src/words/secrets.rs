@@ -17,7 +17,12 @@
 //! (`Pаssword` with a Cyrillic `а`) and digits or symbols written inside a word for letters
 //! (`p@ssword`, `Pa55word`). The words are English, German, French, Spanish, Portuguese, Italian,
 //! Dutch, Polish, Swedish, Norwegian, Danish, Finnish, Hungarian, Czech, Turkish, Russian, Arabic,
-//! Hebrew, Chinese, Japanese and Korean ones. A field is read where it shows text: its key, path,
+//! Hebrew, Chinese, Japanese and Korean ones, and Croatian, Serbian, Slovenian, Estonian, Lithuanian,
+//! Romanian, Greek, Icelandic, Catalan, Basque, Welsh, Irish, Afrikaans, Swahili, Indonesian, Malay,
+//! Vietnamese, Hindi and Thai ones; every text is read as written and again with its letters at their
+//! base (combining marks dropped after NFD), so `Pássword` and `Parolă` read as `password` and
+//! `parola`. A key whose last word is `pass` (`userPass`, `db_pass`) asks for a password unless a
+//! ticket comes before it (`boardingPass`); "Pass" in a label is an exam passed or a ticket. A field is read where it shows text: its key, path,
 //! label, description, placeholder, date and time labels, the labels of its options and its prefix
 //! and suffix adorners. Precision the other way: "One-time payment", "Pincode" (a postal code),
 //! "Token amount", "Secret Santa", "PWD (person with disability)", "Professional credentials" and
@@ -94,6 +99,37 @@ const WORDS: &[&str] = &[
     "mnemonicphrase",
     "סיסמה",
     "סיסמא",
+    // read with accents dropped as well, so a word is listed bare once: Parolă is parola
+    "lozinka",
+    "lozinke",
+    "lozinku",
+    "geslo",
+    "gesla",
+    "kodeord",
+    "kodeordet",
+    "parool",
+    "parooli",
+    "salasona",
+    "slaptazodis",
+    "slaptazodzio",
+    "wagwoord",
+    "nenosiri",
+    "katasandi",
+    "katalaluan",
+    "contrasenya",
+    "contrasinal",
+    "pasahitza",
+    "cyfrinair",
+    "pasfhocal",
+    "lykilord",
+    "lykilorð",
+    "palavrapasse",
+    "matkhau",
+    "συνθηματικο",
+    "mnemonic",
+    "mnemonics",
+    "puk",
+    "puk2",
 ];
 
 /// Stems that make any word containing them a secret: distinctive enough to find inside compounds
@@ -135,7 +171,17 @@ const STEMS: &[&str] = &[
     "パスワード",
     "暗証番号",
     "비밀번호",
+    "slaptazod",
+    "fjalekalim",
+    "passwuert",
+    "лозинк",
+    "apiキー",
+    "apiキ",
 ];
+
+/// Words of scripts whose vowel signs and viramas split a word where [`words::split`] reads it
+/// (Devanagari, Thai): looked for in the whole text.
+const IN_TEXT: &[&str] = &["पासवर्ड", "रहस्यशब्द", "कूटशब्द", "รหัสผ่าน"];
 
 /// Adjacent word pairs that name a secret.
 const PAIRS: &[(&str, &str)] = &[
@@ -185,6 +231,56 @@ const PAIRS: &[(&str, &str)] = &[
     ("كلمه", "المرور"),
     ("كلمة", "السر"),
     ("رمز", "المرور"),
+    ("رمز", "عبور"),
+    ("kata", "sandi"),
+    ("kata", "laluan"),
+    ("mat", "khau"),
+    ("palavra", "passe"),
+    ("κωδικος", "προσβασης"),
+    ("κωδικοσ", "προσβασησ"),
+    ("api", "キー"),
+    ("security", "answer"),
+    ("secret", "answer"),
+    ("unlock", "code"),
+    ("unlock", "pin"),
+    ("unlock", "key"),
+    ("puk", "code"),
+];
+
+/// Words before a key's last segment `pass` that make it a ticket, not a password (`boardingPass`).
+const TICKETS: &[&str] = &[
+    "boarding",
+    "season",
+    "bus",
+    "day",
+    "travel",
+    "ski",
+    "hall",
+    "gate",
+    "guest",
+    "visitor",
+    "press",
+    "backstage",
+    "rail",
+    "train",
+    "transit",
+    "parking",
+    "park",
+    "event",
+    "festival",
+    "museum",
+    "weekly",
+    "monthly",
+    "annual",
+    "yearly",
+    "week",
+    "month",
+    "year",
+    "all",
+    "access",
+    "entry",
+    "hotel",
+    "mountain",
 ];
 
 /// What may follow "one time" for it to be a one-time secret (not a one-time payment).
@@ -228,10 +324,41 @@ pub fn asks(text: &str) -> Option<Asks> {
     if lower.contains("vault") || lower.contains("tresor") {
         return None;
     }
-    asks_in(&read(text), text).or_else(|| {
-        let folded = fold(text);
-        (folded != *text).then(|| asks_in(&read(&folded), &folded)).flatten()
+    let with_folded = |text: &str| {
+        asks_in(&read(text), text).or_else(|| {
+            let folded = fold(text);
+            (folded != text).then(|| asks_in(&read(&folded), &folded)).flatten()
+        })
+    };
+    // read as written (a Devanagari or Thai word needs its marks), then with every letter at its
+    // base (`Pássword`, `Parolă`, `Mật khẩu`, a combining accent anywhere)
+    with_folded(text).or_else(|| {
+        let base = bare(text);
+        (base != *text).then(|| with_folded(&base)).flatten()
     })
+}
+
+/// `text` with its letters at their base: decomposed (NFD) and combining marks dropped.
+fn bare(text: &str) -> String {
+    text.nfd().filter(|c| !unicode_normalization::char::is_combining_mark(*c)).collect()
+}
+
+/// Whether `text` is one identifier (a key or path: no spaces, a lower-case start or an underscore)
+/// whose last word is `pass` (`userPass`, `db_pass`, `pass`, `adminPass2`): a password, unless the
+/// word before names a ticket (`boardingPass`). A label's "Pass" (an exam passed, an option beside
+/// "Fail", a boarding pass) is not read this way, nor a `pass` another word follows (`passRate`).
+fn pass_key(ws: &[String], text: &str) -> bool {
+    let identifier = !text.chars().any(char::is_whitespace)
+        && (text.starts_with(|c: char| c.is_lowercase()) || text.contains('_'));
+    if !identifier {
+        return false;
+    }
+    let mut ws = ws.iter().map(String::as_str).filter(|w| !w.chars().all(|c| c.is_ascii_digit()));
+    match (ws.next_back(), ws.next_back()) {
+        (Some("pass"), None) => true,
+        (Some("pass"), Some(before)) => !TICKETS.contains(&before),
+        _ => false,
+    }
 }
 
 /// The words of `text`, letters written one by one joined back: three or more single letters in a
@@ -315,6 +442,12 @@ fn small_capital(c: char) -> char {
 
 fn asks_in(ws: &[String], text: &str) -> Option<Asks> {
     let has = |w: &str| ws.iter().any(|x| x.starts_with(w));
+    if pass_key(ws, text) {
+        return Some(Asks::Secret(ws.join(" ")));
+    }
+    if let Some(w) = IN_TEXT.iter().find(|w| text.contains(**w)) {
+        return Some(Asks::Secret(w.to_string()));
+    }
     for (i, w) in ws.iter().enumerate() {
         let next = ws.get(i + 1).map(String::as_str);
         let prev = i.checked_sub(1).map(|p| ws[p].as_str());
@@ -330,7 +463,8 @@ fn asks_in(ws: &[String], text: &str) -> Option<Asks> {
         }
         if w == "tan" {
             // the German transaction number: written TAN, or in sms-TAN, mTAN, iTAN
-            if text.contains("TAN") || prev.is_some_and(|p| p == "sms" || p == "push") {
+            // or a key or label that is the word alone (`tan`; "Colour: tan" is a colour)
+            if text.contains("TAN") || prev.is_some_and(|p| p == "sms" || p == "push") || ws.len() == 1 {
                 return Some(Asks::Secret("TAN".into()));
             }
             continue;
@@ -562,6 +696,48 @@ mod tests {
     }
 
     #[test]
+    fn secrets_with_accents_in_more_languages_and_as_key_fragments() {
+        for s in [
+            // accents, combining or not, and more languages
+            "Pa\u{0301}ssword",
+            "Pássword",
+            "P\u{0301}assword",
+            "Lozinka",
+            "Kodeord",
+            "Parool",
+            "Parolă",
+            "Slaptažodis",
+            "Wagwoord",
+            "Nenosiri",
+            "Kata sandi",
+            "Mật khẩu",
+            "पासवर्ड",
+            "Κωδικός πρόσβασης",
+            "ΚΩΔΙΚΌΣ ΠΡΌΣΒΑΣΗΣ",
+            "APIキー",
+            "Geslo",
+            "Salasõna",
+            "Contrasenya",
+            "Palavra-passe",
+            "Лозинка",
+            // keys
+            "userPass",
+            "pass",
+            "db_pass",
+            "adminPass2",
+            "puk",
+            "tan",
+            // labels
+            "Mnemonic",
+            "Security answer",
+            "PUK",
+            "Unlock code",
+        ] {
+            assert!(matches!(asks(s), Some(Asks::Secret(_))), "{s}: {:?}", asks(s));
+        }
+    }
+
+    #[test]
     fn national_ids_are_their_own_case() {
         for s in ["SSN", "Social security number", "social_security_number", "Sozialversicherungsnummer"] {
             assert!(matches!(asks(s), Some(Asks::NationalId(_))), "{s}: {:?}", asks(s));
@@ -612,6 +788,16 @@ mod tests {
             "Recovery time",
             "Security deposit",
             "Şirket adı",
+            "compass",
+            "passport",
+            "Passenger count",
+            "boardingPass",
+            "seasonPass",
+            "passRate",
+            "Pass",
+            "Exam pass mark",
+            "Parole officer",
+            "Šifra proizvoda",
         ] {
             assert_eq!(asks(s), None, "{s}");
         }
