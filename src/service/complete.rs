@@ -27,19 +27,37 @@ use super::labels;
 use crate::check::{Code, Finding, StepCheck};
 use crate::gate::{self, Proposal};
 
+/// A JSON value held as its compact text while a generation waits on its model: a form's tree of
+/// values takes several times the bytes of its text, and thousands of generations may wait at once. It
+/// is read back once, when the answer comes.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Compact(Box<str>);
+
+impl Compact {
+    /// The value's compact text.
+    pub(super) fn of(value: &Value) -> Compact {
+        Compact(serde_json::to_string(value).expect("a JSON value serialises").into_boxed_str())
+    }
+
+    /// The value again.
+    pub(super) fn value(&self) -> Value {
+        serde_json::from_str(&self.0).unwrap_or(Value::Null)
+    }
+}
+
 /// What a model's answer is checked against and completed from.
 #[derive(Debug, Clone, Default)]
 pub(super) struct AnswerCheck {
     /// The step's check.
     pub check: StepCheck,
-    /// The builtin draft's fields (keyed inputs), in draft order.
-    pub draft: Vec<Value>,
+    /// The builtin draft's fields (keyed inputs), in draft order: a JSON array.
+    pub draft: Compact,
     /// Whether the answer must keep every draft field (a first generation that started from the
     /// draft), or only what the process needs (a refinement: the author's form is the start).
     pub keep_draft: bool,
     /// The builtin draft, gated, when the answer must keep it: what answers instead of a model whose
     /// answers cannot be used, where the Worker says so.
-    pub fallback: Option<Value>,
+    pub fallback: Option<Compact>,
     /// The author's brief, when there is one (what it asks to leave out is not added).
     pub brief: Option<String>,
 }
@@ -49,16 +67,18 @@ impl AnswerCheck {
     /// asked for; the warnings say what was added and left out.
     pub(super) fn complete(&self, proposal: &mut Proposal, form_id: Option<&str>) -> Vec<Finding> {
         let findings = self.check.of_schema(&proposal.schema);
+        let draft = self.draft_fields();
+        let field = |key: &str| draft.iter().find(|c| key_of(c) == key);
         let present: std::collections::HashSet<&str> =
             proposal.bindings.iter().map(|b| b.path.as_str()).collect();
         let mut needed = Vec::new();
         for f in findings.iter().filter(|f| f.code == Code::MissingSupply) {
-            if let Some(field) = f.key.as_deref().and_then(|k| self.field(k)) {
+            if let Some(field) = f.key.as_deref().and_then(field) {
                 needed.push((field.clone(), f));
             }
         }
         let kept: Vec<Value> = if self.keep_draft {
-            self.draft
+            draft
                 .iter()
                 .filter(|c| {
                     let key = key_of(c);
@@ -78,7 +98,7 @@ impl AnswerCheck {
         let mut unasked = Vec::new();
         if self.holds_to_the_step() {
             let in_use = self.check.key_in_use();
-            let asked_for = |path: &str| self.field(path).is_some() || in_use(path);
+            let asked_for = |path: &str| field(path).is_some() || in_use(path);
             without_fields(components, "", &asked_for, &mut unasked);
         }
         let mut warnings: Vec<String> = needed.iter().map(|(c, f)| needed_warning(c, f)).collect();
@@ -91,8 +111,7 @@ impl AnswerCheck {
         }
         // on the form as completed: a field added back may be the one whose label the answer copied
         if self.keep_draft {
-            let label =
-                |path: &str| self.field(path).map(label_of).filter(|l| !l.is_empty()).map(str::to_string);
+            let label = |path: &str| field(path).map(label_of).filter(|l| !l.is_empty()).map(str::to_string);
             warnings.extend(labels::restored_warning(&labels::restore(components, &label)));
         }
         if warnings.is_empty() {
@@ -126,7 +145,8 @@ impl AnswerCheck {
             return None;
         }
         let mut keys = Vec::new();
-        let draft = self.fallback.as_ref().and_then(|f| f.get("components")).and_then(Value::as_array);
+        let fallback = self.fallback.as_ref().map(Compact::value);
+        let draft = fallback.as_ref().and_then(|f| f.get("components")).and_then(Value::as_array);
         keys_at_any_depth(draft.map_or(&[][..], Vec::as_slice), &mut keys);
         keys.extend(self.check.keys_in_use());
         let mut seen = std::collections::HashSet::new();
@@ -139,8 +159,12 @@ impl AnswerCheck {
         self.brief.as_deref().is_some_and(|brief| leaves_out(brief, key_of(field), label_of(field)))
     }
 
-    fn field(&self, key: &str) -> Option<&Value> {
-        self.draft.iter().find(|c| key_of(c) == key)
+    /// The builtin draft's fields, read back.
+    fn draft_fields(&self) -> Vec<Value> {
+        match self.draft.value() {
+            Value::Array(fields) => fields,
+            _ => Vec::new(),
+        }
     }
 }
 

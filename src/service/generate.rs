@@ -10,7 +10,7 @@ use std::time::Instant;
 use secrecy::SecretString;
 use serde_json::Value;
 
-use super::complete::AnswerCheck;
+use super::complete::{AnswerCheck, Compact};
 use super::events::{Event, Events, Repair, Watcher};
 use super::{GenerateRequest, Service, ServiceError};
 use crate::check::StepCheck;
@@ -83,13 +83,14 @@ impl<'a> Job<'a> {
     pub(super) fn answer_check(&self) -> Option<AnswerCheck> {
         let check = self.step_check()?;
         let components = self.gated_draft().and_then(|f| f.get("components")).and_then(Value::as_array);
-        let draft = components.into_iter().flatten().filter(|c| c.get("key").is_some()).cloned().collect();
+        let draft: Vec<Value> =
+            components.into_iter().flatten().filter(|c| c.get("key").is_some()).cloned().collect();
         let keep_draft = self.start_from_draft && self.request.schema.is_none();
         Some(AnswerCheck {
             check,
-            draft,
+            draft: Compact::of(&Value::Array(draft)),
             keep_draft,
-            fallback: keep_draft.then(|| self.gated_draft().cloned()).flatten(),
+            fallback: keep_draft.then(|| self.gated_draft().map(Compact::of)).flatten(),
             brief: self.request.description.clone(),
         })
     }
@@ -402,7 +403,7 @@ pub(super) fn instead_of(
     if !(unusable && settings.draft_when_unusable) {
         return None;
     }
-    let draft = check?.fallback.clone()?;
+    let draft = check?.fallback.as_ref()?.value();
     let mut proposal = gate::check_value(draft, form_id, None).ok()?;
     tracing::info!(worker = %worker.name, error = %error, "the model's answers could not be used; the builtin draft answers");
     proposal.warnings.insert(
