@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use formgen_core::bpmn::{self, Definitions};
-use formgen_core::check::{self, Finding, StepCheck};
+use formgen_core::check::{self, Finding, FormStep};
 use formgen_core::project::{self, Project, ProjectBounds};
 use formgen_core::report::{self, CheckError, Format, NamedForm, ProcessReport, Run, Step};
 use formgen_core::sources::{self, Origin, Resolved, Target};
@@ -354,24 +354,16 @@ fn validate_call(input: Input) -> Result<Value, CallError> {
     Ok(json!({ "schema": schema, "warnings": warnings, "findings": findings }))
 }
 
-/// The contract findings of a validated form: at the step named, else at each step that binds the
-/// form's id (the id the editor holds it under, else its own).
+/// The contract findings of a validated form at its steps ([`FormStep::of_validate`]), each once.
 fn step_findings(
     target: &Target,
     element_id: Option<&str>,
     form_id: Option<&str>,
     schema: &Value,
 ) -> Vec<Finding> {
-    let indexes = match element_id {
-        Some(_) => vec![target.element_index()],
-        None => {
-            let id = form_id.or_else(|| schema.get("id").and_then(Value::as_str)).unwrap_or_default();
-            check::steps_binding(target.process(), id).into_iter().map(Some).collect()
-        }
-    };
     let mut findings: Vec<Finding> = Vec::new();
-    for i in indexes {
-        for f in StepCheck::new(target.process(), i, target.project()).of_schema(schema) {
+    for check in FormStep::of_validate(element_id, form_id, schema).checks(target) {
+        for f in check.of_schema(schema) {
             if !findings.contains(&f) {
                 findings.push(f);
             }
@@ -379,6 +371,5 @@ fn step_findings(
     }
     findings
 }
-
 #[cfg(test)]
 mod tests;

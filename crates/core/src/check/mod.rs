@@ -22,6 +22,7 @@
 mod binding;
 mod bound;
 mod code;
+mod form_step;
 mod gate;
 mod process;
 mod project;
@@ -31,6 +32,7 @@ pub use binding::{FormRef, deployed};
 pub(crate) use binding::{bound_forms, has_forms};
 pub use bound::{BoundForm, BoundStep, bound_steps, lint};
 pub use code::Code;
+pub use form_step::FormStep;
 pub use gate::gate_findings;
 pub use process::process_findings;
 pub use project::{Missing, missing_form, project_findings, review_at_step};
