@@ -105,7 +105,7 @@ impl Drop for Server {
 
 fn serve(bin: &str, model_url: &str, dir: &std::path::Path) -> Server {
     let config = format!(
-        "[server]\nlisten = \"127.0.0.1:0\"\n[limits]\nmodel_timeout_s = 600\ngate_seconds = 600\nbody_read_timeout_s = 600\n\
+        "[server]\nlisten = \"127.0.0.1:0\"\n[limits]\nmodel_timeout_s = 600\ngate_seconds = 600\nprocess_seconds = 600\nbody_read_timeout_s = 600\n\
          [[workers]]\nname = \"builtin\"\nprovider = \"builtin\"\n\
          [[workers]]\nname = \"double\"\nprovider = \"chat-completions\"\nendpoint = \"{model_url}/v1\"\nmodel = \"m\"\n"
     );

@@ -123,8 +123,9 @@ pub async fn run(
     run_with(listener, app, shutdown, grace, Connections::default()).await
 }
 
-/// The most a connection's read buffer grows to (hyper's default is ~400 KB; its minimum 8 KB).
-const READ_BUFFER_BYTES: usize = 16 * 1024;
+/// The most a connection's read buffer grows to: hyper's minimum (its default is ~400 KB). A request
+/// head must fit in it, as in Tomcat's and Jetty's defaults; a larger one is answered 431.
+const READ_BUFFER_BYTES: usize = 8 * 1024;
 
 /// [`run`] with these connection bounds.
 pub async fn run_with(

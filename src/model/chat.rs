@@ -45,7 +45,7 @@ struct StreamOptions {
 #[derive(Serialize)]
 struct Message<'a> {
     role: &'static str,
-    content: &'a str,
+    content: std::borrow::Cow<'a, str>,
 }
 
 #[derive(Serialize)]
@@ -125,9 +125,9 @@ impl Format for Chat {
     fn body(request: &ModelRequest, structured: bool, stream: bool) -> impl Serialize + Send + Sync {
         let mut messages = Vec::with_capacity(2);
         if !request.system.is_empty() {
-            messages.push(Message { role: "system", content: &request.system });
+            messages.push(Message { role: "system", content: (&*request.system).into() });
         }
-        messages.push(Message { role: "user", content: &request.user });
+        messages.push(Message { role: "user", content: request.user.text().into() });
         Request {
             model: &request.model,
             max_tokens: request.max_tokens,

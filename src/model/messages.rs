@@ -45,7 +45,7 @@ struct Request<'a> {
 #[derive(Serialize)]
 struct Message<'a> {
     role: &'static str,
-    content: &'a str,
+    content: std::borrow::Cow<'a, str>,
 }
 
 #[derive(Serialize)]
@@ -104,7 +104,7 @@ impl Format for Messages {
             max_tokens: request.max_tokens,
             temperature: request.temperature,
             system: &request.system,
-            messages: [Message { role: "user", content: &request.user }],
+            messages: [Message { role: "user", content: request.user.text().into() }],
             tools: schema.map(|s| {
                 [Tool { name: TOOL_NAME, description: "Submit the complete form-js form.", input_schema: s }]
             }),

@@ -12,6 +12,7 @@
 
 mod chat;
 mod messages;
+mod packed;
 pub mod reach;
 mod sse;
 mod wire;
@@ -21,6 +22,8 @@ use std::time::Duration;
 use secrecy::SecretString;
 use serde::Serialize;
 use serde_json::Value;
+
+pub use packed::Packed;
 
 use crate::redact::Redactor;
 use crate::workers::{ModelWorker, Wire};
@@ -32,8 +35,8 @@ pub struct ModelRequest {
     pub model: String,
     /// The system text (the installation's, shared by every request).
     pub system: std::sync::Arc<str>,
-    /// The user text.
-    pub user: String,
+    /// The user text, held deflated while the model thinks (a repair round quotes it).
+    pub user: Packed,
     /// Output tokens the answer may use.
     pub max_tokens: u32,
     /// The JSON schema of the answer, for structured output (shared: it depends on the Worker only).

@@ -60,12 +60,13 @@ pub async fn call<F: Format>(
     bounds: Bounds,
     sink: Option<Sink<'_>>,
 ) -> Result<ModelAnswer, ModelError> {
-    let body = F::body(request, structured, sink.is_some());
     let headers = F::headers(key)?;
     let url = join(endpoint, F::PATH);
+    // serialised at once: the body's own values (the prompt, inflated) are dropped before the wait
+    let body = serialised(&F::body(request, structured, sink.is_some()), &url)?;
     let (status, bytes) = match sink {
-        None => post_json(client, &url, headers, &body, bounds).await?,
-        Some(sink) => match post_for_stream(client, &url, headers, &body, bounds).await? {
+        None => post_json(client, &url, headers, body, bounds).await?,
+        Some(sink) => match post_for_stream(client, &url, headers, body, bounds).await? {
             Answered::Events(response) => {
                 // boxed: the stream's state exists once the model answers (see [`post_json`])
                 let events = Events::new(response, bounds);
@@ -174,7 +175,7 @@ pub fn secret_header(prefix: &str, key: &SecretString) -> Result<HeaderValue, Mo
     Ok(value)
 }
 
-/// POSTs `body` as JSON and returns the status and at most `bounds.answer_bytes` of the body. Non-2xx
+/// POSTs `body` (JSON) and returns the status and at most `bounds.answer_bytes` of the body. Non-2xx
 /// statuses become errors here, with the provider's error type when its body names one; a 3xx is
 /// refused unread (the client follows no redirects). Nothing here is redacted or logged: that is
 /// `model::call`'s, once, for every path.
@@ -182,7 +183,7 @@ async fn post_json(
     client: &reqwest::Client,
     url: &str,
     headers: HeaderMap,
-    body: &impl Serialize,
+    body: Vec<u8>,
     bounds: Bounds,
 ) -> Result<(u16, Vec<u8>), ModelError> {
     let response = send(client, url, headers, body, bounds).await?;
@@ -205,7 +206,7 @@ async fn post_for_stream(
     client: &reqwest::Client,
     url: &str,
     headers: HeaderMap,
-    body: &impl Serialize,
+    body: Vec<u8>,
     bounds: Bounds,
 ) -> Result<Answered, ModelError> {
     let response = send(client, url, headers, body, bounds).await?;
@@ -222,18 +223,22 @@ async fn post_for_stream(
     Ok(Answered::Body(status, body))
 }
 
+/// `body` as JSON bytes. (A derived `Serialize` with string keys cannot fail; were it to, the call
+/// fails, it is not sent.)
+fn serialised(body: &impl Serialize, url: &str) -> Result<Vec<u8>, ModelError> {
+    serde_json::to_vec(body).map_err(|_| ModelError::Unreachable {
+        endpoint: super::reach::host_port(url),
+        cause: super::reach::Cause::Other,
+    })
+}
+
 async fn send(
     client: &reqwest::Client,
     url: &str,
     headers: HeaderMap,
-    body: &impl Serialize,
+    bytes: Vec<u8>,
     bounds: Bounds,
 ) -> Result<reqwest::Response, ModelError> {
-    // (a derived `Serialize` with string keys cannot fail; were it to, the call fails, it is not sent)
-    let bytes = serde_json::to_vec(body).map_err(|_| ModelError::Unreachable {
-        endpoint: super::reach::host_port(url),
-        cause: super::reach::Cause::Other,
-    })?;
     // sent as a one-chunk stream with its length: a body that cannot be cloned is not kept for a
     // redirect or a retry (neither is followed), so it is freed once written, not held for as long
     // as the model takes

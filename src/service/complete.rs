@@ -27,21 +27,21 @@ use super::labels;
 use crate::check::{Code, Finding, StepCheck};
 use crate::gate::{self, Proposal};
 
-/// A JSON value held as its compact text while a generation waits on its model: a form's tree of
-/// values takes several times the bytes of its text, and thousands of generations may wait at once. It
-/// is read back once, when the answer comes.
+/// A JSON value held as its compact text, deflated, while a generation waits on its model: a form's
+/// tree of values takes several times the bytes of its text, and thousands of generations may wait
+/// at once. It is read back once, when the answer comes.
 #[derive(Debug, Clone, Default)]
-pub(super) struct Compact(Box<str>);
+pub(super) struct Compact(crate::model::Packed);
 
 impl Compact {
     /// The value's compact text.
     pub(super) fn of(value: &Value) -> Compact {
-        Compact(serde_json::to_string(value).expect("a JSON value serialises").into_boxed_str())
+        Compact(crate::model::Packed::new(&value.to_string()))
     }
 
     /// The value again.
     pub(super) fn value(&self) -> Value {
-        serde_json::from_str(&self.0).unwrap_or(Value::Null)
+        serde_json::from_str(&self.0.text()).unwrap_or(Value::Null)
     }
 }
 
@@ -50,14 +50,13 @@ impl Compact {
 pub(super) struct AnswerCheck {
     /// The step's check.
     pub check: StepCheck,
-    /// The builtin draft's fields (keyed inputs), in draft order: a JSON array.
-    pub draft: Compact,
+    /// The builtin draft, gated, when there is one: its keyed fields complete the answer, and, when
+    /// the answer must keep it, it answers instead of a model whose answers cannot be used, where the
+    /// Worker says so.
+    pub drafted: Option<Compact>,
     /// Whether the answer must keep every draft field (a first generation that started from the
     /// draft), or only what the process needs (a refinement: the author's form is the start).
     pub keep_draft: bool,
-    /// The builtin draft, gated, when the answer must keep it: what answers instead of a model whose
-    /// answers cannot be used, where the Worker says so.
-    pub fallback: Option<Compact>,
     /// The author's brief, when there is one (what it asks to leave out is not added).
     pub brief: Option<String>,
 }
@@ -145,7 +144,7 @@ impl AnswerCheck {
             return None;
         }
         let mut keys = Vec::new();
-        let fallback = self.fallback.as_ref().map(Compact::value);
+        let fallback = self.fallback();
         let draft = fallback.as_ref().and_then(|f| f.get("components")).and_then(Value::as_array);
         keys_at_any_depth(draft.map_or(&[][..], Vec::as_slice), &mut keys);
         keys.extend(self.check.keys_in_use());
@@ -159,10 +158,20 @@ impl AnswerCheck {
         self.brief.as_deref().is_some_and(|brief| leaves_out(brief, key_of(field), label_of(field)))
     }
 
-    /// The builtin draft's fields, read back.
+    /// The builtin draft, gated, when the answer must keep it: what answers instead of a model whose
+    /// answers cannot be used.
+    pub(super) fn fallback(&self) -> Option<Value> {
+        self.drafted.as_ref().filter(|_| self.keep_draft).map(Compact::value)
+    }
+
+    /// The builtin draft's fields (keyed inputs), in draft order, read back.
     fn draft_fields(&self) -> Vec<Value> {
-        match self.draft.value() {
-            Value::Array(fields) => fields,
+        let mut drafted = self.drafted.as_ref().map(Compact::value).unwrap_or_default();
+        match drafted.get_mut("components").map(Value::take) {
+            Some(Value::Array(mut fields)) => {
+                fields.retain(|c| c.get("key").is_some());
+                fields
+            }
             _ => Vec::new(),
         }
     }

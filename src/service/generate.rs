@@ -81,16 +81,10 @@ impl<'a> Job<'a> {
     /// The step check with the builtin draft's fields, which complete a model's answer that leaves
     /// out what the process needs (and, when the prompt started from the draft, what the draft has).
     pub(super) fn answer_check(&self) -> Option<AnswerCheck> {
-        let check = self.step_check()?;
-        let components = self.gated_draft().and_then(|f| f.get("components")).and_then(Value::as_array);
-        let draft: Vec<Value> =
-            components.into_iter().flatten().filter(|c| c.get("key").is_some()).cloned().collect();
-        let keep_draft = self.start_from_draft && self.request.schema.is_none();
         Some(AnswerCheck {
-            check,
-            draft: Compact::of(&Value::Array(draft)),
-            keep_draft,
-            fallback: keep_draft.then(|| self.gated_draft().map(Compact::of)).flatten(),
+            check: self.step_check()?,
+            drafted: self.gated_draft().map(Compact::of),
+            keep_draft: self.start_from_draft && self.request.schema.is_none(),
             brief: self.request.description.clone(),
         })
     }
@@ -151,8 +145,9 @@ impl<'a> Job<'a> {
 /// keys against ([`crate::bpmn::Process::names_only`]) — not the parsed process, its project or the
 /// request's text, which can be megabytes and are dropped before the first call.
 pub(super) struct Asked {
-    /// The user text of the first call (moved into the model request, which the repair round quotes).
-    pub user: String,
+    /// The user text of the first call, deflated (moved into the model request, which the repair
+    /// round quotes).
+    pub user: model::Packed,
     /// The form's id, chosen once.
     pub form_id: Option<String>,
     /// The form being refined.
@@ -169,10 +164,8 @@ pub(super) struct Asked {
 impl Job<'_> {
     /// What the model path keeps of this job: the prompt rendered within `budget` by `prompts`.
     pub(super) fn asked(&self, prompts: &crate::prompt::Prompts, budget: usize) -> Asked {
-        let mut user = prompts.user(&self.prompt_input(budget));
-        user.shrink_to_fit(); // held for the whole wait: its size, not its growth's
         Asked {
-            user,
+            user: model::Packed::new(&prompts.user(&self.prompt_input(budget))),
             form_id: self.form_id.clone(),
             current: self.request.schema.clone(),
             names: self.process().map(|p| Arc::new(p.names_only())),
@@ -299,9 +292,9 @@ impl Service {
         let repair = self.prompts.repair(&RepairInput {
             problems: &problems,
             previous: &previous,
-            request: &request.user,
+            request: &request.user.text(),
         });
-        let second = ModelRequest { user: repair, ..request };
+        let second = ModelRequest { user: repair.into(), ..request };
         let text =
             match self.ask(worker, settings, (key, redactor), &second, bounds, &mut usage, watch(2)).await {
                 Ok(text) => text,
@@ -403,7 +396,7 @@ pub(super) fn instead_of(
     if !(unusable && settings.draft_when_unusable) {
         return None;
     }
-    let draft = check?.fallback.as_ref()?.value();
+    let draft = check?.fallback()?;
     let mut proposal = gate::check_value(draft, form_id, None).ok()?;
     tracing::info!(worker = %worker.name, error = %error, "the model's answers could not be used; the builtin draft answers");
     proposal.warnings.insert(

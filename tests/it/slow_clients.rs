@@ -87,6 +87,26 @@ async fn a_head_sent_a_byte_a_second_is_cut_at_the_header_read_time() {
     assert!(after >= Duration::from_millis(1_900) && after < Duration::from_millis(3_500), "{after:?}");
 }
 
+/// A head of `header_bytes` in one `X-Pad` header, sent to `/healthz`: the answer's first line.
+async fn status_of_a_head_of(addr: SocketAddr, header_bytes: usize) -> String {
+    let mut socket = TcpStream::connect(addr).await.unwrap();
+    let head =
+        format!("GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Pad: {}\r\n\r\n", "a".repeat(header_bytes));
+    socket.write_all(head.as_bytes()).await.unwrap();
+    let mut buf = [0u8; 64];
+    let n = tokio::time::timeout(Duration::from_secs(5), socket.read(&mut buf)).await.unwrap().unwrap_or(0);
+    String::from_utf8_lossy(&buf[..n]).lines().next().unwrap_or_default().to_string()
+}
+
+/// A connection's read buffer stays at 8 KiB while its generation waits on a model: a head up to
+/// that is served, a larger one answered 431.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn request_heads_up_to_8_kib_are_served_and_larger_ones_refused_with_431() {
+    let (addr, _stop, _) = serve(&config(""), Duration::from_secs(1)).await;
+    assert_eq!(status_of_a_head_of(addr, 7 * 1024).await, "HTTP/1.1 200 OK");
+    assert!(status_of_a_head_of(addr, 9 * 1024).await.starts_with("HTTP/1.1 431"));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_body_that_stops_is_cut_at_the_body_read_time() {
     let (addr, _stop, _) =

@@ -13,8 +13,8 @@
 //! variable is noted once through a set beside the list, so any text reads in time and memory linear
 //! in its length.
 
-use std::collections::HashSet;
 use std::fmt;
+use std::hash::BuildHasher;
 
 use crate::limits::nesting;
 
@@ -144,13 +144,18 @@ pub struct Reading {
 pub fn read_condition(condition: &str) -> Reading {
     let trimmed = condition.trim();
     let body = strip_markers(trimmed);
-    let Some(mut tokens) = tokenize(body) else {
+    let feel = !trimmed.starts_with("${") && !trimmed.starts_with("#{");
+    let Some(tokens) = tokenize(body, feel) else {
         return Reading::default();
     };
-    if !trimmed.starts_with("${") && !trimmed.starts_with("#{") {
-        tokens = join_names(tokens);
-    }
-    let mut parser = Parser { tokens, pos: 0, depth: 0, seen: HashSet::new(), reading: Reading::default() };
+    let mut parser = Parser {
+        tokens,
+        pos: 0,
+        depth: 0,
+        seen: hashbrown::HashTable::new(),
+        hasher: std::hash::RandomState::new(),
+        reading: Reading::default(),
+    };
     // Trailing tokens the grammar does not cover are left unread: what came before them stands.
     parser.reading.comparisons = parser.or();
     if parser.reading.unread {
@@ -180,28 +185,27 @@ fn strip_markers(s: &str) -> &str {
     s
 }
 
-/// FEEL names may hold spaces (`Current Vacation Status.name`, the built-in `lower case(x)`), and two
-/// names never stand side by side otherwise, so adjacent name tokens are one name. JUEL is not joined:
-/// its operators `div`, `mod` and `empty` are words.
-fn join_names(tokens: Vec<Token>) -> Vec<Token> {
-    let mut out: Vec<Token> = Vec::with_capacity(tokens.len());
-    for token in tokens {
-        match (out.last_mut(), token) {
-            (Some(Token::Ident(prev)), Token::Ident(word)) => {
-                prev.push(' ');
-                prev.push_str(&word);
-            }
-            (_, token) => out.push(token),
+/// Whether `token` continues the name that ends `tokens`, and is joined to it: FEEL names may hold
+/// spaces (`Current Vacation Status.name`, the built-in `lower case(x)`), and two names never stand
+/// side by side otherwise, so adjacent name tokens are one name. JUEL is not joined. Joined as the
+/// tokens are read: a condition may hold hundreds of thousands of them, and a second list would
+/// double what reading it takes.
+fn joined(tokens: &mut [Token], token: &Token) -> bool {
+    match (tokens.last_mut(), token) {
+        (Some(Token::Ident(prev)), Token::Ident(word)) => {
+            *prev = format!("{prev} {word}").into_boxed_str();
+            true
         }
+        _ => false,
     }
-    out
 }
 
+/// Names and texts are boxed: a token is 24 bytes, and a condition may hold hundreds of thousands.
 #[derive(Debug, Clone, PartialEq)]
 enum Token {
-    Ident(String),
+    Ident(Box<str>),
     Number(f64),
-    Text(String),
+    Text(Box<str>),
     Op(Operator),
     And,
     Or,
@@ -220,7 +224,8 @@ enum Token {
     Other,
 }
 
-fn tokenize(s: &str) -> Option<Vec<Token>> {
+/// The tokens of `s`, adjacent names joined when `join_names` (FEEL: see [`joined`]).
+fn tokenize(s: &str, join_names: bool) -> Option<Vec<Token>> {
     let chars: Vec<char> = s.chars().collect();
     let mut tokens = Vec::new();
     let mut i = 0;
@@ -243,7 +248,7 @@ fn tokenize(s: &str) -> Option<Vec<Token>> {
                     return None; // unclosed string
                 }
                 i += 1;
-                tokens.push(Token::Text(text));
+                tokens.push(Token::Text(text.into_boxed_str()));
             }
             '0'..='9' => {
                 let start = i;
@@ -268,7 +273,7 @@ fn tokenize(s: &str) -> Option<Vec<Token>> {
                     i += 1;
                 }
                 let word: String = chars[start..i].iter().collect();
-                tokens.push(match word.as_str() {
+                let token = match word.as_str() {
                     "and" => Token::And,
                     "or" => Token::Or,
                     "not" => Token::Not,
@@ -282,8 +287,11 @@ fn tokenize(s: &str) -> Option<Vec<Token>> {
                     "le" => Token::Op(Operator::Le),
                     "gt" => Token::Op(Operator::Gt),
                     "ge" => Token::Op(Operator::Ge),
-                    _ => Token::Ident(word),
-                });
+                    _ => Token::Ident(word.into_boxed_str()),
+                };
+                if !(join_names && joined(&mut tokens, &token)) {
+                    tokens.push(token);
+                }
             }
             _ => {
                 let (token, len) = match (c, next) {
@@ -328,8 +336,10 @@ struct Parser {
     pos: usize,
     /// Brackets and `not`s open around the current position.
     depth: usize,
-    /// The variables noted so far, for a linear de-duplication of `reading.variables`.
-    seen: HashSet<String>,
+    /// The variables noted so far, as their indexes in `reading.variables`: a linear
+    /// de-duplication that keeps each name once (a condition may name hundreds of thousands).
+    seen: hashbrown::HashTable<usize>,
+    hasher: std::hash::RandomState,
     reading: Reading,
 }
 
@@ -349,9 +359,12 @@ impl Parser {
 
     /// Notes a variable, once.
     fn note(&mut self, name: String) {
-        if !self.seen.contains(&name) {
-            self.seen.insert(name.clone());
-            self.reading.variables.push(name);
+        let Parser { seen, hasher, reading, .. } = self;
+        let variables = &mut reading.variables;
+        let hash = hasher.hash_one(name.as_str());
+        if seen.find(hash, |&k| variables[k] == name).is_none() {
+            seen.insert_unique(hash, variables.len(), |&k| hasher.hash_one(variables[k].as_str()));
+            variables.push(name);
         }
     }
 
@@ -492,7 +505,7 @@ impl Parser {
                 }
                 _ => Operand::Opaque,
             },
-            Token::Text(s) => Operand::Value(Literal::Text(s)),
+            Token::Text(s) => Operand::Value(Literal::Text(s.into())),
             Token::True => Operand::Value(Literal::Bool(true)),
             Token::False => Operand::Value(Literal::Bool(false)),
             Token::Null => Operand::Value(Literal::Null),
@@ -501,6 +514,7 @@ impl Parser {
                     self.skip_group(); // a function call: its arguments may reference variables
                     Operand::Opaque
                 } else {
+                    let name = String::from(name);
                     self.note(name.clone());
                     Operand::Path(name)
                 }
@@ -522,7 +536,7 @@ impl Parser {
                         return;
                     }
                 }
-                Token::Ident(name) if self.peek() != Some(&Token::Open) => self.note(name),
+                Token::Ident(name) if self.peek() != Some(&Token::Open) => self.note(name.into()),
                 _ => {}
             }
         }

@@ -89,7 +89,7 @@ impl Finding {
             severity,
             key: field.map(|f| f.key.clone()),
             label: field.map(|f| f.label.clone()).filter(|l| !l.is_empty()),
-            element_id: site.map(|s| s.element_id.clone()),
+            element_id: site.map(|s| s.element_id.to_string()),
             expression: site.map(|s| s.expression.to_string()),
             message,
         }

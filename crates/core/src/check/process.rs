@@ -65,7 +65,7 @@ fn unwritten(process: &Process, project: &Project) -> Vec<Finding> {
                 key: Some(name.clone()),
                 label: None,
                 element_id: Some(element.id.to_string()),
-                expression: Some(read.expression.clone()),
+                expression: Some(read.expression.to_string()),
                 message,
             }
         })

@@ -29,6 +29,7 @@
 //! the process, its data flow and the project; nothing of the form being checked.
 
 use std::collections::{HashMap, HashSet};
+use std::ops::ControlFlow;
 
 use super::access::{self, ElementAccess};
 use super::expr;
@@ -62,10 +63,11 @@ impl Expected {
 /// Where the process reads a variable: an element and the expression there.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Site {
-    /// The id of the element whose expression reads it (a condition's flow, a task).
-    pub element_id: String,
+    /// The id of the element whose expression reads it (a condition's flow, a task). Shared, as the
+    /// subject and the expression are, by every read of the expression.
+    pub element_id: crate::bpmn::Text,
     /// The element a sentence names: the gateway for a flow's condition (`the gateway "Genehmigt?"`).
-    pub subject: String,
+    pub subject: crate::bpmn::Text,
     /// The expression, as written (shortened), shared by every read of it: one condition may read
     /// 100,000 names.
     pub expression: std::sync::Arc<str>,
@@ -201,6 +203,20 @@ impl Contract {
     }
 }
 
+/// The kinds of value the JUEL conditions after the step compare variables with: JUEL converts where
+/// it compares, so its reads only say what field a need asks for.
+fn juel_kinds(process: &Process, after: &[usize]) -> Vec<(String, Expected)> {
+    let mut kinds = Vec::new();
+    for &i in after {
+        let e = &process.elements[i];
+        if e.is_flow() && !e.condition.is_empty() && !is_feel(&e.condition) && kinds.len() < MOST {
+            let comparisons = read_condition(&e.condition).comparisons;
+            kinds.extend(comparisons.iter().filter_map(|c| Some((c.variable.clone(), expected_of(c)?))));
+        }
+    }
+    kinds
+}
+
 /// Most entries of one list of the contract: a bound for any process size.
 const MOST: usize = 200;
 
@@ -238,7 +254,10 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
     // arrive there unset: not known before, not what the process was started with, and on some way
     // from the step to the read nothing else sets it
     let mut needed: HashSet<String> = HashSet::new();
-    for read in crate::stop::until_stopped(reader.reads(&after)) {
+    let _ = reader.reads(&after, &mut |read| {
+        if contract.must_supply.len() >= MOST || crate::stop::stopped() {
+            return ControlFlow::Break(());
+        }
         let settled = own_sets.contains(&read.name)
             || always_set.contains(&read.name)
             || (reader.unseen_before && !read.site.next)
@@ -246,49 +265,44 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
             || known_names.contains(read.name.as_str())
             || reader.read_before(&read.name)
             || !reader.reaches_unset(read.element, &read.name);
-        if settled || !needed.insert(read.name.clone()) || contract.must_supply.len() >= MOST {
-            continue;
+        if !settled && needed.insert(read.name.clone()) {
+            contract.must_supply.push(Need {
+                path: read.path,
+                name: read.name,
+                site: read.site,
+                expected: None,
+            });
         }
-        contract.must_supply.push(Need {
-            path: read.path.clone(),
-            name: read.name.clone(),
-            site: read.site.clone(),
-            expected: None,
-        });
-    }
+        ControlFlow::Continue(())
+    });
     // what the form's value meets after the step: reads it reaches with nothing else setting it
     let transformed = Facts::transformed_by_own_mappings(process, &own);
     let form_may_set = |name: &str, element: usize| {
         !own_sets.contains(name) && !transformed.contains(name) && reader.reaches_unset(element, name)
     };
     // every typed read, for the kind of field a need asks for (also through the step's own mapping)
-    let mut kinds: Vec<(String, Expected)> = Vec::new();
-    // JUEL converts where it compares, so its reads only say what field a need asks for
-    for &i in &after {
-        let e = &process.elements[i];
-        if e.is_flow() && !e.condition.is_empty() && !is_feel(&e.condition) && kinds.len() < MOST {
-            kinds.extend(
-                read_condition(&e.condition)
-                    .comparisons
-                    .iter()
-                    .filter_map(|c| Some((c.variable.clone(), expected_of(c)?))),
-            );
+    let mut kinds = juel_kinds(process, &after);
+    let _ = reader.typed_reads(&after, &mut |read, element| {
+        if (kinds.len() >= MOST && contract.typed.len() >= MOST) || crate::stop::stopped() {
+            return ControlFlow::Break(());
         }
-    }
-    for (read, element) in crate::stop::until_stopped(reader.typed_reads(&after)) {
         if kinds.len() < MOST {
             kinds.push((read.path.clone(), read.expected));
         }
         if form_may_set(root(&read.path), element) && contract.typed.len() < MOST {
             contract.typed.push(read);
         }
-    }
-    for (read, element) in crate::stop::until_stopped(reader.literal_reads(&after)) {
-        let name = root(&read.path).to_string();
-        if form_may_set(&name, element) && contract.literals.len() < MOST {
+        ControlFlow::Continue(())
+    });
+    let _ = reader.literal_reads(&after, &mut |read, element| {
+        if contract.literals.len() >= MOST || crate::stop::stopped() {
+            return ControlFlow::Break(());
+        }
+        if form_may_set(root(&read.path), element) {
             contract.literals.push(read);
         }
-    }
+        ControlFlow::Continue(())
+    });
     for (gateway, element) in reader.exhaustive(&after) {
         let name = root(&gateway.path).to_string();
         if form_may_set(&name, element) && contract.exhaustive.len() < MOST {
@@ -747,8 +761,8 @@ impl<'a> Reader<'a> {
                 || flows.iter().any(|&f| self.graph.next[f].contains(&subject_index))
         });
         Site {
-            element_id: e.id.to_string(),
-            subject: phrase(subject),
+            element_id: e.id.clone(),
+            subject: phrase(subject).into(),
             expression: expression.into(),
             next,
             outcome,
@@ -758,8 +772,18 @@ impl<'a> Reader<'a> {
     /// The reads that need a value, nearest first: the step's own output mappings' sources, then
     /// every read after it (not where it checks for the value first, not an output mapping's source
     /// or a connector's settings, which read the job's result).
-    fn reads(&self, after: &[usize]) -> Vec<Read> {
-        let mut out = Vec::new();
+    fn reads(&self, after: &[usize], each: &mut dyn FnMut(Read) -> ControlFlow<()>) -> ControlFlow<()> {
+        // the step's own output mappings read what its form submits, where what they set is read on
+        // (a mapping to a value nothing reads after the step sets null harmlessly): the names read
+        // after the step are kept only when there is such a mapping
+        let mapped = self.own.iter().any(|&i| self.process.elements[i].output_mappings().next().is_some());
+        let mut read_on: HashSet<String> = HashSet::new();
+        let mut visit = |read: Read| {
+            if mapped {
+                read_on.insert(read.name.clone());
+            }
+            each(read)
+        };
         for &i in crate::stop::until_stopped(after.iter().filter(|i| !self.own.contains(i))) {
             let mut locals = self.locals(i);
             // what the element reads of its own result is its state from an earlier round (an
@@ -771,7 +795,7 @@ impl<'a> Reader<'a> {
                 for r in path_reads(a) {
                     if !locals.contains(&r.name) && !guarded.contains(&r.name) {
                         let site = site.get_or_insert_with(|| self.site(i, &a.expression)).clone();
-                        out.push(Read { name: r.name, path: r.path, element: i, site });
+                        visit(Read { name: r.name, path: r.path, element: i, site })?;
                     }
                 }
             }
@@ -779,13 +803,10 @@ impl<'a> Reader<'a> {
                 let name = root(path).to_string();
                 if !locals.contains(&name) && !guarded_names(expression).contains(&name) {
                     let site = self.site(i, expression);
-                    out.push(Read { name, path: path.clone(), element: i, site });
+                    visit(Read { name, path: path.clone(), element: i, site })?;
                 }
             }
         }
-        // the step's own output mappings read what its form submits, where what they set is read on
-        // (a mapping to a value nothing reads after the step sets null harmlessly)
-        let read_on: HashSet<String> = out.iter().map(|r| r.name.clone()).collect();
         for &i in self.own {
             let locals = self.locals(i);
             let element = &self.process.elements[i];
@@ -793,14 +814,14 @@ impl<'a> Reader<'a> {
                 for r in expr::zeebe_value_reads(source) {
                     if !locals.contains(&r.name) {
                         let mut site = self.site(i, source);
-                        site.subject = "this step's output mapping".to_string();
+                        site.subject = "this step's output mapping".into();
                         site.outcome = Outcome::Mapping(target.to_string());
-                        out.push(Read { name: r.name, path: r.path, element: i, site });
+                        each(Read { name: r.name, path: r.path, element: i, site })?;
                     }
                 }
             }
         }
-        out
+        ControlFlow::Continue(())
     }
 
     /// The first read of `name` by the step once its form is submitted, or after it. What the step
@@ -865,8 +886,11 @@ impl<'a> Reader<'a> {
 
     /// The FEEL conditions after the step that compare a variable with a literal, and the decision
     /// inputs with a type, each with the element that reads.
-    fn typed_reads(&self, after: &[usize]) -> Vec<(TypedRead, usize)> {
-        let mut out = Vec::new();
+    fn typed_reads(
+        &self,
+        after: &[usize],
+        each: &mut dyn FnMut(TypedRead, usize) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         for &i in crate::stop::until_stopped(after) {
             let e = &self.process.elements[i];
             if e.is_flow() && is_feel(&e.condition) {
@@ -880,7 +904,7 @@ impl<'a> Reader<'a> {
                         let site = site.get_or_insert_with(|| self.site(i, &e.condition)).clone();
                         let with = c.literal.to_string();
                         let checked = checked.contains(&c.variable);
-                        out.push((TypedRead { path: c.variable, expected, with, orders, checked, site }, i));
+                        each(TypedRead { path: c.variable, expected, with, orders, checked, site }, i)?;
                     }
                 }
             }
@@ -890,16 +914,19 @@ impl<'a> Reader<'a> {
                     let site = self.site(i, expression);
                     let read =
                         TypedRead { path: path.clone(), expected, with, orders: false, checked: false, site };
-                    out.push((read, i));
+                    each(read, i)?;
                 }
             }
         }
-        out
+        ControlFlow::Continue(())
     }
 
     /// The string literals the conditions after the step compare a variable with (`=`, `in`).
-    fn literal_reads(&self, after: &[usize]) -> Vec<(LiteralRead, usize)> {
-        let mut out = Vec::new();
+    fn literal_reads(
+        &self,
+        after: &[usize],
+        each: &mut dyn FnMut(LiteralRead, usize) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
         for &i in crate::stop::until_stopped(after) {
             let e = &self.process.elements[i];
             if !e.is_flow() || e.condition.is_empty() {
@@ -910,11 +937,11 @@ impl<'a> Reader<'a> {
                 let values = text_values(&c);
                 if !values.is_empty() {
                     let site = site.get_or_insert_with(|| self.site(i, &e.condition)).clone();
-                    out.push((LiteralRead { path: c.variable, values, site }, i));
+                    each(LiteralRead { path: c.variable, values, site }, i)?;
                 }
             }
         }
-        out
+        ControlFlow::Continue(())
     }
 
     /// The gateways after the step with no default flow whose every condition compares one variable

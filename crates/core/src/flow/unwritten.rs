@@ -30,8 +30,9 @@ pub struct UnwrittenRead {
     pub name: String,
     /// The element whose expression reads it first.
     pub element: usize,
-    /// That expression, as written.
-    pub expression: String,
+    /// That expression, as written (shared with the element's: one condition may be megabytes and
+    /// read many names).
+    pub expression: crate::bpmn::Text,
     /// What it most likely is.
     pub kind: Unwritten,
 }
@@ -102,8 +103,7 @@ fn unwritten_reads_beside(
                         _ => continue,
                     },
                 };
-                let expression = access.expression.to_string();
-                out.push(UnwrittenRead { name, element: i, expression, kind });
+                out.push(UnwrittenRead { name, element: i, expression: access.expression.clone(), kind });
                 if out.len() >= MOST {
                     return out;
                 }
