@@ -1,7 +1,10 @@
 //! The builtin drafter on every corpus process: the gate accepts each draft, its keys are names the
-//! process uses, and the real form-js library imports it.
+//! process uses, the real form-js library imports it, and each step's draft passes its own contract
+//! check with no error.
 
-use formgen::{bpmn, draft, gate};
+use formgen::check::{Severity, StepCheck};
+use formgen::project::Project;
+use formgen::{bpmn, draft, flow, gate};
 
 use crate::process::{at, names_used};
 use formgen::bpmn::ElementKind;
@@ -51,4 +54,47 @@ fn the_builtin_drafter_on_every_corpus_process() {
         failures.len()
     );
     assert!(failures.is_empty(), "form-js rejects builtin drafts:\n{}", failures.join("\n"));
+}
+
+#[test]
+#[ignore = "conformance tier: run `bash .ci/conformance`"]
+fn every_builtin_draft_passes_its_own_steps_contract_check() {
+    let dir = crate::common::shared().join("corpus/bpmn");
+    let project = Project::default();
+    let (mut steps, mut with_contract) = (0, 0);
+    let mut errors = Vec::new();
+    for path in crate::common::bpmn_files(&dir) {
+        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let defs = bpmn::read(&std::fs::read(&path).unwrap());
+        for p in &defs.processes {
+            let targets = std::iter::once(None).chain(
+                (0..p.elements.len())
+                    .filter(|&i| {
+                        matches!(p.elements[i].kind, ElementKind::UserTask | ElementKind::StartEvent)
+                    })
+                    .map(Some),
+            );
+            for target in targets {
+                // as the service drafts it: with the step's picture and contract
+                let picture = flow::picture(p, target, &project);
+                let contract = flow::contract(p, target, &project);
+                let around = draft::Around { picture: &picture, project: &project, contract: &contract };
+                let form = draft::draft_in(Some(p), target, Some(around), "", None).form;
+                let proposal = gate::schema_from_value(form, None, Some(p)).unwrap();
+                steps += 1;
+                with_contract += usize::from(!contract.is_empty());
+                let check = StepCheck::from_contract(p, target, &project, contract);
+                for f in check.of_schema(&proposal.schema).iter().filter(|f| f.severity == Severity::Error) {
+                    let at = target.map_or("the start form", |i| p.elements[i].id.as_str());
+                    errors.push(format!("{stem} {} {at}: {} {}", p.id, f.code.as_str(), f.message));
+                }
+            }
+        }
+    }
+    println!(
+        "builtin drafts checked against their own step: {steps} steps ({with_contract} with a contract), {} errors",
+        errors.len()
+    );
+    assert!(steps > 500 && with_contract > 50, "{steps} steps, {with_contract} with a contract");
+    assert!(errors.is_empty(), "builtin drafts the contract check refuses:\n{}", errors.join("\n"));
 }

@@ -8,9 +8,9 @@ use std::collections::HashSet;
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
-use super::field::option;
+use super::field::{Evidence, option};
 use super::{Use, without_objects};
-use crate::bpmn::{Comparison, DeclaredField, Element, FieldKind};
+use crate::bpmn::{DeclaredField, Element, FieldKind};
 use crate::flow::{Definition, Known, PathRoots, Picture};
 use crate::formjs::bindable;
 use crate::words;
@@ -116,9 +116,9 @@ pub(super) fn expand_objects(
 /// type the field cannot be without what the definition brings (an expression field) is made as the
 /// definition says when it can be, else as the comparisons type a plain field, under the definition's
 /// label.
-pub(super) fn defined_field(name: &str, use_: Use, d: &Definition, comparisons: &[Comparison]) -> Value {
+pub(super) fn defined_field(name: &str, use_: Use, d: &Definition, said: Evidence<'_>) -> Value {
     if d.kind == "expression" {
-        return computed_field(name, use_, d).unwrap_or_else(|| plain_field(name, use_, d, comparisons));
+        return computed_field(name, use_, d).unwrap_or_else(|| plain_field(name, use_, d, said));
     }
     let label =
         if d.label.trim().is_empty() { super::field::leaf_label(name) } else { d.label.trim().to_string() };
@@ -173,9 +173,9 @@ fn computed_field(name: &str, use_: Use, d: &Definition) -> Option<Value> {
     Some(Value::Object(c))
 }
 
-/// The field the comparisons make for `name`, under the definition's label when it has one.
-fn plain_field(name: &str, use_: Use, d: &Definition, comparisons: &[Comparison]) -> Value {
-    let mut c = super::field::field(name, use_, comparisons);
+/// The field the process's evidence makes for `name`, under the definition's label when it has one.
+fn plain_field(name: &str, use_: Use, d: &Definition, said: Evidence<'_>) -> Value {
+    let mut c = super::field::field(name, use_, said);
     let label = d.label.trim();
     if let Some(slot) = ["label", "dateLabel", "timeLabel"].into_iter().find(|k| c.get(*k).is_some())
         && !label.is_empty()
@@ -276,7 +276,7 @@ mod tests {
     fn an_expression_definition_is_computed_where_the_step_supplies_it() {
         let d = expression_definition(json!({"expression": "=a + b", "computeOn": "presubmit"}));
         assert_eq!(
-            defined_field("total", Use::Write, &d, &[]),
+            defined_field("total", Use::Write, &d, Evidence::default()),
             json!({"type": "expression", "key": "total", "expression": "=a + b", "computeOn": "presubmit"})
         );
     }
@@ -288,12 +288,19 @@ mod tests {
             "total",
             Use::Read,
             &expression_definition(json!({"expression": "=a + b"})),
-            &compared,
+            Evidence { comparisons: &compared, ..Evidence::default() },
         );
         assert_eq!((&known["type"], &known["readonly"]), (&json!("number"), &json!(true)), "shown: {known}");
         for properties in [json!({}), json!({"expression": "a + b"}), json!({"expression": 3})] {
-            let c = defined_field("total", Use::Write, &expression_definition(properties.clone()), &[]);
-            assert_eq!(c, json!({"type": "textfield", "key": "total", "label": "Total"}), "{properties}");
+            let c = defined_field(
+                "total",
+                Use::Write,
+                &expression_definition(properties.clone()),
+                Evidence::default(),
+            );
+            // typed as the name says, as any field the project does not define
+            let plain = json!({"type": "number", "key": "total", "label": "Total", "validate": {"min": 0}});
+            assert_eq!(c, plain, "{properties}");
         }
     }
 }

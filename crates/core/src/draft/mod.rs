@@ -35,7 +35,7 @@ use crate::formjs::bindable;
 use crate::project::Project;
 
 pub use brief::{Brief, Language, read as read_brief};
-use field::{comparisons_by_variable, field};
+use field::{Evidence, Said, field};
 pub use step::{Drafted, draft_step, gated};
 
 /// A draft and what the author should know about it.
@@ -102,7 +102,7 @@ pub fn draft_in(
         return Draft { form, warnings: unused_warning(&unused).into_iter().collect() };
     };
     let mut warnings = Vec::new();
-    let comparisons = comparisons_by_variable(process);
+    let said = Said::new(process, around.map(|a| a.contract));
     let mut components: Vec<Value> = match existing {
         Some(existing) => existing.clone(),
         None => vec![heading(process, target, brief.heading.as_deref())],
@@ -146,13 +146,13 @@ pub fn draft_in(
             warnings.push(secret_skipped(&name, &asked));
             continue;
         }
-        let cs = comparisons.get(&name).map(Vec::as_slice).unwrap_or_default();
+        let evidence = said.of(&name);
         let definition: Option<Definition> = definitions.as_ref().and_then(|d| d.get(&name));
         let component = match &definition {
-            Some(d) if cs.is_empty() || d.kind != ComponentType::Textfield.as_str() => {
-                data::defined_field(&name, use_, d, cs)
+            Some(d) if evidence.comparisons.is_empty() || d.kind != ComponentType::Textfield.as_str() => {
+                data::defined_field(&name, use_, d, evidence)
             }
-            _ => field(&name, use_, cs),
+            _ => field(&name, use_, evidence),
         };
         bound.insert(&name);
         components.push(component);
@@ -162,7 +162,7 @@ pub fn draft_in(
     let variables = variables(process);
     let variables: Vec<&str> = variables.iter().map(String::as_str).collect();
     unused.extend(brief::merge(&brief.fields, &mut components, &variables, |k| {
-        field(k, Use::Write, comparisons.get(k).map(Vec::as_slice).unwrap_or_default())
+        field(k, Use::Write, said.of(k))
     }));
     if existing.is_none() && drafted == 1 && components.len() == 1 {
         warnings.push(thin(process, target));
@@ -190,14 +190,16 @@ fn without_process(brief: &Brief, current: Option<&Value>) -> (Value, Vec<String
     if let Some(current) = current {
         let mut form = current.clone();
         let mut components = form.get("components").and_then(Value::as_array).cloned().unwrap_or_default();
-        let unusable = brief::merge(&brief.fields, &mut components, &[], |k| field(k, Use::Write, &[]));
+        let unusable =
+            brief::merge(&brief.fields, &mut components, &[], |k| field(k, Use::Write, Evidence::default()));
         form["components"] = Value::Array(components);
         return (form, unusable);
     }
     let title = brief.heading.as_deref().unwrap_or(brief.language.form());
     let title: String = title.chars().take(80).collect();
     let mut components = vec![json!({"type": "text", "text": format!("# {}", escape_markdown(&title))})];
-    let unusable = brief::merge(&brief.fields, &mut components, &[], |k| field(k, Use::Write, &[]));
+    let unusable =
+        brief::merge(&brief.fields, &mut components, &[], |k| field(k, Use::Write, Evidence::default()));
     if components.len() == 1 {
         components.push(json!({"type": "textarea", "key": "notes", "label": brief.language.notes()}));
     }

@@ -43,6 +43,10 @@ mod juel;
 mod lexer;
 #[cfg(test)]
 mod tests;
+mod uses;
+
+pub use uses::ValueUse;
+pub(crate) use uses::value_uses;
 
 /// One variable an expression reads: `name` is the root variable, `path` the dotted path as far as
 /// it is a plain chain of names (`order.items[1].price` -> name "order", path "order.items";
