@@ -56,6 +56,8 @@ pub struct Field {
     pub required: bool,
     /// Its options, for choice fields.
     pub options: Options,
+    /// Whether it is shown only under a condition (`conditional.hide`).
+    pub conditional: bool,
 }
 
 impl Field {
@@ -126,6 +128,10 @@ fn field(c: &Value, kind: &str, path: String) -> Field {
         label: text(c, "label").to_string(),
         required: c.pointer("/validate/required").and_then(Value::as_bool).unwrap_or(false),
         options,
+        conditional: c
+            .pointer("/conditional/hide")
+            .and_then(Value::as_str)
+            .is_some_and(|h| !h.trim().is_empty()),
     }
 }
 

@@ -86,6 +86,7 @@ impl Row {
             "labelAgreement": f(c.label_agreement()),
             "optionsAgreement": f(c.options_agreement()),
             "requiredAgreement": f(c.required_agreement()),
+            "conditionalAgreement": f(c.conditional_agreement()),
             "promptKeyCoverage": f(c.prompt_key_coverage()),
             "promptChars": self.prompt_chars,
             "allKeysReproduced": self.evaluated() && c.all_reproduced == 1,
@@ -134,6 +135,8 @@ pub struct Summary {
     pub options_agreement: Option<f64>,
     /// Required agreement.
     pub required_agreement: Option<f64>,
+    /// Conditional fields: of the author's conditional fields both have, conditional in the proposal.
+    pub conditional_agreement: Option<f64>,
     /// Prompt key coverage.
     pub prompt_key_coverage: Option<f64>,
     /// Mean prompt size, characters.
@@ -193,6 +196,7 @@ impl Report {
             label_agreement: t.label_agreement().map(round),
             options_agreement: t.options_agreement().map(round),
             required_agreement: t.required_agreement().map(round),
+            conditional_agreement: t.conditional_agreement().map(round),
             prompt_key_coverage: t.prompt_key_coverage().map(round),
             prompt_chars: chars.checked_div(evaluated.len()).unwrap_or(0),
             all_keys_reproduced: t.all_reproduced,
@@ -288,6 +292,14 @@ impl Report {
                 format!("mean Jaccard over {} choice fields both have", t.options_compared),
             ),
             ("required agreement", s.required_agreement, String::new()),
+            (
+                "conditional fields",
+                s.conditional_agreement,
+                format!(
+                    "{} of {} fields both have that the author shows under a condition",
+                    t.conditional_both, t.conditional_author
+                ),
+            ),
             (
                 "prompt key coverage",
                 s.prompt_key_coverage,

@@ -10,6 +10,8 @@
 //!   `textfield`/`textarea` as one type and `select`/`radio` as one.
 //! - label agreement: of the keys both have, labels equal after folding case and white space.
 //! - required agreement: of the keys both have, same `validate.required` (absent is `false`).
+//! - conditional fields: of the keys both have whose author field is shown only under a condition
+//!   (`conditional.hide`), those the proposal shows under a condition too.
 //! - options agreement: of the keys both have where both are choice fields, the mean Jaccard index of
 //!   the option sources. Inline `values` compare by their `value`s (as text). A field whose options come
 //!   from `valuesKey` or `valuesExpression` agrees (1) with a field reading the same key or expression
@@ -50,6 +52,10 @@ pub struct Counts {
     pub label_equal: usize,
     /// Of those, equal `validate.required`.
     pub required_equal: usize,
+    /// Of those, the ones the author shows only under a condition.
+    pub conditional_author: usize,
+    /// Of those, the ones the proposal shows under a condition too.
+    pub conditional_both: usize,
     /// Of those, the ones where both are choice fields.
     pub options_compared: usize,
     /// The sum of their Jaccard indices.
@@ -71,6 +77,8 @@ impl std::ops::AddAssign for Counts {
         self.type_loose += o.type_loose;
         self.label_equal += o.label_equal;
         self.required_equal += o.required_equal;
+        self.conditional_author += o.conditional_author;
+        self.conditional_both += o.conditional_both;
         self.options_compared += o.options_compared;
         self.options_jaccard += o.options_jaccard;
         self.prompt_covered += o.prompt_covered;
@@ -108,6 +116,10 @@ impl Counts {
     pub fn required_agreement(&self) -> Option<f64> {
         ratio(self.required_equal as f64, self.compared)
     }
+    /// Conditional fields: the author's conditional fields the proposal makes conditional too.
+    pub fn conditional_agreement(&self) -> Option<f64> {
+        ratio(self.conditional_both as f64, self.conditional_author)
+    }
     /// Options agreement.
     pub fn options_agreement(&self) -> Option<f64> {
         ratio(self.options_jaccard, self.options_compared)
@@ -142,6 +154,8 @@ pub fn score(author_keys: &[String], author: &[Field], proposal: &[Field], promp
         c.type_loose += usize::from(loose(&a.kind) == loose(&p.kind));
         c.label_equal += usize::from(fold(&a.label) == fold(&p.label));
         c.required_equal += usize::from(a.required == p.required);
+        c.conditional_author += usize::from(a.conditional);
+        c.conditional_both += usize::from(a.conditional && p.conditional);
         if a.is_choice() && p.is_choice() {
             c.options_compared += 1;
             c.options_jaccard += jaccard(&a.options, &p.options);
@@ -204,7 +218,14 @@ mod tests {
         } else {
             Options::NotChoice
         };
-        Field { path: path.into(), kind: kind.into(), label: label.into(), required, options }
+        Field {
+            path: path.into(),
+            kind: kind.into(),
+            label: label.into(),
+            required,
+            options,
+            conditional: false,
+        }
     }
 
     fn keys(k: &[&str]) -> Vec<String> {
@@ -223,6 +244,19 @@ mod tests {
         assert!(appears_as_word("x amounts amount", "amount"), "a later occurrence counts");
         assert!(!appears_as_word("anything", ""));
         assert!(!appears_as_word("ämount", "mount"), "a letter outside ASCII is a word character");
+    }
+
+    #[test]
+    fn conditional_fields_count_the_authors_conditional_fields_both_have() {
+        let hidden = |path: &str| Field { conditional: true, ..f(path, "textfield", "", false) };
+        let author = [hidden("a"), hidden("b"), f("c", "textfield", "", false), hidden("d")];
+        let proposal = [hidden("a"), f("b", "textfield", "", false), hidden("c")];
+        let c = score(&keys(&["a", "b", "c", "d"]), &author, &proposal, "");
+        // `d` the proposal lacks; `c` the author shows always
+        assert_eq!((c.conditional_both, c.conditional_author), (1, 2));
+        assert_eq!(c.conditional_agreement(), Some(0.5));
+        let none = score(&keys(&["c"]), &author, &proposal, "");
+        assert_eq!(none.conditional_agreement(), None);
     }
 
     #[test]
