@@ -337,3 +337,39 @@ async fn no_field_is_keyed_after_a_delegate_bean() {
         }
     }
 }
+
+#[test]
+fn the_values_known_before_a_step_it_does_not_show_are_named_in_a_warning() {
+    let outputs: String =
+        (1..=9).map(|i| format!(r#"<zeebe:output source="=1" target="computed{i}"/>"#)).collect();
+    let xml = format!(
+        r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P"><startEvent id="S"/><scriptTask id="X"><extensionElements><zeebe:ioMapping>{outputs}</zeebe:ioMapping></extensionElements></scriptTask><userTask id="T"/><sequenceFlow id="a" sourceRef="S" targetRef="X"/><sequenceFlow id="b" sourceRef="X" targetRef="T"/></process></definitions>"#
+    );
+    let p = bpmn::read_str(&xml).processes.remove(0);
+    let project = formgen::project::Project::default();
+    let target = p.element_index("T");
+    let picture = formgen::flow::picture(&p, target, &project);
+    let contract = formgen::flow::contract(&p, target, &project);
+    let around = draft::Around { picture: &picture, project: &project, contract: &contract };
+    let drafted = draft::draft_in(Some(&p), target, Some(around), "", None);
+    let shown: Vec<String> = components(&drafted.form)
+        .iter()
+        .filter_map(|c| c.get("key").and_then(Value::as_str).map(str::to_string))
+        .collect();
+    let warning = drafted.warnings.iter().find(|w| w.contains("not shown")).expect("a warning");
+    for i in 1..=9 {
+        let name = format!("`computed{i}`");
+        // each value is shown or named, never both; at most five are named, the rest counted
+        assert!(!(shown.contains(&format!("computed{i}")) && warning.contains(&name)), "{warning}");
+    }
+    assert_eq!(shown.len() + warning.matches('`').count() / 2, 2 + 5, "{shown:?} {warning}");
+    assert!(warning.ends_with(" and 2 more"), "{warning}");
+    // a step whose known values are all shown gets no such warning
+    let vacation = process("vacation.bpmn");
+    let target = vacation.element_index("Task_approve");
+    let picture = formgen::flow::picture(&vacation, target, &project);
+    let contract = formgen::flow::contract(&vacation, target, &project);
+    let around = draft::Around { picture: &picture, project: &project, contract: &contract };
+    let drafted = draft::draft_in(Some(&vacation), target, Some(around), "", None);
+    assert!(drafted.warnings.iter().all(|w| !w.contains("not shown")), "{:?}", drafted.warnings);
+}

@@ -76,6 +76,37 @@ fn shown_known(picture: &Picture) -> Vec<&str> {
     shown
 }
 
+/// The warning naming the values known before the step that the draft does not show, when there are
+/// any: it shows at most [`KNOWN_SHOWN`], those the step's work points to first. Not counted: what the
+/// step's own mappings overwrite or its assignment reads, which are never shown.
+pub(super) fn not_shown_warning(picture: &Picture, chosen: &[(String, Use)]) -> Option<String> {
+    let covered = |name: &str| {
+        chosen
+            .iter()
+            .any(|(c, _)| c == name || c.strip_prefix(name).is_some_and(|rest| rest.starts_with('.')))
+    };
+    let hidden = |k: &Known| picture.set_by_step.contains(&k.name) || picture.routing.contains(&k.name);
+    let left: Vec<&str> = (picture.known_before.iter())
+        .filter(|k| !hidden(k) && bindable(&k.name) && !covered(&k.name))
+        .map(|k| k.name.as_str())
+        .collect();
+    let named: Vec<String> = left.iter().take(NAMED).map(|n| format!("`{n}`")).collect();
+    let more = match left.len().saturating_sub(NAMED) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    (!left.is_empty()).then(|| {
+        format!(
+            "the draft shows at most {KNOWN_SHOWN} of the values known before this step, those the step and what \
+             follows it use and those on several forms first, then what earlier forms collected; not shown: {}{more}",
+            named.join(", ")
+        )
+    })
+}
+
+/// How many left-out values a warning names.
+const NAMED: usize = 5;
+
 /// Most fields one object variable becomes.
 const MOST_PATHS: usize = 8;
 
