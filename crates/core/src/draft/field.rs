@@ -119,8 +119,8 @@ pub(super) fn distinct_labels(components: &mut [Value], from: usize) {
 }
 
 /// One field for a variable, typed from what the process says of it: the literals its conditions
-/// compare it with first, then how its expressions use it, then its name; required where the step
-/// must supply it.
+/// compare it with first, then how its expressions use it, then its name; required where a decision
+/// depends on it and (when a contract says) only this form supplies it.
 pub(super) fn field(name: &str, use_: Use, said: Evidence<'_>) -> Value {
     let comparisons = said.comparisons;
     let label = leaf_label(name);
