@@ -56,7 +56,7 @@ pub struct Field {
     pub required: bool,
     /// Its options, for choice fields.
     pub options: Options,
-    /// Whether it is shown only under a condition (`conditional.hide`).
+    /// Whether it is shown only under a condition (its own `conditional.hide` or a container's).
     pub conditional: bool,
 }
 
@@ -72,7 +72,7 @@ impl Field {
 pub fn input_fields(schema: &Value) -> Vec<Field> {
     let mut fields = Vec::new();
     if let Some(components) = schema.get("components").and_then(Value::as_array) {
-        walk(components, &mut Vec::new(), 0, &mut fields);
+        walk(components, &mut Vec::new(), (0, false), &mut fields);
     }
     let mut seen = std::collections::HashSet::new();
     fields.retain(|f: &Field| seen.insert(f.path.clone()));
@@ -84,7 +84,9 @@ pub fn input_keys(schema: &Value) -> Vec<String> {
     input_fields(schema).into_iter().map(|f| f.path).collect()
 }
 
-fn walk(components: &[Value], prefix: &mut Vec<String>, depth: usize, out: &mut Vec<Field>) {
+/// `at`: how deep the components are, and whether a container around them is hidden by a condition.
+fn walk(components: &[Value], prefix: &mut Vec<String>, at: (usize, bool), out: &mut Vec<Field>) {
+    let (depth, hidden) = at;
     if depth > MAX_DEPTH {
         return;
     }
@@ -94,7 +96,9 @@ fn walk(components: &[Value], prefix: &mut Vec<String>, depth: usize, out: &mut 
         if INPUT_TYPES.contains(&kind) && !key.trim().is_empty() {
             let mut path = prefix.clone();
             path.push(key.trim().to_string());
-            out.push(field(c, kind, path.join(".")));
+            let mut f = field(c, kind, path.join("."));
+            f.conditional |= hidden;
+            out.push(f);
         }
         if let Some(children) = c.get("components").and_then(Value::as_array) {
             let own = text(c, "path").trim();
@@ -102,12 +106,17 @@ fn walk(components: &[Value], prefix: &mut Vec<String>, depth: usize, out: &mut 
             if pushed {
                 prefix.push(own.to_string());
             }
-            walk(children, prefix, depth + 1, out);
+            walk(children, prefix, (depth + 1, hidden || has_hide(c)), out);
             if pushed {
                 prefix.pop();
             }
         }
     }
+}
+
+/// Whether a component has a `conditional.hide` condition.
+fn has_hide(c: &Value) -> bool {
+    c.pointer("/conditional/hide").and_then(Value::as_str).is_some_and(|h| !h.trim().is_empty())
 }
 
 fn field(c: &Value, kind: &str, path: String) -> Field {
@@ -128,10 +137,7 @@ fn field(c: &Value, kind: &str, path: String) -> Field {
         label: text(c, "label").to_string(),
         required: c.pointer("/validate/required").and_then(Value::as_bool).unwrap_or(false),
         options,
-        conditional: c
-            .pointer("/conditional/hide")
-            .and_then(Value::as_str)
-            .is_some_and(|h| !h.trim().is_empty()),
+        conditional: has_hide(c),
     }
 }
 
@@ -166,6 +172,21 @@ mod tests {
         ]});
         assert_eq!(input_keys(&schema), ["name", "flat", "applicant.email", "applicant.children.born"]);
         assert_eq!(input_fields(&schema)[0].label, "", "the first component of a path stands for it");
+    }
+
+    #[test]
+    fn a_field_in_a_hidden_container_is_conditional() {
+        let schema = json!({"components": [
+            {"type": "checkbox", "key": "a"},
+            {"type": "group", "conditional": {"hide": "=a"}, "components": [
+                {"type": "textfield", "key": "b"},
+                {"type": "group", "components": [{"type": "textfield", "key": "c"}]}
+            ]},
+            {"type": "textfield", "key": "d", "conditional": {"hide": "=not(a)"}},
+            {"type": "textfield", "key": "e", "conditional": {"hide": " "}}
+        ]});
+        let conditional: Vec<bool> = input_fields(&schema).iter().map(|f| f.conditional).collect();
+        assert_eq!(conditional, [false, true, true, true, false]);
     }
 
     #[test]

@@ -61,7 +61,7 @@ fn the_builtin_drafter_on_every_corpus_process() {
 fn every_builtin_draft_passes_its_own_steps_contract_check() {
     let dir = crate::common::shared().join("corpus/bpmn");
     let project = Project::default();
-    let (mut steps, mut with_contract) = (0, 0);
+    let (mut steps, mut with_contract, mut hidden) = (0, 0, Vec::new());
     let mut errors = Vec::new();
     for path in crate::common::bpmn_files(&dir) {
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
@@ -83,17 +83,25 @@ fn every_builtin_draft_passes_its_own_steps_contract_check() {
                 let proposal = gate::schema_from_value(form, None, Some(p)).unwrap();
                 steps += 1;
                 with_contract += usize::from(!contract.is_empty());
+                let at = target.map_or("the start form", |i| p.elements[i].id.as_str());
+                for c in proposal.schema["components"].as_array().into_iter().flatten() {
+                    if let Some(hide) = c.pointer("/conditional/hide").and_then(serde_json::Value::as_str) {
+                        hidden.push(format!("{stem} {at}: {} hidden when {hide}", c["key"]));
+                    }
+                }
                 let check = StepCheck::from_contract(p, target, &project, contract);
                 for f in check.of_schema(&proposal.schema).iter().filter(|f| f.severity == Severity::Error) {
-                    let at = target.map_or("the start form", |i| p.elements[i].id.as_str());
                     errors.push(format!("{stem} {} {at}: {} {}", p.id, f.code.as_str(), f.message));
                 }
             }
         }
     }
     println!(
-        "builtin drafts checked against their own step: {steps} steps ({with_contract} with a contract), {} errors",
-        errors.len()
+        "builtin drafts checked against their own step: {steps} steps ({with_contract} with a contract), {} errors; \
+         {} fields shown under a condition:\n  {}",
+        errors.len(),
+        hidden.len(),
+        hidden.join("\n  ")
     );
     assert!(steps > 500 && with_contract > 50, "{steps} steps, {with_contract} with a contract");
     assert!(errors.is_empty(), "builtin drafts the contract check refuses:\n{}", errors.join("\n"));

@@ -373,3 +373,22 @@ fn the_values_known_before_a_step_it_does_not_show_are_named_in_a_warning() {
     let drafted = draft::draft_in(Some(&vacation), target, Some(around), "", None);
     assert!(drafted.warnings.iter().all(|w| !w.contains("not shown")), "{:?}", drafted.warnings);
 }
+
+#[test]
+fn a_field_read_only_past_the_no_shows_once_the_form_says_no_and_the_check_agrees() {
+    let path = crate::common::fixtures().join("check/hidden/reject.bpmn");
+    let p = bpmn::read(&std::fs::read(&path).unwrap()).processes.remove(0);
+    let (step, project) = (at(&p, "Task_review"), formgen::project::Project::default());
+    let picture = formgen::flow::picture(&p, step, &project);
+    let contract = formgen::flow::contract(&p, step, &project);
+    let around = draft::Around { picture: &picture, project: &project, contract: &contract };
+    let proposal = draft::gated(Some(&p), step, Some(around), "", None, Some("review")).unwrap();
+    let cs = components(&proposal.schema);
+    let keys: Vec<&str> = cs.iter().filter_map(|c| c["key"].as_str()).collect();
+    let at_key = |k: &str| keys.iter().position(|x| *x == k).unwrap_or_else(|| panic!("no {k} in {keys:?}"));
+    assert!(at_key("approved") < at_key("reason"), "the reason below the answer that shows it: {keys:?}");
+    assert_eq!(by_key(&cs, "reason")["conditional"], json!({"hide": "=approved"}));
+    assert_eq!(by_key(&cs, "note").get("conditional"), None, "read after the branches join");
+    let check = formgen::check::StepCheck::from_contract(&p, step, &project, contract.clone());
+    assert_eq!(check.of_schema(&proposal.schema), [], "the hidden reason is read only where it shows");
+}

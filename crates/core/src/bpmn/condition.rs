@@ -173,7 +173,7 @@ pub fn nests_too_deeply(condition: &str) -> bool {
 }
 
 /// `= expr` (FEEL), `${expr}` / `#{expr}` (JUEL), else the text itself.
-fn strip_markers(s: &str) -> &str {
+pub(super) fn strip_markers(s: &str) -> &str {
     if let Some(rest) = s.strip_prefix('=') {
         return rest;
     }
@@ -202,7 +202,7 @@ fn joined(tokens: &mut [Token], token: &Token) -> bool {
 
 /// Names and texts are boxed: a token is 24 bytes, and a condition may hold hundreds of thousands.
 #[derive(Debug, Clone, PartialEq)]
-enum Token {
+pub(super) enum Token {
     Ident(Box<str>),
     Number(f64),
     Text(Box<str>),
@@ -225,7 +225,7 @@ enum Token {
 }
 
 /// The tokens of `s`, adjacent names joined when `join_names` (FEEL: see [`joined`]).
-fn tokenize(s: &str, join_names: bool) -> Option<Vec<Token>> {
+pub(super) fn tokenize(s: &str, join_names: bool) -> Option<Vec<Token>> {
     let chars: Vec<char> = s.chars().collect();
     let mut tokens = Vec::new();
     let mut i = 0;

@@ -22,6 +22,7 @@ mod model;
 mod places;
 mod reader;
 mod stream;
+mod truth;
 mod variables;
 pub(crate) mod xml;
 
@@ -40,6 +41,7 @@ pub use places::{
     Access, DeclaredField, DeclaredForm, Dialect, FieldConstraint, FieldKind, FieldOption, Place, Timer,
 };
 pub(crate) use reader::trim;
+pub(crate) use truth::{may_hold_together, names_read};
 pub use xml::unescape as xml_unescape;
 
 /// Reads a BPMN document of any size. Never fails and never panics.

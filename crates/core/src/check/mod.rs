@@ -4,7 +4,8 @@
 //! one sentence that says what will happen and what to do.
 //!
 //! - `missing_supply` (error): the process reads a variable after the step that nothing else sets,
-//!   and no field supplies it.
+//!   and no field supplies it, or every field that does is hidden by a condition on the form's own
+//!   fields where the process reads it (`hidden.rs`: form-js submits nothing for a hidden field).
 //! - `type_conflict` (error): a field's value is of another kind than a FEEL condition or a decision
 //!   input after the step reads it as (text compared with a number, a checkbox with a string, …).
 //! - `value_conflict` (error): a condition compares a choice field with a value none of its options
@@ -24,6 +25,7 @@ mod bound;
 mod code;
 mod form_step;
 mod gate;
+mod hidden;
 mod process;
 mod project;
 mod sentences;
@@ -129,8 +131,23 @@ fn supplies(field: &FormField, name: &str) -> bool {
 }
 
 fn missing_supply(fields: &[&FormField], contract: &Contract, around: Around<'_>, out: &mut Vec<Finding>) {
+    let editable = hidden::editable(fields);
     for need in &contract.must_supply {
-        if fields.iter().any(|f| supplies(f, &need.name)) {
+        let suppliers: Vec<&&FormField> = fields.iter().filter(|f| supplies(f, &need.name)).collect();
+        let hidden: Vec<(&FormField, &str)> = suppliers
+            .iter()
+            .filter_map(|f| Some((**f, hidden::hidden_where_read(f, need, &editable)?)))
+            .collect();
+        if !suppliers.is_empty() && hidden.len() == suppliers.len() {
+            let (field, hide) = hidden[0];
+            let message = sentences::hidden_supply(need, field, hide);
+            let mut finding =
+                Finding::new(Code::MissingSupply, Severity::Error, Some(field), Some(&need.site), message);
+            finding.key = Some(need.path.clone());
+            out.push(finding);
+            continue;
+        }
+        if !suppliers.is_empty() {
             continue;
         }
         // a field that binds nothing and looks like the one meant

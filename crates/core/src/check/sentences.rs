@@ -113,6 +113,20 @@ pub(super) fn missing_supply(need: &Need, contract: &Contract, near: Option<&For
     sentence(text)
 }
 
+pub(super) fn hidden_supply(need: &Need, field: &FormField, hide: &str) -> String {
+    sentence(format!(
+        "{} is hidden when `{}`, and form-js submits nothing for a hidden field; {} reads `{}` {} \
+         on a way the field may be hidden on, and without it {}. Show the field whenever the process \
+         reads it, or read the value only past a condition that shows the field.",
+        field_name(field),
+        hide,
+        need.site.subject,
+        need.path,
+        when(&need.site),
+        consequence(&need.site),
+    ))
+}
+
 pub(super) fn type_conflict(field: &FormField, kind: ValueKind, read: &TypedRead) -> String {
     let (compares, fix) = match read.expected {
         Expected::Number => {

@@ -6,7 +6,9 @@
 //! writes or its downstream gateways decide on (for the start form: what the start event writes and the
 //! decisions no later step answers), typed from how the process's conditions use each variable
 //! (`field.rs`; with the step's data picture and project, `data.rs`). Values the step only reads are
-//! shown read-only; fields a condition depends on are required. Labels are the variable names made
+//! shown read-only; fields a condition depends on are required; a field the process reads only past a
+//! condition on other fields of the form is shown only once they choose that way (`conditional.rs`).
+//! Labels are the variable names made
 //! readable in their own language (`urlaubstage` → "Urlaubstage"), and a heading text carries the step's
 //! name and documentation.
 //!
@@ -17,6 +19,7 @@
 //! The output is a plain form-js document; the gate normalises and checks it like any model's answer.
 
 mod brief;
+mod conditional;
 mod data;
 mod field;
 pub mod refine;
@@ -161,6 +164,9 @@ pub fn draft_in(
         components.push(component);
     }
     field::distinct_labels(&mut components, first_drafted);
+    if current.is_none() {
+        conditional::hide_until_chosen(&mut components, process, target);
+    }
     let drafted = components.len();
     let variables = variables(process);
     let variables: Vec<&str> = variables.iter().map(String::as_str).collect();
@@ -260,9 +266,16 @@ fn fields(process: &Process, target: Option<usize>, with_decisions: bool) -> Vec
     };
     let own = own_elements(process, target);
     for &i in &own {
+        // what the step's output mappings pass on is what its form submits (`translate` from
+        // `=translate`, though an input mapping gave it a default first)
+        let passed_on: HashSet<String> = process.elements[i]
+            .output_mappings()
+            .flat_map(|(source, _)| crate::flow::expr::zeebe_value_reads(source))
+            .map(|r| r.name)
+            .collect();
         for u in process.uses_of(i) {
-            let use_ = if target.is_none() || u.role.is_written() { Use::Write } else { Use::Read };
-            push(&u.name, use_);
+            let written = target.is_none() || u.role.is_written() || passed_on.contains(&u.name);
+            push(&u.name, if written { Use::Write } else { Use::Read });
         }
     }
     // Variables some other element writes are not this form's to capture.

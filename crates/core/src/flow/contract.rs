@@ -32,6 +32,7 @@ use std::collections::{HashMap, HashSet};
 use std::ops::ControlFlow;
 
 use super::access::{self, ElementAccess};
+use super::branch::Branches;
 use super::expr;
 use super::graph::{Direction, Graph};
 use crate::bpmn::ElementKind;
@@ -104,6 +105,19 @@ pub struct Need {
     pub site: Site,
     /// The kind of value the reads expect, where they say.
     pub expected: Option<Expected>,
+    /// The conditions every read of it after the step is reached through, nearest first (empty: some
+    /// read happens whichever way the process goes); `None` where a read is the step's own output
+    /// mapping, which runs whatever the form holds and passes the value on.
+    pub only_when: Option<Vec<Guard>>,
+}
+
+/// A sequence flow's condition that every way from the step to a read takes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Guard {
+    /// The flow's id.
+    pub flow_id: crate::bpmn::Text,
+    /// Its condition, as written.
+    pub condition: crate::bpmn::Text,
 }
 
 /// A read that expects a kind of value.
@@ -253,28 +267,16 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
     // must supply: what is read after the step (then what its own output mappings read) and can
     // arrive there unset: not known before, not what the process was started with, and on some way
     // from the step to the read nothing else sets it
-    let mut needed: HashSet<String> = HashSet::new();
-    let _ = reader.reads(&after, &mut |read| {
-        if contract.must_supply.len() >= MOST || crate::stop::stopped() {
-            return ControlFlow::Break(());
-        }
-        let settled = own_sets.contains(&read.name)
+    let settled = |read: &Read| {
+        own_sets.contains(&read.name)
             || always_set.contains(&read.name)
             || (reader.unseen_before && !read.site.next)
             || (looks_like_literal(&read.name) && !facts.written.contains(&read.name))
             || known_names.contains(read.name.as_str())
             || reader.read_before(&read.name)
-            || !reader.reaches_unset(read.element, &read.name);
-        if !settled && needed.insert(read.name.clone()) {
-            contract.must_supply.push(Need {
-                path: read.path,
-                name: read.name,
-                site: read.site,
-                expected: None,
-            });
-        }
-        ControlFlow::Continue(())
-    });
+            || !reader.reaches_unset(read.element, &read.name)
+    };
+    contract.must_supply = must_supply(&reader, &after, &settled);
     // what the form's value meets after the step: reads it reaches with nothing else setting it
     let transformed = Facts::transformed_by_own_mappings(process, &own);
     let form_may_set = |name: &str, element: usize| {
@@ -331,6 +333,80 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
         })
         .collect();
     contract
+}
+
+/// What the form must supply: the reads after the step that no other setter `settled`, one need per
+/// variable at its first read, with the conditions every such read of it is reached through.
+fn must_supply(reader: &Reader<'_>, after: &[usize], settled: &dyn Fn(&Read) -> bool) -> Vec<Need> {
+    let mut needs = Gathered::default();
+    let mut branches: Option<Branches> = None;
+    let _ = reader.reads(after, &mut |read| {
+        if crate::stop::stopped() {
+            return ControlFlow::Break(());
+        }
+        if (!needs.holds(&read.name) && needs.list.len() >= MOST) || settled(&read) {
+            return ControlFlow::Continue(());
+        }
+        let only_when = match read.site.outcome {
+            Outcome::Mapping(_) => None,
+            _ => Some(
+                branches
+                    .get_or_insert_with(|| Branches::new(reader.process, reader.graph, reader.own))
+                    .guards(read.element),
+            ),
+        };
+        needs.add(read, only_when.as_deref());
+        ControlFlow::Continue(())
+    });
+    needs.finish(reader.process)
+}
+
+/// The needs found so far, each with the conditional flows every read of it so far is reached
+/// through (`None` once one is the step's own output mapping).
+#[derive(Default)]
+struct Gathered {
+    list: Vec<Need>,
+    index: HashMap<String, usize>,
+    ways: Vec<Option<Vec<usize>>>,
+}
+
+impl Gathered {
+    fn holds(&self, name: &str) -> bool {
+        self.index.contains_key(name)
+    }
+
+    /// A read that needs the form's value: a new need at its first read, else fewer ways to it.
+    fn add(&mut self, read: Read, only_when: Option<&[usize]>) {
+        if let Some(&i) = self.index.get(&read.name) {
+            self.ways[i] = match (self.ways[i].take(), only_when) {
+                (Some(mut a), Some(b)) => {
+                    a.retain(|g| b.contains(g));
+                    Some(a)
+                }
+                _ => None,
+            };
+            return;
+        }
+        self.index.insert(read.name.clone(), self.list.len());
+        self.ways.push(only_when.map(<[usize]>::to_vec));
+        let need =
+            Need { path: read.path, name: read.name, site: read.site, expected: None, only_when: None };
+        self.list.push(need);
+    }
+
+    fn finish(self, process: &Process) -> Vec<Need> {
+        let mut list = self.list;
+        for (need, flows) in list.iter_mut().zip(self.ways) {
+            need.only_when = flows.map(|flows| flows.into_iter().map(|f| guard(process, f)).collect());
+        }
+        list
+    }
+}
+
+/// The guard a conditional flow is.
+fn guard(process: &Process, flow: usize) -> Guard {
+    let e = &process.elements[flow];
+    Guard { flow_id: e.id.clone(), condition: e.condition.clone() }
 }
 
 /// The root variable of a path.
@@ -1335,6 +1411,33 @@ mod tests {
         assert!(!always_has_value("=userId"));
         assert!(!always_has_value("=if is defined(userId) then userId else null"));
         assert!(!always_has_value("=null"));
+    }
+
+    #[test]
+    fn a_need_says_which_conditions_every_read_of_it_passes() {
+        let p = process_of(
+            r#"<userTask id="review"/><sequenceFlow id="f1" sourceRef="review" targetRef="g"/>
+            <exclusiveGateway id="g"/>
+            <sequenceFlow id="no" sourceRef="g" targetRef="explain"><conditionExpression>=not(approved)</conditionExpression></sequenceFlow>
+            <sequenceFlow id="yes" sourceRef="g" targetRef="j"><conditionExpression>=approved</conditionExpression></sequenceFlow>
+            <serviceTask id="explain"><extensionElements><zeebe:taskDefinition type="t"/><zeebe:ioMapping>
+              <zeebe:input source="=reason" target="text"/><zeebe:input source="=reason + note" target="all"/>
+              <zeebe:output source="=true" target="told"/>
+            </zeebe:ioMapping></extensionElements></serviceTask>
+            <sequenceFlow id="f2" sourceRef="explain" targetRef="j"/><exclusiveGateway id="j"/>
+            <sequenceFlow id="f3" sourceRef="j" targetRef="log"/>
+            <serviceTask id="log"><extensionElements><zeebe:taskDefinition type="t"/><zeebe:ioMapping>
+              <zeebe:input source="=note" target="text"/></zeebe:ioMapping></extensionElements></serviceTask>"#,
+        );
+        let c = contract(&p, Some(0), &Project::default());
+        let only_when = |name: &str| {
+            let need = c.must_supply.iter().find(|n| n.name == name).unwrap();
+            let guards = need.only_when.as_ref().unwrap();
+            guards.iter().map(|g| g.condition.to_string()).collect::<Vec<_>>()
+        };
+        assert_eq!(only_when("reason"), ["=not(approved)"]);
+        assert!(only_when("note").is_empty(), "read again after the join");
+        assert!(only_when("approved").is_empty(), "the gateway reads it whichever way");
     }
 
     #[test]

@@ -11,6 +11,7 @@
 //! nothing of XML, prompts, models or HTTP.
 
 pub mod access;
+pub(crate) mod branch;
 pub mod contract;
 pub mod define;
 pub mod expr;

@@ -313,18 +313,24 @@ fn gate(mut form: Map<String, Value>, options: &Options<'_>) -> Result<Reviewed,
     Ok(Reviewed { proposal, problems })
 }
 
-/// Bound keys, and warnings for keys that bind nothing while a close variable exists.
+/// Bound keys, and warnings for keys that bind nothing the process names or reads while a close
+/// variable exists.
 fn fit_report(process: &Process, bindings: &[Binding], report: &mut Report) -> Vec<String> {
     let variables = process.variables();
     let known: HashSet<&str> = variables.iter().copied().collect();
     let mut bound = Vec::new();
     let mut listed = HashSet::new();
+    // what the process's expressions read, worked out only when a key binds no variable it names
+    let read: std::cell::OnceCell<HashSet<String>> = std::cell::OnceCell::new();
     for b in bindings.iter().filter(|b| !b.in_list) {
         let head = b.path.split('.').next().unwrap_or(&b.path);
         if known.contains(b.path.as_str()) || known.contains(head) {
             if listed.insert(b.path.clone()) {
                 bound.push(b.path.clone());
             }
+            continue;
+        }
+        if read.get_or_init(|| read_names(process)).contains(head) {
             continue;
         }
         if let Some(close) = crate::words::fit::close_variable(&b.path, &variables) {
@@ -335,6 +341,12 @@ fn fit_report(process: &Process, bindings: &[Binding], report: &mut Report) -> V
         }
     }
     bound
+}
+
+/// Every name the process's expressions read (a key the process reads is used, though no element
+/// names it as a target).
+fn read_names(process: &Process) -> HashSet<String> {
+    crate::flow::access::of_process(process).into_iter().flat_map(|a| a.reads).collect()
 }
 
 #[cfg(test)]
@@ -385,6 +397,27 @@ mod tests {
             problems[MAX_PROBLEMS],
             "The form has 400 more problems; fix these first and check it again."
         );
+    }
+
+    #[test]
+    fn a_key_the_process_reads_is_used_though_no_element_names_it() {
+        let process = crate::bpmn::read_str(
+            r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
+                xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="p">
+              <serviceTask id="archive"><extensionElements><zeebe:ioMapping>
+                <zeebe:input source="=note" target="remark"/></zeebe:ioMapping></extensionElements></serviceTask>
+            </process></definitions>"#,
+        )
+        .processes
+        .remove(0);
+        let form = |key: &str| {
+            serde_json::json!({"id": "f", "components": [{"type": "textfield", "key": key, "label": "Note"}]})
+                .to_string()
+        };
+        let read = check(&form("note"), None, Some(&process)).unwrap();
+        assert!(read.warnings.is_empty(), "{:?}", read.warnings);
+        let near = check(&form("remarks"), None, Some(&process)).unwrap();
+        assert!(near.warnings.iter().any(|w| w.contains("the process has `remark`")), "{:?}", near.warnings);
     }
 
     #[test]

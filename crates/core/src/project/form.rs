@@ -66,6 +66,10 @@ pub struct FormField {
     /// Its `id` in the form (`""` when it has none).
     #[serde(skip)]
     pub id: String,
+    /// The `conditional.hide` expressions of the field and of the containers around it, outermost
+    /// first: form-js neither submits nor validates a field one of them hides.
+    #[serde(skip)]
+    pub hidden_when: Vec<String>,
 }
 
 impl FormField {
@@ -101,42 +105,60 @@ pub(super) fn read_form(schema: Value, file: String) -> Result<ProjectForm, &'st
     };
     let id = object.get("id").and_then(Value::as_str).unwrap_or_default().trim().to_string();
     let mut input_fields = Vec::new();
-    walk(components, "", false, 0, &mut input_fields);
+    walk(components, &Around::default(), 0, &mut input_fields);
     Ok(ProjectForm { id, file, schema, input_fields })
 }
 
-fn walk(components: &[Value], prefix: &str, in_list: bool, depth: usize, out: &mut Vec<FormField>) {
+/// What the containers around a component give it: a path, a list, conditions that hide them.
+#[derive(Default, Clone)]
+struct Around {
+    prefix: String,
+    in_list: bool,
+    hidden_when: Vec<String>,
+}
+
+fn walk(components: &[Value], around: &Around, depth: usize, out: &mut Vec<FormField>) {
     for component in components {
         let Some(c) = component.as_object() else {
             continue;
         };
         let kind = c.get("type").and_then(Value::as_str).unwrap_or_default();
+        let mut hidden_when = around.hidden_when.clone();
+        hidden_when.extend(hide(c));
         if INPUTS.contains(&kind) {
             let Some(key) = c.get("key").and_then(Value::as_str).filter(|k| !k.trim().is_empty()) else {
                 continue;
             };
             out.push(FormField {
-                key: join(prefix, key),
+                key: join(&around.prefix, key),
                 label: text(c.get("label")),
                 kind: kind.to_string(),
                 options: options(c.get("values")),
                 required: c.get("validate").and_then(|v| v.get("required")) == Some(&Value::Bool(true)),
                 readonly: c.get("readonly") == Some(&Value::Bool(true)),
-                in_list,
+                in_list: around.in_list,
                 disabled: c.get("disabled") == Some(&Value::Bool(true)),
                 as_text: c.get("serializeToString") == Some(&Value::Bool(true)),
                 dynamic_options: c.get("valuesKey").is_some() || c.get("valuesExpression").is_some(),
                 id: text(c.get("id")),
+                hidden_when,
             });
         } else if CONTAINERS.contains(&kind)
             && depth < MAX_NESTING
             && let Some(Value::Array(children)) = c.get("components")
         {
             let path = c.get("path").and_then(Value::as_str).map(str::trim).unwrap_or_default();
-            let inner = if path.is_empty() { prefix.to_string() } else { join(prefix, path) };
-            walk(children, &inner, in_list || kind == "dynamiclist", depth + 1, out);
+            let prefix = if path.is_empty() { around.prefix.clone() } else { join(&around.prefix, path) };
+            let inner = Around { prefix, in_list: around.in_list || kind == "dynamiclist", hidden_when };
+            walk(children, &inner, depth + 1, out);
         }
     }
+}
+
+/// A component's `conditional.hide`, when it is an expression.
+fn hide(c: &serde_json::Map<String, Value>) -> Option<String> {
+    let text = c.get("conditional")?.get("hide")?.as_str()?.trim();
+    text.starts_with('=').then(|| text.to_string())
 }
 
 fn join(prefix: &str, key: &str) -> String {
@@ -207,6 +229,25 @@ mod tests {
         let options: Vec<_> =
             form.input_fields[4].options.iter().map(|o| (o.value.clone(), o.label.as_str())).collect();
         assert_eq!(options, [(json!("s"), "Small"), (json!(2), "")]);
+    }
+
+    #[test]
+    fn a_field_is_hidden_by_its_own_condition_and_its_containers() {
+        let schema = json!({"components": [
+            {"type": "group", "conditional": {"hide": "=a"}, "components": [
+                {"type": "textfield", "key": "x", "conditional": {"hide": " =b "}},
+                {"type": "textfield", "key": "y", "conditional": {"hide": "b"}}
+            ]},
+            {"type": "textfield", "key": "z", "conditional": {"hide": true}}
+        ]});
+        let form = read_form(schema, String::new()).unwrap();
+        let hidden: Vec<Vec<&str>> =
+            form.input_fields.iter().map(|f| f.hidden_when.iter().map(String::as_str).collect()).collect();
+        assert_eq!(
+            hidden,
+            [vec!["=a", "=b"], vec!["=a"], vec![]],
+            "form-js ignores what is not an expression"
+        );
     }
 
     #[test]
