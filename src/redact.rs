@@ -20,7 +20,10 @@
 //! as character references (`&#115;`, `&#x73;`, with or without their `;`) or named entities
 //! (`&lowbar;`, `&period;`), tags and comments between its characters, or Markdown's backslash
 //! escapes (`sk\-canary`); and each spelling inside another, JSON escapes of references and
-//! references to JSON escapes (up to [`DEPTH`] levels of decoding); and base64-encoded (standard or URL-safe alphabet,
+//! references to JSON escapes (up to [`DEPTH`] levels of decoding); with Markdown's emphasis and
+//! code marks (`*`, `_`, `~`, `` ` ``) between its characters, which a browser shows as the secret in
+//! bold or italics (looked for as the secret without those marks, in each spelling's text without
+//! them); and base64-encoded (standard or URL-safe alphabet,
 //! padded or not), at any of the three alignments a secret can have inside a longer encoded text,
 //! in each of those spellings. The text it occupies is replaced by [`REDACTED`] whole; for base64,
 //! only the characters that depend on nothing but the secret's bytes are replaced.
@@ -48,10 +51,16 @@ const BASE64_SHORTEST: usize = 8;
 /// a JSON string inside a JSON body is two).
 pub const DEPTH: usize = 3;
 
+/// Markdown's emphasis and code marks: a text component shows `sk-c**ana**ry` as `sk-canary`.
+const MARKS: [char; 4] = ['*', '_', '~', '`'];
+
 /// One secret and the spellings looked for beside the plain one.
 struct Secret {
     /// The secret itself.
     plain: SecretString,
+    /// The secret without Markdown's marks, looked for in texts without them (`None`: too short
+    /// without them to be told from chance).
+    unmarked: Option<SecretString>,
     /// The characters of its base64 encodings that depend on its bytes alone: per alphabet and
     /// alignment, deduplicated.
     base64: Vec<SecretString>,
@@ -68,7 +77,11 @@ impl Clone for Redactor {
         let secrets = self
             .secrets
             .iter()
-            .map(|s| Secret { plain: s.plain.clone(), base64: s.base64.clone() })
+            .map(|s| Secret {
+                plain: s.plain.clone(),
+                unmarked: s.unmarked.clone(),
+                base64: s.base64.clone(),
+            })
             .collect();
         Redactor { secrets }
     }
@@ -89,7 +102,10 @@ impl Redactor {
             if plain.chars().count() < SHORTEST || all.iter().any(|s| s.plain.expose_secret() == plain) {
                 continue;
             }
-            all.push(Secret { plain: secret.clone(), base64: base64_cores(plain.as_bytes()) });
+            let unmarked = Some(Zeroizing::new(plain.replace(MARKS, "")))
+                .filter(|u| u.chars().count() >= SHORTEST)
+                .map(|u| SecretString::from(u.to_string()));
+            all.push(Secret { plain: secret.clone(), unmarked, base64: base64_cores(plain.as_bytes()) });
         }
         // longest first, so a secret that contains another is replaced whole
         all.sort_by_key(|s| std::cmp::Reverse(s.plain.expose_secret().len()));
@@ -191,6 +207,22 @@ impl Redactor {
             }
             level = next;
         }
+        // each spelling as a browser shows it from Markdown, its emphasis and code marks gone
+        let spellings =
+            std::iter::once((text, None)).chain(views.iter().map(|(v, map)| (v.as_str(), Some(map))));
+        for (current, outer) in spellings {
+            let Some((bare, map)) = unmarked(current) else { continue };
+            let map: Vec<usize> = match outer {
+                Some(outer) => map.iter().map(|&i| outer[i]).collect(),
+                None => map,
+            };
+            for unmarked in self.secrets.iter().filter_map(|s| s.unmarked.as_ref()) {
+                let needle = unmarked.expose_secret();
+                for (at, _) in bare.match_indices(needle) {
+                    found.push((map[at], map[at + needle.len()]));
+                }
+            }
+        }
         merged(found)
     }
 
@@ -211,6 +243,22 @@ impl Redactor {
             }
         }
     }
+}
+
+/// `s` without Markdown's emphasis and code marks, and for each byte of the result (and one past its
+/// end) the offset in `s` it comes from; `None` when `s` has none.
+fn unmarked(s: &str) -> Option<(String, Vec<usize>)> {
+    if !s.contains(MARKS) {
+        return None;
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut map = Vec::with_capacity(s.len() + 1);
+    for (i, c) in s.char_indices().filter(|(_, c)| !MARKS.contains(c)) {
+        out.push(c);
+        map.extend(std::iter::repeat_n(i, c.len_utf8()));
+    }
+    map.push(s.len());
+    Some((out, map))
 }
 
 /// Sorted, overlapping ranges joined.
@@ -456,6 +504,29 @@ mod tests {
         let mut v = serde_json::json!({"components": [{"type": "text", "text": format!("Key: {decimal}")}]});
         r.scrub_value(&mut v);
         assert_eq!(v["components"][0]["text"], "Key: [REDACTED]");
+    }
+
+    #[test]
+    fn a_secret_in_markdown_emphasis_goes_too() {
+        let r = redactor();
+        for spelled in
+            ["sk-c**ana**ry-123", "*sk*-_canary_-`123`", "sk-~~can~~ary-1\\_23", "s&#107;-c**anary**-123"]
+        {
+            let text = format!("Your key is {spelled}.");
+            let scrubbed = r.scrub(&text);
+            assert!(scrubbed.contains(REDACTED), "{spelled}: {scrubbed}");
+            let shown: String = formgen_core::html::rendered(&scrubbed, DEPTH).replace(MARKS, "");
+            assert!(!shown.contains(KEY), "{spelled}: {scrubbed}");
+        }
+        // a secret that holds a mark itself, split by another
+        let underscored = SecretString::from("sk_live_canary".to_string());
+        let r = Redactor::new([Some(&underscored)]);
+        assert_eq!(r.scrub("key sk_li**ve**_canary here"), "key [REDACTED] here");
+        assert_eq!(r.scrub("key sk_live_canary here"), "key [REDACTED] here");
+        assert_eq!(r.scrub("**bold** and _plain_ text"), "**bold** and _plain_ text");
+        // a secret that is mostly marks is still found as itself
+        let marked = SecretString::from("__*x*__".to_string());
+        assert_eq!(Redactor::new([Some(&marked)]).scrub("a __*x*__ b x c"), "a [REDACTED] b x c");
     }
 
     #[test]

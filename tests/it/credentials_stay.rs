@@ -610,6 +610,8 @@ async fn a_key_spelled_as_html_references_never_comes_back() {
         {"type": "text", "text": format!("Your key: {decimal}")},
         {"type": "html", "content": format!("<p>Key <b>{mixed}</b></p>")},
         {"type": "textfield", "key": "note", "label": "Note", "description": format!("Echo {twice}")},
+        // Markdown shows `sk-h**tml-ca**nary` as the key in bold type
+        {"type": "text", "text": format!("Bold {}**{}**{}", &KEY[..4], &KEY[4..10], &KEY[10..])},
     ]})
     .to_string();
     let mut toml = String::new();
@@ -643,5 +645,6 @@ async fn a_key_spelled_as_html_references_never_comes_back() {
             shown = formgen_core::html::rendered(&unescape_all(&shown), 3);
         }
         assert!(!shown.contains(KEY) && !shown.contains("canary"), "{name}: the key came back: {answer}");
+        assert!(answer.contains("Bold [REDACTED]"), "{name}: the emphasised key is redacted: {answer}");
     }
 }
