@@ -14,8 +14,8 @@ use crate::flow::expr::{ValueUse, value_uses};
 use crate::words;
 
 /// What the process says about its variables, read once per draft: the comparisons its conditions
-/// make with each, how its FEEL expressions use each, and (with the step's contract) which the step
-/// must supply.
+/// make with each (and the value a gateway's default flow stands for, `default_flow.rs`), how its
+/// FEEL expressions use each, and (with the step's contract) which the step must supply.
 #[derive(Debug, Default)]
 pub(super) struct Said {
     comparisons: HashMap<String, Vec<Comparison>>,
@@ -65,6 +65,10 @@ impl Said {
                     }
                 }
             }
+        }
+        // what a gateway's default flow stands for is one more value of the choice
+        for c in super::default_flow::default_values(process) {
+            comparisons.entry(c.variable.clone()).or_default().push(c);
         }
         let needed = contract.map(|c| c.must_supply.iter().map(|n| n.path.clone()).collect());
         Said { comparisons, uses, needed }

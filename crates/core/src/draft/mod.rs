@@ -21,6 +21,7 @@
 mod brief;
 mod conditional;
 mod data;
+mod default_flow;
 mod field;
 pub mod refine;
 mod step;
