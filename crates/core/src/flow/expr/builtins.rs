@@ -3,11 +3,13 @@
 //!
 //! The FEEL list is `@camunda/feel-builtins` 1.4.1 (`camundaBuiltins`: the standard FEEL functions
 //! plus the Camunda extensions), the list bpmn.io's variable resolver ignores, plus the deprecated
-//! names the engine still accepts and the connector functions `bpmnError` / `jobError`. It knows
-//! nothing of where an expression comes from.
+//! names the engine still accepts and the connector functions `bpmnError` / `jobError`. It is held in
+//! five parts: the functions whose first argument is a date, a list, a number or a string (which tell
+//! `uses.rs` what a variable is), and the rest. It knows nothing of where an expression comes from.
 
-/// Camunda 8 FEEL built-in functions, each as its words. A name here followed by `(` is a call.
-const FEEL_BUILTINS: &[&str] = &[
+/// The Camunda 8 FEEL built-in functions not in the lists by argument below, each as its words. A
+/// built-in's name followed by `(` is a call.
+const OTHER_BUILTINS: &[&str] = &[
     // standard FEEL (conversion, boolean, context, list, numeric, range, string, temporal)
     "not",
     "get value",
@@ -17,51 +19,14 @@ const FEEL_BUILTINS: &[&str] = &[
     "string",
     "number",
     "context",
-    "date",
-    "time",
-    "date and time",
-    "duration",
-    "years and months duration",
     "from json",
     "to json",
-    "list contains",
-    "count",
     "min",
     "max",
-    "sum",
-    "product",
-    "mean",
-    "median",
     "stddev",
     "mode",
-    "all",
-    "any",
-    "sublist",
-    "append",
-    "concatenate",
     "insert before",
     "remove",
-    "reverse",
-    "index of",
-    "union",
-    "distinct values",
-    "flatten",
-    "sort",
-    "string join",
-    "decimal",
-    "floor",
-    "ceiling",
-    "round up",
-    "round down",
-    "round half up",
-    "round half down",
-    "abs",
-    "modulo",
-    "sqrt",
-    "log",
-    "exp",
-    "odd",
-    "even",
     "before",
     "after",
     "meets",
@@ -76,39 +41,18 @@ const FEEL_BUILTINS: &[&str] = &[
     "starts",
     "started by",
     "coincides",
-    "substring",
-    "string length",
-    "upper case",
-    "lower case",
-    "substring before",
-    "substring after",
-    "contains",
-    "starts with",
-    "ends with",
-    "matches",
-    "replace",
-    "split",
     "now",
     "today",
-    "day of week",
-    "day of year",
-    "week of year",
-    "month of year",
     // Camunda extensions
     "is defined",
     "get or else",
     "assert",
-    "duplicate values",
-    "is empty",
     "partition",
     "fromAi",
     "random number",
-    "extract",
-    "trim",
     "uuid",
     "to base64",
     "is blank",
-    "last day of month",
     // deprecated names still accepted by the engine
     "and",
     "or",
@@ -121,6 +65,80 @@ const FEEL_BUILTINS: &[&str] = &[
     "jobError",
 ];
 
+/// Functions whose arguments are dates, times or durations.
+pub(crate) const DATE_FUNCTIONS: &[&str] = &[
+    "date",
+    "time",
+    "date and time",
+    "duration",
+    "years and months duration",
+    "day of week",
+    "day of year",
+    "month of year",
+    "week of year",
+    "last day of month",
+];
+
+/// Functions whose first argument is a list.
+pub(crate) const LIST_FUNCTIONS: &[&str] = &[
+    "count",
+    "list contains",
+    "sum",
+    "mean",
+    "median",
+    "all",
+    "any",
+    "append",
+    "concatenate",
+    "distinct values",
+    "flatten",
+    "index of",
+    "reverse",
+    "sort",
+    "sublist",
+    "union",
+    "product",
+    "is empty",
+    "duplicate values",
+    "string join",
+];
+
+/// Functions whose first argument is a number.
+pub(crate) const NUMBER_FUNCTIONS: &[&str] = &[
+    "abs",
+    "floor",
+    "ceiling",
+    "decimal",
+    "round up",
+    "round down",
+    "round half up",
+    "round half down",
+    "odd",
+    "even",
+    "sqrt",
+    "log",
+    "exp",
+    "modulo",
+];
+
+/// Functions whose first argument is a string.
+pub(crate) const TEXT_FUNCTIONS: &[&str] = &[
+    "string length",
+    "upper case",
+    "lower case",
+    "substring",
+    "substring before",
+    "substring after",
+    "contains",
+    "starts with",
+    "ends with",
+    "matches",
+    "replace",
+    "split",
+    "trim",
+    "extract",
+];
+
 /// The longest built-in needs this many words.
 const MAX_BUILTIN_WORDS: usize = 4;
 
@@ -130,7 +148,8 @@ static BY_FIRST_WORD: std::sync::LazyLock<std::collections::HashMap<&'static str
     std::sync::LazyLock::new(|| {
         let mut map: std::collections::HashMap<&'static str, Vec<Vec<&'static str>>> =
             std::collections::HashMap::new();
-        for b in FEEL_BUILTINS {
+        let all = [OTHER_BUILTINS, DATE_FUNCTIONS, LIST_FUNCTIONS, NUMBER_FUNCTIONS, TEXT_FUNCTIONS];
+        for b in all.into_iter().flatten() {
             let words: Vec<&'static str> = b.split(' ').collect();
             map.entry(words[0]).or_default().push(words);
         }

@@ -5,7 +5,7 @@
 //! use that cannot be told is left out.
 
 use super::bounded;
-use super::builtins::is_feel_keyword;
+use super::builtins::{DATE_FUNCTIONS, LIST_FUNCTIONS, NUMBER_FUNCTIONS, TEXT_FUNCTIONS, is_feel_keyword};
 use super::lexer::{Kind, Tok, tokens};
 
 /// How an expression uses a variable's value.
@@ -25,80 +25,6 @@ pub enum ValueUse {
     /// As a whole condition, or negated (`= approved`, `not(x)`, `x and y`).
     Boolean,
 }
-
-/// Functions whose arguments are dates, times or durations.
-const DATE_FUNCTIONS: &[&str] = &[
-    "date",
-    "time",
-    "date and time",
-    "duration",
-    "years and months duration",
-    "day of week",
-    "day of year",
-    "month of year",
-    "week of year",
-    "last day of month",
-];
-
-/// Functions whose first argument is a list.
-const LIST_FUNCTIONS: &[&str] = &[
-    "count",
-    "list contains",
-    "sum",
-    "mean",
-    "median",
-    "all",
-    "any",
-    "append",
-    "concatenate",
-    "distinct values",
-    "flatten",
-    "index of",
-    "reverse",
-    "sort",
-    "sublist",
-    "union",
-    "product",
-    "is empty",
-    "duplicate values",
-    "string join",
-];
-
-/// Functions whose first argument is a number.
-const NUMBER_FUNCTIONS: &[&str] = &[
-    "abs",
-    "floor",
-    "ceiling",
-    "decimal",
-    "round up",
-    "round down",
-    "round half up",
-    "round half down",
-    "odd",
-    "even",
-    "sqrt",
-    "log",
-    "exp",
-    "modulo",
-];
-
-/// Functions whose first argument is a string.
-const TEXT_FUNCTIONS: &[&str] = &[
-    "string length",
-    "upper case",
-    "lower case",
-    "substring",
-    "substring before",
-    "substring after",
-    "contains",
-    "starts with",
-    "ends with",
-    "matches",
-    "replace",
-    "split",
-    "trim",
-    "extract",
-];
 
 /// The uses each variable (by its dotted path) gets in `expr`, the FEEL text after its `=`; a
 /// variable used twice alike is listed once. `condition`: the text is a whole condition, where a
