@@ -20,6 +20,9 @@ const MOST_NAMES: usize = 6;
 /// Most combinations of values tried.
 const MOST_TRIES: usize = 4096;
 
+/// Most node evaluations one answer may take: combinations tried times the conditions' sizes.
+const MOST_WORK: usize = 1_000_000;
+
 /// Longest condition read, in bytes.
 const MOST_BYTES: usize = 2_000;
 
@@ -52,8 +55,11 @@ enum Node {
 pub(crate) fn may_hold_together(conditions: &[&str]) -> Option<bool> {
     let mut values: BTreeMap<String, Vec<Value>> = BTreeMap::new();
     let mut trees = Vec::new();
+    let mut size = 0;
     for c in conditions {
-        trees.push(read(c, &mut values)?);
+        let (tree, nodes) = read(c, &mut values)?;
+        trees.push(tree);
+        size += nodes;
     }
     if values.len() > MOST_NAMES {
         return None;
@@ -61,7 +67,7 @@ pub(crate) fn may_hold_together(conditions: &[&str]) -> Option<bool> {
     let names: Vec<String> = values.keys().cloned().collect();
     let choices: Vec<Vec<Value>> = values.into_values().map(candidates).collect();
     let tries = choices.iter().try_fold(1usize, |n, c| n.checked_mul(c.len()))?;
-    if tries > MOST_TRIES {
+    if tries > MOST_TRIES || tries.saturating_mul(size) > MOST_WORK {
         return None;
     }
     let mut at = vec![0usize; names.len()];
@@ -87,17 +93,19 @@ pub(crate) fn names_read(condition: &str) -> Option<Vec<String>> {
     Some(values.into_keys().collect())
 }
 
-/// Reads a condition, noting each name it reads with the literals it is compared with.
-fn read(condition: &str, values: &mut BTreeMap<String, Vec<Value>>) -> Option<Node> {
+/// Reads a condition, noting each name it reads with the literals it is compared with; with how many
+/// tokens it has (what evaluating it once costs, at most).
+fn read(condition: &str, values: &mut BTreeMap<String, Vec<Value>>) -> Option<(Node, usize)> {
     let trimmed = condition.trim();
     if trimmed.len() > MOST_BYTES {
         return None;
     }
     let feel = !trimmed.starts_with("${") && !trimmed.starts_with("#{");
     let tokens = tokenize(strip_markers(trimmed), feel)?;
+    let size = tokens.len();
     let mut parser = Parser { tokens, pos: 0, depth: 0, values };
     let node = parser.any()?;
-    (parser.pos == parser.tokens.len()).then_some(node)
+    (parser.pos == parser.tokens.len()).then_some((node, size))
 }
 
 struct Parser<'a> {
@@ -372,6 +380,10 @@ mod tests {
         let deep = format!("={}a{}", "not(".repeat(40), ")".repeat(40));
         assert_eq!(may_hold_together(&[deep.as_str()]), None);
         assert_eq!(may_hold_together(&["=a and b and c and d and e and f and g"]), None);
+        // too much work: long conditions over many values of one name
+        let long = format!("={}", (0..150).map(|i| format!("b = {i}")).collect::<Vec<_>>().join(" or "));
+        assert_eq!(may_hold_together(&[long.as_str(), long.as_str()]), Some(true));
+        assert_eq!(may_hold_together(&[long.as_str(); 6]), None);
     }
 
     #[test]

@@ -7,11 +7,14 @@
 //! null, as before anything is chosen, hides it too), and it moves below the fields that decide it.
 //! The contract check reads the same (a hidden field supplies its value only where it is shown).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::{Value, json};
 
 use crate::bpmn::Process;
+
+/// Most fields one draft hides: each is moved below its deciders, a walk of the form.
+const MOST_HIDDEN: usize = 64;
 
 /// Hides each field of `components` the process reads only past a condition on other fields of the
 /// form, until that condition holds.
@@ -45,7 +48,18 @@ pub(super) fn hide_until_chosen(components: &mut Vec<Value>, process: &Process, 
         });
         candidates.extend(chosen);
     }
-    for candidate in candidates.iter().filter(|c| is_the_extra(c, &candidates, process, edited.len())) {
+    let mut per_flow: HashMap<usize, usize> = HashMap::new();
+    let mut per_split: HashMap<&str, usize> = HashMap::new();
+    for c in &candidates {
+        *per_flow.entry(c.flow).or_default() += 1;
+        *per_split.entry(process.elements[c.flow].source.as_str()).or_default() += 1;
+    }
+    let extras = candidates.iter().filter(|c| {
+        let here = per_flow[&c.flow];
+        let elsewhere = per_split[process.elements[c.flow].source.as_str()] - here;
+        is_the_extra(here, elsewhere, edited.len())
+    });
+    for candidate in extras.take(MOST_HIDDEN) {
         let at = components.iter().position(|c| c.get("key").and_then(Value::as_str) == Some(&candidate.key));
         if let Some(at) = at {
             components[at]["conditional"] = json!({ "hide": candidate.hide });
@@ -63,16 +77,13 @@ struct Candidate {
 }
 
 /// Whether a candidate's branch is the side one, off the way most of the form goes: the fields read
-/// only past its flow are no more than those read only past the other flows of the same split, or,
-/// where the others read none of the form's own, no more than the rest of the form's edited fields.
-/// A guess stays in view beside a checkbox asking for a translation, the language to translate into
-/// shows once it is ticked; a rejection reason shows once the answer is no; a claim's discount and
-/// risk score, most of what a review form asks, stay in view though a rejection ends the process.
-fn is_the_extra(candidate: &Candidate, all: &[Candidate], process: &Process, edited: usize) -> bool {
-    let source = &process.elements[candidate.flow].source;
-    let here = all.iter().filter(|c| c.flow == candidate.flow).count();
-    let elsewhere =
-        all.iter().filter(|c| c.flow != candidate.flow && process.elements[c.flow].source == *source).count();
+/// only past its flow (`here`) are no more than those read only past the other flows of the same
+/// split (`elsewhere`), or, where those read none of the form's own, no more than the rest of the
+/// form's `edited` fields. A guess stays in view beside a checkbox asking for a translation, the
+/// language to translate into shows once it is ticked; a rejection reason shows once the answer is
+/// no; a claim's discount and risk score, most of what a review form asks, stay in view though a
+/// rejection ends the process.
+fn is_the_extra(here: usize, elsewhere: usize, edited: usize) -> bool {
     if elsewhere > 0 { here <= elsewhere } else { here <= edited.saturating_sub(here) }
 }
 
