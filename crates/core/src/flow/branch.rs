@@ -141,14 +141,14 @@ pub(crate) fn read_only_when(
     target: Option<usize>,
     names: &[&str],
 ) -> HashMap<String, Vec<usize>> {
+    if names.is_empty() || !process.elements.iter().any(|e| e.is_flow() && !e.condition.trim().is_empty()) {
+        return HashMap::new();
+    }
     let graph = Graph::new(process);
     let own: Vec<usize> = match target {
         Some(i) => vec![i],
         None => Graph::top_starts(process),
     };
-    if !process.elements.iter().any(|e| e.is_flow() && !e.condition.trim().is_empty()) {
-        return HashMap::new();
-    }
     let branches = Branches::new(process, &graph, &own);
     let wanted: HashSet<&str> = names.iter().copied().collect();
     let access = super::access::of_process(process);
