@@ -1,10 +1,10 @@
-//! The error codes, their statuses, the README's table of them and the OpenAPI document agree: every
-//! code is in the README under the status it maps to, the README names no code that does not exist,
+//! The error codes, their statuses, the table of them in docs/api.md and the OpenAPI document agree: every
+//! code is in docs/api.md under the status it maps to, docs/api.md names no code that does not exist,
 //! each code's answer carries that status and that spelling, and each operation of the OpenAPI
 //! document documents exactly the error statuses its codes can produce.
 //!
 //! The OpenAPI document does not enumerate the error codes: `ErrorBody.code` is a plain string (its
-//! `Code` schema is the contract check's finding codes), so the codes are checked against the README
+//! `Code` schema is the contract check's finding codes), so the codes are checked against docs/api.md
 //! and the statuses against the document.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -15,7 +15,7 @@ use formgen::service::Code;
 use serde_json::Value;
 
 /// The codes named, as a list; with a `match` on them that has no wildcard, so that a code added to
-/// [`Code`] does not compile until it is listed here, and is then checked against the README and the
+/// [`Code`] does not compile until it is listed here, and is then checked against docs/api.md and the
 /// OpenAPI document like every other.
 macro_rules! codes {
     ($($code:ident),* $(,)?) => {{
@@ -74,41 +74,42 @@ fn every_code() -> Vec<Code> {
     ]
 }
 
-/// The README's error table: code → the statuses it is listed under.
-fn readme_table() -> BTreeMap<String, Vec<u16>> {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+/// The error table of docs/api.md: code → the statuses it is listed under.
+fn reference_table() -> BTreeMap<String, Vec<u16>> {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/api.md")).unwrap();
     let mut lines = readme.lines().skip_while(|l| !l.starts_with("| status | code"));
-    assert!(lines.next().is_some(), "README.md has no table headed \"| status | code | when |\"");
+    assert!(lines.next().is_some(), "docs/api.md has no table headed \"| status | code | when |\"");
     let mut table: BTreeMap<String, Vec<u16>> = BTreeMap::new();
     for row in lines.skip(1).take_while(|l| l.starts_with('|')) {
         let cells: Vec<&str> = row.split('|').map(str::trim).collect();
-        let status: u16 = cells[1].parse().unwrap_or_else(|_| panic!("not a status in README row {row:?}"));
+        let status: u16 =
+            cells[1].parse().unwrap_or_else(|_| panic!("not a status in docs/api.md row {row:?}"));
         for code in cells[2].split(',').map(|c| c.trim().trim_matches('`')) {
             table.entry(code.to_string()).or_default().push(status);
         }
     }
-    assert!(table.contains_key("model_failed"), "the README table read is not the error table: {table:?}");
+    assert!(table.contains_key("model_failed"), "the table read is not the error table: {table:?}");
     table
 }
 
 #[test]
-fn the_readme_lists_every_code_under_its_status_and_no_other_code() {
-    let table = readme_table();
+fn the_api_reference_lists_every_code_under_its_status_and_no_other_code() {
+    let table = reference_table();
     let codes = every_code();
     for code in &codes {
         let want = status(*code).as_u16();
         match table.get(code.as_str()) {
-            None => panic!("README.md's error table does not list `{code}` (HTTP {want})"),
+            None => panic!("docs/api.md's error table does not list `{code}` (HTTP {want})"),
             Some(statuses) => assert_eq!(
                 statuses,
                 &[want],
-                "README.md lists `{code}` under {statuses:?}; the code answers HTTP {want}"
+                "docs/api.md lists `{code}` under {statuses:?}; the code answers HTTP {want}"
             ),
         }
     }
     let known: BTreeSet<&str> = codes.iter().map(|c| c.as_str()).collect();
     let unknown: Vec<&String> = table.keys().filter(|c| !known.contains(c.as_str())).collect();
-    assert!(unknown.is_empty(), "README.md's error table lists codes that do not exist: {unknown:?}");
+    assert!(unknown.is_empty(), "docs/api.md's error table lists codes that do not exist: {unknown:?}");
 }
 
 #[tokio::test]
