@@ -392,3 +392,35 @@ fn a_field_read_only_past_the_no_shows_once_the_form_says_no_and_the_check_agree
     let check = formgen::check::StepCheck::from_contract(&p, step, &project, contract.clone());
     assert_eq!(check.of_schema(&proposal.schema), [], "the hidden reason is read only where it shows");
 }
+
+#[test]
+fn a_start_form_asks_for_what_the_process_reads_and_nothing_writes() {
+    // a worker without output mappings may write anything, so the check cannot call `sidecarUrl`
+    // missing; the start form still proposes it, as the person starting the process brings it
+    let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+      <startEvent id="S"/><sequenceFlow id="a" sourceRef="S" targetRef="W"/>
+      <serviceTask id="W"><extensionElements><zeebe:taskDefinition type="opaque"/></extensionElements></serviceTask>
+      <sequenceFlow id="b" sourceRef="W" targetRef="C"/>
+      <serviceTask id="C"><extensionElements><zeebe:taskDefinition type="http"/><zeebe:ioMapping>
+        <zeebe:input source="=sidecarUrl + &quot;/run&quot;" target="url"/>
+        <zeebe:input source="=backend" target="backend"/>
+        <zeebe:output source="=response.body" target="result"/>
+      </zeebe:ioMapping></extensionElements></serviceTask>
+      <sequenceFlow id="c" sourceRef="C" targetRef="E"/><endEvent id="E"/></process></definitions>"#;
+    let p = bpmn::read_str(xml).processes.remove(0);
+    let project = formgen::project::Project::default();
+    let keys = |target: Option<usize>| {
+        let picture = formgen::flow::picture(&p, target, &project);
+        let contract = formgen::flow::contract(&p, target, &project);
+        let around = draft::Around { picture: &picture, project: &project, contract: &contract };
+        let drafted = draft::draft_in(Some(&p), target, Some(around), "", None);
+        components(&drafted.form)
+            .iter()
+            .filter_map(|c| c["key"].as_str().map(str::to_string))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(keys(None), ["sidecarUrl", "backend"], "not `response`, the job's result");
+    assert_eq!(keys(p.element_index("S")), ["sidecarUrl", "backend"]);
+    let contract = formgen::flow::contract(&p, None, &project);
+    assert!(contract.must_supply.is_empty(), "the check, which accuses, stays silent past the worker");
+}

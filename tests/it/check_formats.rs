@@ -175,7 +175,8 @@ fn max_warnings_makes_warnings_fail() {
     let form = dir.path().join("approve.form");
     let text = std::fs::read_to_string(folder().join("approve.form")).unwrap().replace(
         r#"{"type": "textarea", "key": "comment", "label": "Kommentar", "id": "Field_comment"}"#,
-        r#"{"type": "checkbox", "key": "approved", "label": "Genehmigt", "id": "Field_approved"}"#,
+        r#"{"type": "textarea", "key": "comment", "label": "Kommentar", "id": "Field_comment"},
+        {"type": "checkbox", "key": "approved", "label": "Genehmigt", "id": "Field_approved"}"#,
     );
     std::fs::write(&form, text).unwrap();
     let bpmn = folder().join("vacation.bpmn");

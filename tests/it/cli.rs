@@ -138,7 +138,8 @@ fn check_prints_the_schema_of_one_accepted_file_when_asked_and_the_report_on_std
     let vacation = fixture("vacation.bpmn");
     let args = ["check", "--form-id", "approve-vacation", "--process", &vacation, &answer];
     let (code, out, err) = formgen(&[&args[..], &["--print-schema"]].concat());
-    // the form binds as the approval step's form, which must supply `approved`
+    // the form binds as the approval step's form, which must supply `approved`, and `comment`, which
+    // the rejection step's input mapping passes in
     assert_eq!(code, 1, "{err}");
     let schema: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(schema["id"], "approve-vacation");
@@ -147,6 +148,7 @@ fn check_prints_the_schema_of_one_accepted_file_when_asked_and_the_report_on_std
         err.contains("error    The gateway \"Genehmigt?\" reads `approved` right after this step"),
         "{err}"
     );
+    assert!(err.contains("error    The user task \"Ablehnung lesen\" reads `comment` after this step"), "{err}");
     assert!(err.contains("warning  The field \"Vacation days\" binds `vacationDays`"), "{err}");
     assert!(err.contains("the process has `urlaubstage`"), "{err}");
     assert_eq!(err.matches("binds `vacationDays`").count(), 1, "said once: {err}");
@@ -155,7 +157,7 @@ fn check_prints_the_schema_of_one_accepted_file_when_asked_and_the_report_on_std
     // without --print-schema the report is on stdout and nothing on stderr
     let (code, report, err) = formgen(&args);
     assert_eq!((code, err.as_str()), (1, ""));
-    assert!(report.ends_with("1 form at 1 step of 1 process: 1 error, 1 warning\n"), "{report}");
+    assert!(report.ends_with("1 form at 1 step of 1 process: 2 errors, 1 warning\n"), "{report}");
 }
 
 #[test]

@@ -155,6 +155,31 @@ pub fn of_element(process: &Process, index: usize) -> ElementAccess {
     ElementAccess { reads: reads.into_iter().collect(), writes: writes.into_iter().collect() }
 }
 
+/// The names an element's input mappings pass in unchanged (`= url` mapped to `url`): though the
+/// element holds them as locals, it reads them from outside, where something must have set them.
+/// The reader records a mapping's source beside its target: a Camunda 8 (FEEL) source before its
+/// target, a Camunda 7 or Flowable (JUEL) source after it.
+pub(crate) fn passed_in(element: &Element) -> std::collections::HashSet<&str> {
+    fn bare(a: &Access) -> Option<&str> {
+        let text = a.expression.trim();
+        let inner =
+            text.strip_prefix('=').or_else(|| text.strip_prefix("${").and_then(|t| t.strip_suffix('}')));
+        inner.map(str::trim).filter(|n| !n.is_empty())
+    }
+    let accesses = &element.accesses;
+    let target_of = |k: usize| {
+        let at = if accesses[k].dialect == Dialect::Feel { k.checked_add(1) } else { k.checked_sub(1) };
+        at.and_then(|t| accesses.get(t)).filter(|t| t.place == Place::InputTarget)
+    };
+    (0..accesses.len())
+        .filter(|&k| accesses[k].place == Place::InputSource)
+        .filter_map(|k| {
+            let name = target_of(k)?.expression.trim();
+            (bare(&accesses[k]) == Some(name)).then_some(name)
+        })
+        .collect()
+}
+
 /// Whether an element maps `name` (or a dotted path below it) as an input.
 fn maps_input(element: &Element, name: &str) -> bool {
     element.accesses.iter().any(|a| a.place == Place::InputTarget && root(&a.expression) == name)
@@ -277,6 +302,33 @@ fn context_entries(body: &str) -> Vec<(String, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_input_mapping_passes_in_only_its_own_name_unchanged() {
+        let zeebe = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
+            xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="p">
+          <serviceTask id="t"><extensionElements><zeebe:ioMapping>
+            <zeebe:input source="= url" target="url"/>
+            <zeebe:input source="=&quot;gpt&quot;" target="model"/>
+            <zeebe:input source="=model" target="name"/>
+            <zeebe:input source="=order.id" target="order"/>
+          </zeebe:ioMapping></extensionElements></serviceTask></process></definitions>"#;
+        let camunda = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
+            xmlns:camunda="http://camunda.org/schema/1.0/bpmn"><process id="p">
+          <serviceTask id="t"><extensionElements><camunda:inputOutput>
+            <camunda:inputParameter name="amount">${amount}</camunda:inputParameter>
+            <camunda:inputParameter name="total">${amount * 2}</camunda:inputParameter>
+          </camunda:inputOutput></extensionElements></serviceTask></process></definitions>"#;
+        let passed = |xml: &str| {
+            let process = crate::bpmn::read_str(xml).processes.remove(0);
+            let mut names: Vec<String> =
+                passed_in(&process.elements[0]).into_iter().map(str::to_string).collect();
+            names.sort();
+            names
+        };
+        assert_eq!(passed(zeebe), ["url"]);
+        assert_eq!(passed(camunda), ["amount"]);
+    }
 
     #[test]
     fn context_keys_are_the_top_level_ones() {

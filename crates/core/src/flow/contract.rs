@@ -9,7 +9,7 @@
 //!   it. Not a need: a read the expression checks for first (`is defined(x)`, `x != null`,
 //!   `get or else(x, ..)`, an `if` on them), an element's read of its own result (its state from an
 //!   earlier round), what the step's own output mappings set whatever the form holds (from an input
-//!   with a default), a name that looks like an unquoted ISO 8601 literal (`P1D`) and nothing writes.
+//!   with a default, or a context `={..}`), a name that looks like an unquoted ISO 8601 literal (`P1D`) and nothing writes.
 //!   Other steps that bind the very form being checked write none of its keys: they submit what it
 //!   submits. The first such read is kept: which element, which expression, and what happens without
 //!   the value.
@@ -493,7 +493,8 @@ impl Facts {
     /// only the step's own inputs, each of which has a value whatever the process holds
     /// (`input source="=if is defined(userId) then userId else \"dave\"" target="userId"`, then
     /// `output source="=userId" target="userId"`): the form's value when it has a field, else the
-    /// input's.
+    /// input's. A mapping whose source is a context (`={ref: path, name: doc.name}`) sets a context
+    /// whatever its entries read.
     fn always_set_by_own_mappings(process: &Process, own: &[usize]) -> HashSet<String> {
         let mut out = HashSet::new();
         for &i in own {
@@ -504,7 +505,8 @@ impl Facts {
                 .collect();
             for (source, target) in e.output_mappings() {
                 let reads = expr::zeebe_value_reads(source);
-                if !reads.is_empty() && reads.iter().all(|r| given.contains(r.name.as_str())) {
+                let given_only = !reads.is_empty() && reads.iter().all(|r| given.contains(r.name.as_str()));
+                if given_only || is_context(source) {
                     out.insert(root(target).to_string());
                 }
             }
@@ -954,10 +956,13 @@ impl<'a> Reader<'a> {
         self.after_once.contains(&w) || self.alongside.contains(&w)
     }
 
-    /// The element's own locals (its input targets, its loop element).
+    /// The element's own locals (its input targets, its loop element), but what an input mapping
+    /// passes in unchanged (`= url` mapped to `url`), which it reads from outside.
     fn locals(&self, i: usize) -> Vec<String> {
-        let own = &self.process.elements[i].id;
-        self.facts.access[i].writes.iter().filter(|w| &w.scope == own).map(|w| w.name.clone()).collect()
+        let element = &self.process.elements[i];
+        let passed_in = access::passed_in(element);
+        let locals = self.facts.access[i].writes.iter().filter(|w| w.scope == *element.id);
+        locals.filter(|w| !passed_in.contains(w.name.as_str())).map(|w| w.name.clone()).collect()
     }
 
     /// The FEEL conditions after the step that compare a variable with a literal, and the decision
@@ -1267,6 +1272,11 @@ fn always_has_value(source: &str) -> bool {
         && expr::feel_reads(feel).iter().all(|r| guarded.contains(&r.name))
 }
 
+/// Whether a FEEL source is a context literal (`={a: x, b: y}`), which is never null.
+fn is_context(source: &str) -> bool {
+    source.trim().strip_prefix('=').map(str::trim).is_some_and(|f| f.starts_with('{') && f.ends_with('}'))
+}
+
 /// The results an element writes as a whole: its result variable (a script's, a decision's, a
 /// connector's `resultVariable` header), the keys of a connector's `resultExpression` context, an
 /// ad-hoc sub-process's output collection.
@@ -1411,6 +1421,8 @@ mod tests {
         assert!(!always_has_value("=userId"));
         assert!(!always_has_value("=if is defined(userId) then userId else null"));
         assert!(!always_has_value("=null"));
+        assert!(is_context("= {ref: path, name: doc.name}"));
+        assert!(!is_context("=doc") && !is_context("={a: 1}.a"));
     }
 
     #[test]

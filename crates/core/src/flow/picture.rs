@@ -475,10 +475,13 @@ impl<'p> Flow<'p> {
         out.into_iter().collect()
     }
 
-    /// The names local to the element at `i` (its input targets, its loop element).
+    /// The names local to the element at `i` (its input targets, its loop element), but what an input
+    /// mapping passes in unchanged, which it reads from outside.
     fn locals(&self, i: usize) -> HashSet<String> {
-        let own = &self.process.elements[i].id;
-        self.access[i].writes.iter().filter(|w| &w.scope == own).map(|w| w.name.clone()).collect()
+        let element = &self.process.elements[i];
+        let passed_in = access::passed_in(element);
+        let locals = self.access[i].writes.iter().filter(|w| w.scope == *element.id);
+        locals.filter(|w| !passed_in.contains(w.name.as_str())).map(|w| w.name.clone()).collect()
     }
 
     /// Where a value written by the element at `i` comes from, in words.

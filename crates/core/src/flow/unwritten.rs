@@ -76,12 +76,14 @@ fn unwritten_reads_beside(
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     for (i, e) in crate::stop::until_stopped(process.elements.iter().enumerate()) {
+        let locals = locals_of(process, i);
         for access in &e.accesses {
             // read once per expression, when a name needs it: one condition may read 100,000 names
             let mut guarded: Option<std::collections::HashSet<String>> = None;
             for name in reads_of(access) {
                 let name = name.split('.').next().unwrap_or_default().to_string();
-                if written.contains(&name) || PROVIDED.contains(&name.as_str()) || seen.contains(&name) {
+                let set = written.contains(&name) || locals.contains(&name);
+                if set || PROVIDED.contains(&name.as_str()) || seen.contains(&name) {
                     continue;
                 }
                 // a read that asks whether the name is set first is ready for it not to be
@@ -113,12 +115,24 @@ fn unwritten_reads_beside(
     out
 }
 
-/// Every root name the process's elements write, and the keys of the forms its steps bind (but the
-/// one at `besides`).
+/// The names the element at `i` holds for itself and reads as its own: its locals, but what an input
+/// mapping passes in unchanged (`= url` mapped to `url`), which it reads from outside.
+fn locals_of(process: &Process, i: usize) -> HashSet<String> {
+    let e = &process.elements[i];
+    let passed_in = super::access::passed_in(e);
+    let writes = of_element(process, i).writes.into_iter();
+    writes.filter(|w| w.scope == *e.id && !passed_in.contains(w.name.as_str())).map(|w| w.name).collect()
+}
+
+/// Every root name the process's elements write where others may read it (not a task's locals: a
+/// sub-process's are its children's), and the keys of the forms its steps bind (but the one at
+/// `besides`).
 fn written_names(process: &Process, project: &Project, besides: Option<usize>) -> HashSet<String> {
+    let containers: HashSet<usize> = process.elements.iter().filter_map(|e| e.parent).collect();
     let mut written = HashSet::new();
     for (i, e) in crate::stop::until_stopped(process.elements.iter().enumerate()) {
-        written.extend(of_element(process, i).writes.into_iter().map(|w| w.name));
+        let writes = of_element(process, i).writes.into_iter();
+        written.extend(writes.filter(|w| containers.contains(&i) || w.scope != *e.id).map(|w| w.name));
         if Some(i) == besides {
             continue;
         }
@@ -225,5 +239,24 @@ mod tests {
         assert_eq!(close_to("amo", &written), None, "too short to tell");
         assert_eq!(close_to("invoiceNumber", &written), None);
         assert_eq!(close_to("amounts", &written), None, "a collection and its element");
+    }
+
+    #[test]
+    fn a_tasks_own_input_is_no_write_for_the_others_nor_one_it_passes_in() {
+        let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
+            xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="p">
+          <startEvent id="s"/><sequenceFlow id="f0" sourceRef="s" targetRef="a"/>
+          <scriptTask id="a"><extensionElements><zeebe:script expression="=model + url" resultVariable="r"/>
+            <zeebe:ioMapping>
+              <zeebe:input source="= url" target="url"/>
+              <zeebe:input source="=&quot;gpt&quot;" target="model"/>
+            </zeebe:ioMapping></extensionElements></scriptTask>
+          <sequenceFlow id="f1" sourceRef="a" targetRef="b"/>
+          <scriptTask id="b"><extensionElements><zeebe:script expression="=model" resultVariable="m"/></extensionElements></scriptTask>
+        </process></definitions>"#;
+        let process = crate::bpmn::read_str(xml).processes.remove(0);
+        let names: Vec<String> =
+            unwritten_reads(&process, &Project::default()).into_iter().map(|r| r.name).collect();
+        assert_eq!(names, ["url", "model"], "`model` is `a`'s own, read by `b`");
     }
 }
