@@ -424,3 +424,30 @@ fn a_start_form_asks_for_what_the_process_reads_and_nothing_writes() {
     let contract = formgen::flow::contract(&p, None, &project);
     assert!(contract.must_supply.is_empty(), "the check, which accuses, stays silent past the worker");
 }
+
+#[test]
+fn a_start_form_gives_the_first_value_of_what_a_later_form_asks_again() {
+    // the question is fetched for `category` before the loop's form asks for another one; the
+    // running `total` a script keeps is the engine's, unset on the first round by design
+    let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+      <extensionElements><zeebe:userTaskForm id="pick">{"components": [{"type": "textfield", "key": "category", "label": "Category"}]}</zeebe:userTaskForm></extensionElements>
+      <startEvent id="S"/><sequenceFlow id="a" sourceRef="S" targetRef="J"/><exclusiveGateway id="J"/>
+      <sequenceFlow id="b" sourceRef="J" targetRef="Q"/>
+      <serviceTask id="Q"><extensionElements><zeebe:taskDefinition type="io.camunda:http-json:1"/><zeebe:ioMapping>
+        <zeebe:input source="=&quot;https://quiz.example/q?c=&quot; + category + string(total)" target="url"/>
+      </zeebe:ioMapping><zeebe:taskHeaders><zeebe:header key="resultVariable" value="question"/></zeebe:taskHeaders></extensionElements></serviceTask>
+      <sequenceFlow id="c" sourceRef="Q" targetRef="T"/>
+      <scriptTask id="T"><extensionElements><zeebe:script expression="=total + 1" resultVariable="total"/></extensionElements></scriptTask>
+      <sequenceFlow id="d" sourceRef="T" targetRef="U"/>
+      <userTask id="U"><extensionElements><zeebe:formDefinition formKey="camunda-forms:bpmn:pick"/></extensionElements></userTask>
+      <sequenceFlow id="e" sourceRef="U" targetRef="J"/></process></definitions>"#;
+    let p = bpmn::read_str(xml).processes.remove(0);
+    let project = formgen::project::Project::default();
+    let picture = formgen::flow::picture(&p, None, &project);
+    let contract = formgen::flow::contract(&p, None, &project);
+    let around = draft::Around { picture: &picture, project: &project, contract: &contract };
+    let drafted = draft::draft_in(Some(&p), None, Some(around), "", None);
+    let cs = components(&drafted.form);
+    let keys: Vec<&str> = cs.iter().filter_map(|c| c["key"].as_str()).collect();
+    assert_eq!(keys, ["category"], "{:?}", picture.to_supply);
+}

@@ -148,7 +148,10 @@ fn check_prints_the_schema_of_one_accepted_file_when_asked_and_the_report_on_std
         err.contains("error    The gateway \"Genehmigt?\" reads `approved` right after this step"),
         "{err}"
     );
-    assert!(err.contains("error    The user task \"Ablehnung lesen\" reads `comment` after this step"), "{err}");
+    assert!(
+        err.contains("error    The user task \"Ablehnung lesen\" reads `comment` after this step"),
+        "{err}"
+    );
     assert!(err.contains("warning  The field \"Vacation days\" binds `vacationDays`"), "{err}");
     assert!(err.contains("the process has `urlaubstage`"), "{err}");
     assert_eq!(err.matches("binds `vacationDays`").count(), 1, "said once: {err}");

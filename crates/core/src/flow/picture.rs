@@ -13,7 +13,8 @@
 //! - **To supply**: variables read by what can run after and written by nothing in the process but
 //!   the step's own form; plus the sources of the step's own output mappings (a user task with
 //!   `<zeebe:output source="=approved" target="isApproved"/>` has a form that writes `approved`). For the
-//!   start form: what the process reads and nothing in it writes.
+//!   start form: what the process reads and nothing in it writes, and what it reads on some way from
+//!   the start before a later form sets it.
 //! - **Decided on**: the variables the conditions of the gateways after the step test that nothing
 //!   else in the process writes: the answers this step's form gives.
 //!
@@ -114,6 +115,101 @@ fn quoted_condition(condition: &str) -> String {
     format!("{}…", &condition[..end])
 }
 
+/// What the step's form supplies, at most [`MOST`]: the sources of its own output mappings, what
+/// runs after reads and nothing else writes, and for the start form what is read before a later form
+/// sets it.
+fn to_supply(
+    flow: &Flow<'_>,
+    graph: &Graph,
+    own: &[usize],
+    after: &HashSet<usize>,
+    written_elsewhere: &HashSet<String>,
+) -> Vec<Supply> {
+    let mut out: Vec<Supply> = Vec::new();
+    let mut supplied = HashSet::new();
+    let mut supply = |name: String, why: String| {
+        if !name.is_empty() && out.len() < MOST && supplied.insert(name.clone()) {
+            out.push(Supply { name, why });
+        }
+    };
+    for &i in own {
+        let locals = flow.locals(i);
+        for a in flow.process.elements[i].accesses.iter().filter(|a| a.place == Place::OutputSource) {
+            for read in expr::zeebe_value_reads(&a.expression) {
+                if !locals.contains(&read.name) {
+                    supply(read.name, "the step's output mapping reads it".into());
+                }
+            }
+        }
+    }
+    for &i in sorted(after).iter() {
+        let locals = flow.locals(i);
+        for name in crate::stop::until_stopped(flow.asked_reads_of(i, true)) {
+            if !written_elsewhere.contains(&name) && !locals.contains(&name) {
+                supply(name, format!("read by {}", flow.phrase(i)));
+            }
+        }
+    }
+    if own.iter().all(|&i| flow.process.elements[i].is_top_level_start()) {
+        for (name, why) in read_before_set(flow, graph, own, after) {
+            supply(name, why);
+        }
+    }
+    out
+}
+
+/// What the process reads on some way from its start before anything on that way sets it, though a
+/// person sets it later (a loop's step that asks again, a form that corrects it after an error): the
+/// start form gives its first value. At most [`MOST`] names are walked, each once (the elements a
+/// walk reaches are kept for the name's other readers).
+fn read_before_set(
+    flow: &Flow<'_>,
+    graph: &Graph,
+    own: &[usize],
+    after: &HashSet<usize>,
+) -> Vec<(String, String)> {
+    // only what people set later: a value the engine computes later (a tool call's results, a
+    // loop's running total) starts unset by design
+    let mut writers: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut computed: HashSet<String> = HashSet::new();
+    for &i in sorted(after).iter() {
+        let entered: HashSet<String> = flow.form_keys_of(i).into_iter().collect();
+        for name in flow.writes_of(i) {
+            if entered.contains(&name) {
+                writers.entry(name).or_default().push(i);
+            } else {
+                computed.insert(name);
+            }
+        }
+    }
+    writers.retain(|name, _| !computed.contains(name));
+    let mut walked: HashMap<String, HashSet<usize>> = HashMap::new();
+    let mut out = Vec::new();
+    let mut found = HashSet::new();
+    for &i in sorted(after).iter() {
+        let locals = flow.locals(i);
+        for name in crate::stop::until_stopped(flow.asked_reads_of(i, true)) {
+            let Some(set_by) = writers.get(&name) else { continue };
+            // what an element reads of what it sets itself is its state from an earlier round
+            let own_state = set_by.contains(&i);
+            if own_state || locals.contains(&name) || found.contains(&name) {
+                continue;
+            }
+            if !walked.contains_key(&name) && walked.len() >= MOST {
+                continue;
+            }
+            let unset_at = walked
+                .entry(name.clone())
+                .or_insert_with(|| graph.reach_avoiding(own, Direction::Forward, set_by));
+            if unset_at.contains(&i) {
+                found.insert(name.clone());
+                out.push((name, format!("read by {} before anything sets it", flow.phrase(i))));
+            }
+        }
+    }
+    out
+}
+
 /// The data picture of the element at `target` (none: the start form).
 pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> Picture {
     let flow = Flow::new(process, project);
@@ -188,33 +284,7 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
         .flat_map(|i| flow.writes_of(i))
         .chain(picture.set_by_step.iter().cloned())
         .collect();
-    let mut supplied = HashSet::new();
-    let mut supply = |name: String, why: String, picture: &mut Picture| {
-        if !name.is_empty() && supplied.insert(name.clone()) && picture.to_supply.len() < MOST {
-            picture.to_supply.push(Supply { name, why });
-        }
-    };
-    for &i in &own {
-        let locals = flow.locals(i);
-        for a in &process.elements[i].accesses {
-            if a.place == Place::OutputSource {
-                for read in expr::zeebe_value_reads(&a.expression) {
-                    if !locals.contains(&read.name) {
-                        supply(read.name, "the step's output mapping reads it".into(), &mut picture);
-                    }
-                }
-            }
-        }
-    }
-    for &i in sorted(&after).iter() {
-        let locals = flow.locals(i);
-        for name in crate::stop::until_stopped(flow.asked_reads_of(i, true)) {
-            if written_elsewhere.contains(&name) || locals.contains(&name) {
-                continue;
-            }
-            supply(name, format!("read by {}", flow.phrase(i)), &mut picture);
-        }
-    }
+    picture.to_supply = to_supply(&flow, &graph, &own, &after, &written_elsewhere);
     picture.decided_on = decided_on(process, &graph, &own, &written_elsewhere);
     // what the process reads by mistake (a literal without quotes, a misspelling) is no field
     let mistaken = super::unwritten::mistaken_reads(process, project, target);
