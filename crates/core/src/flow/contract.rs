@@ -9,7 +9,8 @@
 //!   it. Not a need: a read the expression checks for first (`is defined(x)`, `x != null`,
 //!   `get or else(x, ..)`, an `if` on them), an element's read of its own result (its state from an
 //!   earlier round), what the step's own output mappings set whatever the form holds (from an input
-//!   with a default, or a context `={..}`), a name that looks like an unquoted ISO 8601 literal (`P1D`) and nothing writes.
+//!   with a default, or a context `={..}`), a name that looks like an unquoted ISO 8601 literal
+//!   (`P1D`) and nothing writes.
 //!   Other steps that bind the very form being checked write none of its keys: they submit what it
 //!   submits. The first such read is kept: which element, which expression, and what happens without
 //!   the value.

@@ -114,11 +114,22 @@ impl Graph {
         direction: Direction,
         avoid: &[usize],
     ) -> HashSet<usize> {
+        self.reach_unless(from, direction, |i| avoid.contains(&i))
+    }
+
+    /// Everything reachable from `from` without passing through an element `stop` holds to: one walk,
+    /// each element once, however many elements `stop` names.
+    pub(crate) fn reach_unless(
+        &self,
+        from: &[usize],
+        direction: Direction,
+        stop: impl Fn(usize) -> bool,
+    ) -> HashSet<usize> {
         let edges = if direction == Direction::Forward { &self.next } else { &self.prev };
         let mut seen = HashSet::new();
         let mut queue: VecDeque<usize> = from.iter().flat_map(|&f| edges[f].iter().copied()).collect();
         while let Some(i) = queue.pop_front() {
-            if !avoid.contains(&i) && seen.insert(i) {
+            if !stop(i) && seen.insert(i) {
                 queue.extend(edges[i].iter().copied());
             }
         }

@@ -103,6 +103,10 @@ const MOST: usize = 200;
 /// names many variables does not hold that condition once per variable.
 const MOST_CONDITION_BYTES: usize = 1024;
 
+/// Most names a start form's picture walks the process for, to see whether a way from the start
+/// reads them before a later form sets them (each walk is linear in the process).
+const MOST_WALKS: usize = 64;
+
 /// `condition`, cut to [`MOST_CONDITION_BYTES`] at a character boundary.
 fn quoted_condition(condition: &str) -> String {
     if condition.len() <= MOST_CONDITION_BYTES {
@@ -160,8 +164,8 @@ fn to_supply(
 
 /// What the process reads on some way from its start before anything on that way sets it, though a
 /// person sets it later (a loop's step that asks again, a form that corrects it after an error): the
-/// start form gives its first value. At most [`MOST`] names are walked, each once (the elements a
-/// walk reaches are kept for the name's other readers).
+/// start form gives its first value. At most [`MOST_WALKS`] names are walked, each once (the elements
+/// a walk reaches are kept for the name's other readers).
 fn read_before_set(
     flow: &Flow<'_>,
     graph: &Graph,
@@ -170,13 +174,13 @@ fn read_before_set(
 ) -> Vec<(String, String)> {
     // only what people set later: a value the engine computes later (a tool call's results, a
     // loop's running total) starts unset by design
-    let mut writers: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut writers: HashMap<String, HashSet<usize>> = HashMap::new();
     let mut computed: HashSet<String> = HashSet::new();
     for &i in sorted(after).iter() {
         let entered: HashSet<String> = flow.form_keys_of(i).into_iter().collect();
         for name in flow.writes_of(i) {
             if entered.contains(&name) {
-                writers.entry(name).or_default().push(i);
+                writers.entry(name).or_default().insert(i);
             } else {
                 computed.insert(name);
             }
@@ -195,12 +199,12 @@ fn read_before_set(
             if own_state || locals.contains(&name) || found.contains(&name) {
                 continue;
             }
-            if !walked.contains_key(&name) && walked.len() >= MOST {
+            if !walked.contains_key(&name) && walked.len() >= MOST_WALKS {
                 continue;
             }
             let unset_at = walked
                 .entry(name.clone())
-                .or_insert_with(|| graph.reach_avoiding(own, Direction::Forward, set_by));
+                .or_insert_with(|| graph.reach_unless(own, Direction::Forward, |e| set_by.contains(&e)));
             if unset_at.contains(&i) {
                 found.insert(name.clone());
                 out.push((name, format!("read by {} before anything sets it", flow.phrase(i))));
@@ -590,6 +594,31 @@ fn linked_form(process: &Process, e: &crate::bpmn::Element, project: &Project) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_start_form_walks_the_process_for_at_most_so_many_first_values() {
+        // each name is read right after the start and asked again by the loop's form
+        let n = MOST_WALKS + 10;
+        let names: Vec<String> = (0..n).map(|i| format!("v{i}")).collect();
+        let reads = names.join(" + ");
+        let keys: Vec<String> =
+            names.iter().map(|k| format!(r#"{{"type": "textfield", "key": "{k}"}}"#)).collect();
+        let xml = format!(
+            r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+              <extensionElements><zeebe:userTaskForm id="again">{{"components": [{}]}}</zeebe:userTaskForm></extensionElements>
+              <startEvent id="S"/><sequenceFlow id="a" sourceRef="S" targetRef="J"/><exclusiveGateway id="J"/>
+              <sequenceFlow id="b" sourceRef="J" targetRef="Q"/>
+              <scriptTask id="Q"><extensionElements><zeebe:script expression="={reads}" resultVariable="r"/></extensionElements></scriptTask>
+              <sequenceFlow id="c" sourceRef="Q" targetRef="U"/>
+              <userTask id="U"><extensionElements><zeebe:formDefinition formKey="camunda-forms:bpmn:again"/></extensionElements></userTask>
+              <sequenceFlow id="d" sourceRef="U" targetRef="J"/></process></definitions>"#,
+            keys.join(",")
+        );
+        let process = crate::bpmn::read_str(&xml).processes.remove(0);
+        let picture = picture(&process, None, &Project::default());
+        let first: Vec<&str> = picture.to_supply.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(first, names[..MOST_WALKS].iter().map(String::as_str).collect::<Vec<_>>());
+    }
 
     #[test]
     fn the_picture_and_the_contract_agree_on_what_follows_a_step_inside_a_sub_process() {
