@@ -148,3 +148,38 @@ fn values_on_several_forms_are_shown_first() {
     let shown = keys.iter().filter(|k| k.starts_with('v')).count();
     assert!(shown < 8, "the cap holds: {keys:?}");
 }
+
+#[test]
+fn what_the_sub_process_hands_its_steps_is_shown_first() {
+    // eight values the start form entered, then a tool sub-process whose input mapping hands its
+    // human step the request; the outer agent's settings are not the step's to see
+    let fields: String = (1..=8).map(|n| format!(r#"<zeebe:output source="=1" target="v{n}"/>"#)).collect();
+    let xml = format!(
+        r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+      <startEvent id="S"><extensionElements><zeebe:ioMapping>{fields}</zeebe:ioMapping></extensionElements></startEvent>
+      <sequenceFlow id="a" sourceRef="S" targetRef="Agent"/>
+      <subProcess id="Agent"><extensionElements><zeebe:ioMapping><zeebe:input source="=&quot;gpt&quot;" target="provider"/></zeebe:ioMapping></extensionElements>
+        <subProcess id="Tool"><extensionElements><zeebe:ioMapping>
+          <zeebe:input source="=fromAi(toolCall.request, &quot;what the specialist must do&quot;)" target="requestDetails"/>
+        </zeebe:ioMapping></extensionElements>
+          <startEvent id="TS"/><sequenceFlow id="t1" sourceRef="TS" targetRef="Human"/>
+          <userTask id="Human"/><sequenceFlow id="t2" sourceRef="Human" targetRef="TE"/><endEvent id="TE"/>
+        </subProcess>
+      </subProcess>
+      <sequenceFlow id="b" sourceRef="Agent" targetRef="E"/><endEvent id="E"/></process></definitions>"#
+    );
+    let p = bpmn::read_str(&xml).processes.remove(0);
+    let project = Project::default();
+    let picture = flow::picture(&p, p.element_index("Human"), &project);
+    let handed: Vec<&str> =
+        picture.known_before.iter().filter(|k| k.handed).map(|k| k.name.as_str()).collect();
+    assert_eq!(handed, ["requestDetails"], "{:?}", picture.known_before);
+    let step = p.element_index("Human");
+    let contract = formgen::flow::contract(&p, step, &project);
+    let around = Around { picture: &picture, project: &project, contract: &contract };
+    let form = draft::draft_in(Some(&p), step, Some(around), "", None).form;
+    let keys: Vec<&str> =
+        form["components"].as_array().unwrap().iter().filter_map(|c| c["key"].as_str()).collect();
+    assert_eq!(keys.first(), Some(&"requestDetails"), "{keys:?}");
+    assert!(!keys.contains(&"provider"), "{keys:?}");
+}

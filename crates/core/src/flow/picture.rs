@@ -49,6 +49,9 @@ pub struct Known {
     /// How many of the process's and the project's forms have a field for it: a value the authors
     /// put on several forms is one each step's person gets to see.
     pub in_forms: usize,
+    /// Whether the sub-process the step runs in set it for the steps inside (its input mappings, its
+    /// loop's element): what the step was handed to work on.
+    pub handed: bool,
 }
 
 /// A variable the step's form supplies, and why.
@@ -243,16 +246,24 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
     let used: HashSet<String> =
         own.iter().chain(after.iter()).flat_map(|&i| flow.business_reads_of(i)).collect();
     let mut seen = HashSet::new();
+    let parent = target.and_then(|i| process.elements[i].parent);
     for &i in sorted(&before).iter() {
         let form_keys: HashSet<&str> =
             flow.form_keys[i].iter().flat_map(|(_, keys)| keys.iter().map(String::as_str)).collect();
-        for name in flow.writes_of(i) {
+        // what the sub-process the step runs in sets for itself it hands its steps; an outer one's
+        // own (an agent's settings) are its business
+        let outward = flow.writes_of(i);
+        let hands = parent == Some(i);
+        let writes = if hands { flow.all_writes_of(i) } else { outward.clone() };
+        for name in writes {
             if seen.insert(name.clone()) && picture.known_before.len() < MOST {
                 let root = name.split('.').next().unwrap_or(&name);
                 let used = used.contains(&name) || used.contains(root);
                 let entered = form_keys.contains(name.as_str());
                 let in_forms = flow.forms_with(&name);
-                picture.known_before.push(Known { name, from: flow.origin_of(i), used, entered, in_forms });
+                let handed = hands && !outward.contains(&name);
+                let from = flow.origin_of(i);
+                picture.known_before.push(Known { name, from, used, entered, in_forms, handed });
             }
         }
     }
@@ -269,7 +280,7 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
                 let from = format!("given when the process starts (read by {})", flow.phrase(i));
                 let used = used.contains(&name);
                 let in_forms = flow.forms_with(&name);
-                picture.known_before.push(Known { name, from, used, entered: true, in_forms });
+                picture.known_before.push(Known { name, from, used, entered: true, in_forms, handed: false });
             }
         }
     }
@@ -473,6 +484,15 @@ impl<'p> Flow<'p> {
         let own = &self.process.elements[i].id;
         let mut out: Vec<String> =
             self.access[i].writes.iter().filter(|w| &w.scope != own).map(|w| w.name.clone()).collect();
+        if let Some((_, keys)) = &self.form_keys[i] {
+            out.extend(keys.iter().cloned());
+        }
+        out
+    }
+
+    /// What the element at `i` writes, its own locals too: what its children see of it.
+    fn all_writes_of(&self, i: usize) -> Vec<String> {
+        let mut out: Vec<String> = self.access[i].writes.iter().map(|w| w.name.clone()).collect();
         if let Some((_, keys)) = &self.form_keys[i] {
             out.extend(keys.iter().cloned());
         }
