@@ -20,7 +20,8 @@
 //! - **Allowed values**: the string literals a condition compares it with (`x = "approve"`, `x in
 //!   ["a", "b"]`), and per gateway whether its conditions cover every value (no default flow, every
 //!   condition a plain comparison of the one variable).
-//! - **Known before**: what earlier steps set, and whether the step or a later one reads it again.
+//! - **Known before**: what earlier steps set (and what a sub-process the step runs in sets for the
+//!   elements inside it), and whether the step or a later one reads it again.
 //! - **For process findings**: the decision inputs whose rules use them as a list while their
 //!   `typeRef` says otherwise ([`TypeDisagreement`]); the form is checked by what the rules use. (The
 //!   names read that nothing writes are [`super::unwritten`]'s.)
@@ -429,8 +430,15 @@ fn known_before(
     let mut order: Vec<usize> = before.iter().copied().filter(|i| !own.contains(i)).collect();
     // what runs only before the step first: where a value comes from on the way to the step
     order.sort_unstable_by_key(|i| (after.contains(i), *i));
+    let enclosing = enclosing(process, own);
     for i in order {
-        for name in facts.writes_of(process, i) {
+        // a sub-process the step runs in holds its own inputs for the elements inside it
+        let writes = if enclosing.contains(&i) {
+            facts.access[i].writes.iter().map(|w| w.name.clone()).collect()
+        } else {
+            facts.writes_of(process, i)
+        };
+        for name in writes {
             if seen.insert(name.clone()) && out.len() < MOST {
                 let only_before = !after.contains(&i);
                 out.push(KnownValue {
@@ -440,6 +448,18 @@ fn known_before(
                     only_before,
                 });
             }
+        }
+    }
+    out
+}
+
+/// The sub-processes the elements `own` run in, however deep.
+fn enclosing(process: &Process, own: &[usize]) -> HashSet<usize> {
+    let mut out = HashSet::new();
+    for &i in own {
+        let mut at = process.elements[i].parent;
+        while let Some(p) = at.filter(|p| out.insert(*p)) {
+            at = process.elements[p].parent;
         }
     }
     out
