@@ -183,3 +183,52 @@ fn what_the_sub_process_hands_its_steps_is_shown_first() {
     assert_eq!(keys.first(), Some(&"requestDetails"), "{keys:?}");
     assert!(!keys.contains(&"provider"), "{keys:?}");
 }
+
+#[test]
+fn what_a_later_form_shows_and_nothing_sets_came_with_the_start() {
+    // the invoice's data comes with the start; the reviewer's form shows it read-only, so the step
+    // before the review shows it too; what a form lets a person edit is that form's, not the start's
+    let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+      <startEvent id="S"/><sequenceFlow id="a" sourceRef="S" targetRef="Assign"/>
+      <userTask id="Assign"/><sequenceFlow id="b" sourceRef="Assign" targetRef="Review"/>
+      <userTask id="Review"><extensionElements><zeebe:formDefinition formId="review"/></extensionElements></userTask>
+      <sequenceFlow id="c" sourceRef="Review" targetRef="Fix"/>
+      <userTask id="Fix"><extensionElements><zeebe:formDefinition formId="fix"/></extensionElements></userTask>
+      <sequenceFlow id="d" sourceRef="Fix" targetRef="E"/><endEvent id="E"/></process></definitions>"#;
+    let fix = json!({"id": "fix", "components": [
+        {"type": "textfield", "key": "iban", "label": "IBAN"},
+        {"type": "textfield", "key": "creditor", "label": "Creditor", "readonly": true}
+    ]});
+    let review = json!({"id": "review", "components": [
+        {"type": "textfield", "key": "iban", "label": "IBAN", "readonly": true},
+        {"type": "textfield", "key": "creditor", "label": "Creditor", "readonly": true},
+        {"type": "number", "key": "amount", "label": "Amount", "disabled": true},
+        {"type": "textarea", "key": "remarks", "label": "Remarks"}
+    ]});
+    let project = project::from_request(&[review, fix], &[], &ProjectBounds::default()).unwrap();
+    let p = bpmn::read_str(xml).processes.remove(0);
+    let step = p.element_index("Assign");
+    let picture = flow::picture(&p, step, &project);
+    let known: Vec<&str> = picture.known_before.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(
+        known,
+        ["creditor", "amount"],
+        "not `iban`, which the fix form edits: {:?}",
+        picture.known_before
+    );
+    assert!(
+        picture.known_before[0].from.contains("given when the process starts"),
+        "{:?}",
+        picture.known_before
+    );
+    let contract = formgen::flow::contract(&p, step, &project);
+    let around = Around { picture: &picture, project: &project, contract: &contract };
+    let form = draft::draft_in(Some(&p), step, Some(around), "", None).form;
+    let shown: Vec<(&str, &Value)> = form["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| Some((c["key"].as_str()?, &c["readonly"])))
+        .collect();
+    assert_eq!(shown, [("creditor", &json!(true)), ("amount", &json!(true))]);
+}

@@ -9,7 +9,8 @@
 //!   and its children before what follows it. What can run after: what it can reach the same way.
 //!   The contract's graph (`flow::graph`): the picture and the contract agree on the order.
 //! - **Known before**: variables written by what can run before (with where they come from), and those
-//!   read before the step that nothing in the process writes: the process was started with them.
+//!   read before the step, or shown read-only by a later form, that nothing in the process writes: the
+//!   process was started with them.
 //! - **To supply**: variables read by what can run after and written by nothing in the process but
 //!   the step's own form; plus the sources of the step's own output mappings (a user task with
 //!   `<zeebe:output source="=approved" target="isApproved"/>` has a form that writes `approved`). For the
@@ -217,6 +218,39 @@ fn read_before_set(
     out
 }
 
+/// What a later form shows read-only, nothing in the process sets (no element, no form that lets a
+/// person edit it, the step's own included) and nothing reads as data (else the step supplies it):
+/// the process was started with it. Added to `known` (at most [`MOST`]) unless `seen`.
+fn shown_later(
+    flow: &Flow<'_>,
+    after: &HashSet<usize>,
+    used: &HashSet<String>,
+    seen: &mut HashSet<String>,
+    known: &mut Vec<Known>,
+) {
+    let mut set_in_process: HashSet<&str> =
+        flow.access.iter().flat_map(|a| a.writes.iter().map(|w| w.name.as_str())).collect();
+    for i in 0..flow.process.elements.len() {
+        let shown: HashSet<&str> = flow.shown_keys[i].iter().map(String::as_str).collect();
+        let edited = flow.form_keys[i].iter().flat_map(|(_, keys)| keys.iter().map(String::as_str));
+        set_in_process
+            .extend(edited.filter(|k| !shown.contains(k)).map(|k| k.split('.').next().unwrap_or(k)));
+    }
+    for &i in sorted(after).iter() {
+        for name in &flow.shown_keys[i] {
+            let root = name.split('.').next().unwrap_or(name);
+            // what the step or a later element reads as data and nothing sets is the step's to supply
+            let read = used.contains(name) || used.contains(root);
+            if read || set_in_process.contains(root) || known.len() >= MOST || !seen.insert(name.clone()) {
+                continue;
+            }
+            let from = format!("given when the process starts (shown by {})", flow.phrase(i));
+            let (name, in_forms) = (name.clone(), flow.forms_with(name));
+            known.push(Known { name, from, used: false, entered: true, in_forms, handed: false });
+        }
+    }
+}
+
 /// The data picture of the element at `target` (none: the start form).
 pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> Picture {
     let flow = Flow::new(process, project);
@@ -284,6 +318,7 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
             }
         }
     }
+    shown_later(&flow, &after, &used, &mut seen, &mut picture.known_before);
     // to supply: read after, written by nothing but the step's own form
     // what the step's own output mappings set from something else than the value itself is the
     // engine's to write, not the form's
@@ -413,6 +448,8 @@ struct Flow<'p> {
     access: Vec<ElementAccess>,
     /// Per element: the input keys of the form it binds, and which form that is.
     form_keys: Vec<Option<(String, Vec<String>)>>,
+    /// Per element: the keys the form it binds shows read-only or disabled.
+    shown_keys: Vec<Vec<String>>,
     /// Per element: what the decisions it calls read.
     decision_reads: Vec<Vec<String>>,
     forms_read: Vec<String>,
@@ -424,14 +461,20 @@ struct Flow<'p> {
 impl<'p> Flow<'p> {
     fn new(process: &'p Process, project: &Project) -> Flow<'p> {
         let mut forms_read = IndexSet::new();
+        let mut shown_keys = Vec::with_capacity(process.elements.len());
         let form_keys: Vec<Option<(String, Vec<String>)>> = process
             .elements
             .iter()
             .map(|e| {
-                let form = linked_form(process, e, project)?;
+                let Some(form) = linked_form(process, e, project) else {
+                    shown_keys.push(Vec::new());
+                    return None;
+                };
                 if !form.id.is_empty() {
                     forms_read.insert(form.id.clone());
                 }
+                let shown = form.input_fields.iter().filter(|f| f.readonly || f.disabled);
+                shown_keys.push(shown.map(|f| f.key.clone()).collect());
                 Some((form.id.clone(), form.input_fields.iter().map(|f| f.key.clone()).collect()))
             })
             .collect();
@@ -473,6 +516,7 @@ impl<'p> Flow<'p> {
             process,
             access: access::of_process(process),
             form_keys,
+            shown_keys,
             decision_reads,
             forms_read: forms_read.into_iter().collect(),
             decisions_read: decisions_read.into_iter().collect(),
