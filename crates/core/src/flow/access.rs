@@ -180,6 +180,16 @@ pub(crate) fn passed_in(element: &Element) -> std::collections::HashSet<&str> {
         .collect()
 }
 
+/// The names `element` holds for itself and reads as its own, from its `writes`: its locals (input
+/// targets, loop element), but what an input mapping passes in unchanged ([`passed_in`]), which it
+/// reads from outside.
+pub(crate) fn own_locals<'a>(element: &Element, writes: &'a [Write]) -> impl Iterator<Item = &'a str> {
+    let passed_in: std::collections::HashSet<String> =
+        passed_in(element).into_iter().map(str::to_string).collect();
+    let id = element.id.to_string();
+    writes.iter().filter(move |w| w.scope == id && !passed_in.contains(&w.name)).map(|w| w.name.as_str())
+}
+
 /// Whether an element maps `name` (or a dotted path below it) as an input.
 fn maps_input(element: &Element, name: &str) -> bool {
     element.accesses.iter().any(|a| a.place == Place::InputTarget && root(&a.expression) == name)

@@ -980,10 +980,9 @@ impl<'a> Reader<'a> {
     /// The element's own locals (its input targets, its loop element), but what an input mapping
     /// passes in unchanged (`= url` mapped to `url`), which it reads from outside.
     fn locals(&self, i: usize) -> Vec<String> {
-        let element = &self.process.elements[i];
-        let passed_in = access::passed_in(element);
-        let locals = self.facts.access[i].writes.iter().filter(|w| w.scope == *element.id);
-        locals.filter(|w| !passed_in.contains(w.name.as_str())).map(|w| w.name.clone()).collect()
+        access::own_locals(&self.process.elements[i], &self.facts.access[i].writes)
+            .map(str::to_string)
+            .collect()
     }
 
     /// The FEEL conditions after the step that compare a variable with a literal, and the decision

@@ -616,10 +616,7 @@ impl<'p> Flow<'p> {
     /// The names local to the element at `i` (its input targets, its loop element), but what an input
     /// mapping passes in unchanged, which it reads from outside.
     fn locals(&self, i: usize) -> HashSet<String> {
-        let element = &self.process.elements[i];
-        let passed_in = access::passed_in(element);
-        let locals = self.access[i].writes.iter().filter(|w| w.scope == *element.id);
-        locals.filter(|w| !passed_in.contains(w.name.as_str())).map(|w| w.name.clone()).collect()
+        access::own_locals(&self.process.elements[i], &self.access[i].writes).map(str::to_string).collect()
     }
 
     /// Where a value written by the element at `i` comes from, in words.

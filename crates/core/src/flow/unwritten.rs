@@ -118,10 +118,8 @@ fn unwritten_reads_beside(
 /// The names the element at `i` holds for itself and reads as its own: its locals, but what an input
 /// mapping passes in unchanged (`= url` mapped to `url`), which it reads from outside.
 fn locals_of(process: &Process, i: usize) -> HashSet<String> {
-    let e = &process.elements[i];
-    let passed_in = super::access::passed_in(e);
-    let writes = of_element(process, i).writes.into_iter();
-    writes.filter(|w| w.scope == *e.id && !passed_in.contains(w.name.as_str())).map(|w| w.name).collect()
+    let writes = of_element(process, i).writes;
+    super::access::own_locals(&process.elements[i], &writes).map(str::to_string).collect()
 }
 
 /// Every root name the process's elements write where others may read it (not a task's locals: a
