@@ -270,17 +270,9 @@ pub fn process_text(target: &Target, picture: Option<&Picture>, beside_draft: bo
 
 /// The forms embedded in the target's BPMN document for other steps (any of its processes).
 fn embedded_forms(target: &Target) -> Vec<crate::project::ProjectForm> {
-    let own = target.element().and_then(|e| target.process().linked_form(e)).map(|f| f.id.as_str());
-    target
-        .definitions()
-        .processes
-        .iter()
-        .flat_map(|p| &p.linked_forms)
-        .filter(|f| Some(f.id.as_str()) != own)
-        .filter_map(|f| {
-            let schema = serde_json::from_str(&f.body).ok()?;
-            crate::project::ProjectForm::read(schema, format!("the embedded form {}", f.id)).ok()
-        })
+    let own = target.process();
+    (target.definitions().processes.iter())
+        .flat_map(|p| flow::embedded_siblings(p, target.element_index().filter(|_| std::ptr::eq(p, own))))
         .collect()
 }
 

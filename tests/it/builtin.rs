@@ -451,3 +451,38 @@ fn a_start_form_gives_the_first_value_of_what_a_later_form_asks_again() {
     let keys: Vec<&str> = cs.iter().filter_map(|c| c["key"].as_str()).collect();
     assert_eq!(keys, ["category"], "{:?}", picture.to_supply);
 }
+
+#[test]
+fn a_form_embedded_for_another_step_defines_a_field_as_a_project_form_does() {
+    // the review step reads what the entry step's embedded form asks for; the review step's own
+    // embedded form is the one a draft replaces, so it defines nothing
+    let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+      <extensionElements>
+        <zeebe:userTaskForm id="entry">{"components": [{"type": "textfield", "key": "amount", "label": "Amount due"}, {"type": "radio", "key": "category", "label": "Kind of cost", "values": [{"label": "Travel", "value": "travel"}, {"label": "Office", "value": "office"}]}]}</zeebe:userTaskForm>
+        <zeebe:userTaskForm id="review">{"components": [{"type": "textarea", "key": "note", "label": "What the old form said"}]}</zeebe:userTaskForm>
+      </extensionElements>
+      <startEvent id="S"/><sequenceFlow id="a" sourceRef="S" targetRef="E"/>
+      <userTask id="E"><extensionElements><zeebe:formDefinition formKey="camunda-forms:bpmn:entry"/></extensionElements></userTask>
+      <sequenceFlow id="b" sourceRef="E" targetRef="R"/>
+      <userTask id="R"><extensionElements><zeebe:formDefinition formKey="camunda-forms:bpmn:review"/><zeebe:ioMapping>
+        <zeebe:output source="=note" target="reviewNote"/></zeebe:ioMapping></extensionElements></userTask>
+      <sequenceFlow id="c" sourceRef="R" targetRef="G"/><exclusiveGateway id="G"/>
+      <sequenceFlow id="d" sourceRef="G" targetRef="X"><conditionExpression>=amount &gt; 100 and category = "travel"</conditionExpression></sequenceFlow>
+      <sequenceFlow id="e" sourceRef="G" targetRef="X"><conditionExpression>=reviewNote != null</conditionExpression></sequenceFlow>
+      <endEvent id="X"/></process></definitions>"#;
+    let p = bpmn::read_str(xml).processes.remove(0);
+    let project = formgen::project::Project::default();
+    let review = p.element_index("R");
+    let picture = formgen::flow::picture(&p, review, &project);
+    let contract = formgen::flow::contract(&p, review, &project);
+    let around = draft::Around { picture: &picture, project: &project, contract: &contract };
+    let drafted = draft::draft_in(Some(&p), review, Some(around), "", None);
+    let cs = components(&drafted.form);
+    let category = by_key(&cs, "category");
+    assert_eq!(category["type"], "radio", "{cs:?}");
+    assert_eq!(category["label"], "Kind of cost");
+    assert_eq!(category["values"][0]["label"], "Travel");
+    assert_eq!(by_key(&cs, "amount")["label"], "Amount due");
+    let note = by_key(&cs, "note");
+    assert_ne!(note["label"], "What the old form said", "the step's own embedded form defines nothing");
+}

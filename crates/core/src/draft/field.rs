@@ -122,6 +122,20 @@ pub(super) fn distinct_labels(components: &mut [Value], from: usize) {
     }
 }
 
+/// `component` with `label` for its label (a date or time field's `dateLabel` or `timeLabel`); as it
+/// was when `label` is blank.
+pub(super) fn called(mut component: Value, label: &str) -> Value {
+    let label = label.trim();
+    if label.is_empty() {
+        return component;
+    }
+    let slot = ["dateLabel", "timeLabel", "label"].into_iter().find(|k| component.get(*k).is_some());
+    if let Some(slot) = slot {
+        component[slot] = json!(label);
+    }
+    component
+}
+
 /// One field for a variable, typed from what the process says of it: the literals its conditions
 /// compare it with first, then how its expressions use it, then its name; required where a decision
 /// depends on it and (when a contract says) only this form supplies it.
@@ -378,6 +392,15 @@ mod tests {
 
     fn type_of(field: &Value) -> &str {
         field["type"].as_str().unwrap()
+    }
+
+    #[test]
+    fn a_field_called_as_the_project_calls_it_keeps_its_type() {
+        let due = called(field("dueDate", Use::Write, Evidence::default()), " Pay by ");
+        assert_eq!((due["type"].as_str(), due["dateLabel"].as_str()), (Some("datetime"), Some("Pay by")));
+        assert!(due.get("label").is_none(), "a date field is labelled by its dateLabel");
+        let amount = called(field("amount", Use::Write, Evidence::default()), "");
+        assert_eq!(amount["label"], "Amount", "a blank label leaves the name's");
     }
 
     #[test]

@@ -143,7 +143,8 @@ pub fn draft_in(
             warnings.extend(data::not_shown_warning(around.picture, &chosen));
         }
     }
-    let definitions = around.map(|a| crate::flow::Definitions::new(process, a.project));
+    let siblings = crate::flow::embedded_siblings(process, target);
+    let definitions = around.map(|a| crate::flow::Definitions::new(process, a.project, &siblings));
     let first_drafted = components.len();
     for (name, use_) in chosen {
         if bound.clashes(&name) {
@@ -159,7 +160,9 @@ pub fn draft_in(
             Some(d) if evidence.comparisons.is_empty() || d.kind != ComponentType::Textfield.as_str() => {
                 data::defined_field(&name, use_, d, evidence)
             }
-            _ => field(&name, use_, evidence),
+            // typed by what the process compares it with, called as the project calls it
+            Some(d) => field::called(field(&name, use_, evidence), &d.label),
+            None => field(&name, use_, evidence),
         };
         bound.insert(&name);
         components.push(component);

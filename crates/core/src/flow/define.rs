@@ -48,7 +48,28 @@ const NEEDED: &[(&str, &[&str])] = &[("expression", &["expression", "computeOn"]
 /// decision's output (for the result variable of a step that calls it) or input. For many names, make
 /// a [`Definitions`] once and ask it.
 pub fn definition(name: &str, process: &Process, project: &Project) -> Option<Definition> {
-    Definitions::new(process, project).get(name)
+    Definitions::new(process, project, &[]).get(name)
+}
+
+/// The forms embedded in `process` (`zeebe:userTaskForm`) for other steps than the one at `step`:
+/// siblings as much as the project's `.form` files, for they are the same process's other forms.
+/// One that is not a form-js document is skipped.
+pub fn embedded_siblings(process: &Process, step: Option<usize>) -> Vec<ProjectForm> {
+    let own = step.and_then(|i| process.linked_form(&process.elements[i])).map(|f| f.id.as_str());
+    process
+        .linked_forms
+        .iter()
+        .filter(|f| Some(f.id.as_str()) != own)
+        .filter_map(|f| {
+            let schema = serde_json::from_str(&f.body).ok()?;
+            let mut form = ProjectForm::read(schema, format!("the embedded form {}", f.id)).ok()?;
+            // named as the step's form key names it, when its schema has no id of its own
+            if form.id.is_empty() {
+                form.id.clone_from(&f.id);
+            }
+            Some(form)
+        })
+        .collect()
 }
 
 /// Where each variable of a process and its project is defined, indexed once: [`Definitions::get`]
@@ -68,10 +89,11 @@ pub struct Definitions<'a> {
 }
 
 impl<'a> Definitions<'a> {
-    /// The index of `process` and `project`.
-    pub fn new(process: &'a Process, project: &'a Project) -> Definitions<'a> {
+    /// The index of `process` and `project`, with the forms embedded for the process's other steps
+    /// (`siblings`, see [`embedded_siblings`]) after the project's.
+    pub fn new(process: &'a Process, project: &'a Project, siblings: &'a [ProjectForm]) -> Definitions<'a> {
         let mut fields = HashMap::new();
-        for form in &project.forms {
+        for form in project.forms.iter().chain(siblings) {
             for field in &form.input_fields {
                 fields.entry(field.key.as_str()).or_insert((form, field));
             }
@@ -358,7 +380,7 @@ mod tests {
         ]});
         let project = crate::project::from_request(&[schema], &[], &Default::default()).unwrap();
         let process = Process::default();
-        let definitions = Definitions::new(&process, &project);
+        let definitions = Definitions::new(&process, &project, &[]);
         let total = definitions.get("order.total").unwrap();
         assert_eq!(total.kind, "expression");
         assert_eq!(
@@ -367,6 +389,33 @@ mod tests {
         );
         assert!(definitions.get("bare").unwrap().properties.is_empty(), "nothing to bring");
         assert!(definitions.get("a").unwrap().properties.is_empty(), "a text field needs nothing");
+    }
+
+    #[test]
+    fn the_forms_embedded_for_other_steps_are_siblings_and_the_steps_own_is_not() {
+        let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+          <extensionElements>
+            <zeebe:userTaskForm id="a">{"components": [{"type": "number", "key": "x", "label": "X"}]}</zeebe:userTaskForm>
+            <zeebe:userTaskForm id="b">{"components": [{"type": "textfield", "key": "y"}]}</zeebe:userTaskForm>
+            <zeebe:userTaskForm id="c">not a form</zeebe:userTaskForm>
+          </extensionElements>
+          <userTask id="A"><extensionElements><zeebe:formDefinition formKey="camunda-forms:bpmn:a"/></extensionElements></userTask>
+          </process></definitions>"#;
+        let process = crate::bpmn::read_str(xml).processes.remove(0);
+        let keys = |step| -> Vec<String> {
+            embedded_siblings(&process, step)
+                .iter()
+                .flat_map(|f| &f.input_fields)
+                .map(|f| f.key.clone())
+                .collect()
+        };
+        assert_eq!(keys(process.element_index("A")), ["y"]);
+        assert_eq!(keys(None), ["x", "y"], "the start form binds none of them");
+        let siblings = embedded_siblings(&process, None);
+        let project = Project::default();
+        let defined = Definitions::new(&process, &project, &siblings).get("x").unwrap();
+        assert_eq!((defined.kind.as_str(), defined.label.as_str()), ("number", "X"));
+        assert_eq!(defined.source, "the form \"a\"");
     }
 
     #[test]

@@ -106,7 +106,7 @@ pub fn describe_picture(
         .chain(picture.decided_on.iter().map(|d| d.name.as_str()))
         .chain(picture.known_before.iter().map(|k| k.name.as_str()));
     let mut shown = Vec::new();
-    let definitions = Definitions::new(process, project);
+    let definitions = Definitions::new(process, project, embedded);
     let mut looked_up = std::collections::HashSet::new();
     for name in names {
         if !looked_up.insert(name) {
