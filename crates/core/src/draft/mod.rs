@@ -155,7 +155,10 @@ pub fn draft_in(
             continue;
         }
         let evidence = said.of(&name);
-        let definition: Option<Definition> = definitions.as_ref().and_then(|d| d.get(&name));
+        let definition: Option<Definition> = definitions.as_ref().and_then(|d| match use_ {
+            Use::Write => d.get_edited(&name),
+            Use::Read => d.get(&name),
+        });
         let component = match &definition {
             Some(d) if evidence.comparisons.is_empty() || d.kind != ComponentType::Textfield.as_str() => {
                 data::defined_field(&name, use_, d, evidence)

@@ -78,6 +78,8 @@ pub fn embedded_siblings(process: &Process, step: Option<usize>) -> Vec<ProjectF
 pub struct Definitions<'a> {
     /// The first project form field binding each key.
     fields: HashMap<&'a str, (&'a ProjectForm, &'a FormField)>,
+    /// The first project form field binding each key that a person can edit there.
+    edited: HashMap<&'a str, (&'a ProjectForm, &'a FormField)>,
     /// The first declared field with each id or variable: the element and the field.
     declared: HashMap<&'a str, (&'a Element, &'a DeclaredField)>,
     /// The elements whose (first) result variable has each name, in document order.
@@ -93,9 +95,13 @@ impl<'a> Definitions<'a> {
     /// (`siblings`, see [`embedded_siblings`]) after the project's.
     pub fn new(process: &'a Process, project: &'a Project, siblings: &'a [ProjectForm]) -> Definitions<'a> {
         let mut fields = HashMap::new();
+        let mut edited = HashMap::new();
         for form in project.forms.iter().chain(siblings) {
             for field in &form.input_fields {
                 fields.entry(field.key.as_str()).or_insert((form, field));
+                if !field.readonly && !field.disabled {
+                    edited.entry(field.key.as_str()).or_insert((form, field));
+                }
             }
         }
         let mut declared = HashMap::new();
@@ -121,12 +127,26 @@ impl<'a> Definitions<'a> {
                 }
             }
         }
-        Definitions { fields, declared, results, decisions, inputs }
+        Definitions { fields, edited, declared, results, decisions, inputs }
     }
 
     /// The first definition of `name`, as [`definition`] finds it.
     pub fn get(&self, name: &str) -> Option<Definition> {
-        if let Some((form, field)) = self.fields.get(name) {
+        self.find(name, &self.fields)
+    }
+
+    /// The definition of `name` for a field a person edits: the first sibling field that lets them
+    /// edit it (one that shows it is labelled for reading: "You said:"), else as [`Definitions::get`].
+    pub fn get_edited(&self, name: &str) -> Option<Definition> {
+        self.find(name, &self.edited).or_else(|| self.get(name))
+    }
+
+    fn find(
+        &self,
+        name: &str,
+        fields: &HashMap<&'a str, (&'a ProjectForm, &'a FormField)>,
+    ) -> Option<Definition> {
+        if let Some((form, field)) = fields.get(name) {
             let source = if form.id.is_empty() {
                 format!("the form {}", form.file)
             } else {
@@ -416,6 +436,24 @@ mod tests {
         let defined = Definitions::new(&process, &project, &siblings).get("x").unwrap();
         assert_eq!((defined.kind.as_str(), defined.label.as_str()), ("number", "X"));
         assert_eq!(defined.source, "the form \"a\"");
+    }
+
+    #[test]
+    fn a_field_to_edit_is_defined_by_a_form_that_edits_it() {
+        let shown = serde_json::json!({"id": "review", "components": [
+            {"type": "textfield", "key": "guess", "label": "You said:", "readonly": true},
+            {"type": "textfield", "key": "answer", "label": "The answer", "disabled": true}
+        ]});
+        let asked = serde_json::json!({"id": "ask", "components": [
+            {"type": "textfield", "key": "guess", "label": "Your guess", "validate": {"required": true}}
+        ]});
+        let project = crate::project::from_request(&[shown, asked], &[], &Default::default()).unwrap();
+        let process = Process::default();
+        let definitions = Definitions::new(&process, &project, &[]);
+        assert_eq!(definitions.get("guess").unwrap().label, "You said:", "the first form's, to show it");
+        let edited = definitions.get_edited("guess").unwrap();
+        assert_eq!((edited.label.as_str(), edited.required), ("Your guess", true));
+        assert_eq!(definitions.get_edited("answer").unwrap().label, "The answer", "no form edits it");
     }
 
     #[test]

@@ -99,20 +99,19 @@ pub fn describe_picture(
         lines.push("- Known before it (show what the step needs; do not ask for it again):".into());
         lines.extend(picture.known_before.iter().map(|k| item(&k.name, &k.from)));
     }
-    let names = picture
-        .to_supply
-        .iter()
-        .map(|s| s.name.as_str())
-        .chain(picture.decided_on.iter().map(|d| d.name.as_str()))
-        .chain(picture.known_before.iter().map(|k| k.name.as_str()));
+    // what the form asks for, defined as a form that edits it has it; then what it shows
+    let names = (picture.to_supply.iter().map(|s| (s.name.as_str(), true)))
+        .chain(picture.decided_on.iter().map(|d| (d.name.as_str(), true)))
+        .chain(picture.known_before.iter().map(|k| (k.name.as_str(), false)));
     let mut shown = Vec::new();
     let definitions = Definitions::new(process, project, embedded);
     let mut looked_up = std::collections::HashSet::new();
-    for name in names {
+    for (name, edited) in names {
         if !looked_up.insert(name) {
             continue;
         }
-        if let Some(d) = definitions.get(name) {
+        let definition = if edited { definitions.get_edited(name) } else { definitions.get(name) };
+        if let Some(d) = definition {
             let mut line = format!("  - {}: {} \"{}\"", d.name, d.kind, d.label);
             if !d.options.is_empty() {
                 let options: Vec<&str> =
