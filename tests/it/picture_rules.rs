@@ -232,3 +232,38 @@ fn what_a_later_form_shows_and_nothing_sets_came_with_the_start() {
         .collect();
     assert_eq!(shown, [("creditor", &json!(true)), ("amount", &json!(true))]);
 }
+
+#[test]
+fn a_worked_sub_process_hands_no_settings_and_what_came_with_the_start_is_no_supply() {
+    // an AI agent's ad-hoc sub-process holds its worker's settings; its tool step is handed the
+    // request, not the provider; the mail the process started with, read before the step, is known
+    // there, not the step's to supply again though a later task reads it too
+    let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+      <startEvent id="S"/><sequenceFlow id="a" sourceRef="S" targetRef="Agent"/>
+      <adHocSubProcess id="Agent"><extensionElements>
+        <zeebe:taskDefinition type="io.camunda.agenticai:aiagent-job-worker:1"/>
+        <zeebe:ioMapping>
+          <zeebe:input source="openai" target="provider.type"/>
+          <zeebe:input source="=mail.body" target="data.userPrompt.prompt"/>
+        </zeebe:ioMapping></extensionElements>
+        <userTask id="Human"><extensionElements><zeebe:ioMapping>
+          <zeebe:input source="=fromAi(toolCall.request, &quot;what the specialist must do&quot;)" target="requestDetails"/>
+          <zeebe:output source="=answer" target="toolCallResult"/>
+        </zeebe:ioMapping></extensionElements></userTask>
+      </adHocSubProcess>
+      <sequenceFlow id="b" sourceRef="Agent" targetRef="Reply"/>
+      <serviceTask id="Reply"><extensionElements><zeebe:taskDefinition type="mail"/><zeebe:ioMapping>
+        <zeebe:input source="=mail.from" target="to"/></zeebe:ioMapping></extensionElements></serviceTask>
+      <sequenceFlow id="c" sourceRef="Reply" targetRef="E"/><endEvent id="E"/></process></definitions>"#;
+    let p = bpmn::read_str(xml).processes.remove(0);
+    let project = Project::default();
+    let picture = flow::picture(&p, p.element_index("Human"), &project);
+    assert!(
+        picture.known_before.iter().all(|k| !k.name.starts_with("provider") && !k.handed),
+        "{:?}",
+        picture.known_before
+    );
+    let supplied: Vec<&str> = picture.to_supply.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(supplied, ["answer"], "{:?}", picture.to_supply);
+    assert!(picture.known_before.iter().any(|k| k.name == "mail"), "{:?}", picture.known_before);
+}

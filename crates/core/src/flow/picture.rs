@@ -287,7 +287,9 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
         // what the sub-process the step runs in sets for itself it hands its steps; an outer one's
         // own (an agent's settings) are its business
         let outward = flow.writes_of(i);
-        let hands = parent == Some(i);
+        // a sub-process a job worker runs (an AI agent) holds its worker's settings, not data
+        let worked = process.elements[i].accesses.iter().any(|a| a.place == Place::JobType);
+        let hands = parent == Some(i) && !worked;
         let writes = if hands { flow.all_writes_of(i) } else { outward.clone() };
         for name in writes {
             if seen.insert(name.clone()) && picture.known_before.len() < MOST {
@@ -335,6 +337,9 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
         .chain(picture.set_by_step.iter().cloned())
         .collect();
     picture.to_supply = to_supply(&flow, &graph, &own, &after, &written_elsewhere);
+    // what the process was started with, read before the step already, the step does not supply
+    let known: HashSet<&str> = picture.known_before.iter().map(|k| k.name.as_str()).collect();
+    picture.to_supply.retain(|s| !known.contains(s.name.as_str()));
     picture.decided_on = decided_on(process, &graph, &own, &written_elsewhere);
     // what the process reads by mistake (a literal without quotes, a misspelling) is no field
     let mistaken = super::unwritten::mistaken_reads(process, project, target);
