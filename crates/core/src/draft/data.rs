@@ -20,6 +20,11 @@ use crate::words;
 /// step's own fields. Chosen by `formgen eval` on the corpus pairs (see the README).
 pub(crate) const KNOWN_SHOWN: usize = 6;
 
+/// How many read-only fields a draft shows once objects are their paths: one object known before the
+/// step (an e-mail, a policy) would otherwise fill the form with its internals. Chosen by `formgen
+/// eval` on the corpus pairs (see the README).
+pub(crate) const READ_ONLY_SHOWN: usize = 6;
+
 /// Of those, how many may be values an earlier step computed rather than a person entered.
 pub(crate) const COMPUTED_SHOWN: usize = 2;
 
@@ -77,8 +82,30 @@ fn shown_known(picture: &Picture) -> Vec<&str> {
     shown
 }
 
+/// Keeps at most [`READ_ONLY_SHOWN`] of the `chosen` fields the step only reads: over that, the paths
+/// of objects leave first, the last first, then the last values.
+pub(super) fn cap_read_only(chosen: &mut Vec<(String, Use)>) {
+    let read_only = |c: &[(String, Use)]| c.iter().filter(|(_, u)| *u == Use::Read).count();
+    let mut over = read_only(chosen).saturating_sub(READ_ONLY_SHOWN);
+    for i in (0..chosen.len()).rev() {
+        if over == 0 {
+            break;
+        }
+        if chosen[i].1 == Use::Read && chosen[i].0.contains('.') {
+            chosen.remove(i);
+            over -= 1;
+        }
+    }
+    let mut kept = 0;
+    chosen.retain(|(_, u)| {
+        kept += usize::from(*u == Use::Read);
+        *u == Use::Write || kept <= READ_ONLY_SHOWN
+    });
+}
+
 /// The warning naming the values known before the step that the draft does not show, when there are
-/// any: it shows at most [`KNOWN_SHOWN`], those the step's work points to first. Not counted: what the
+/// any: it shows at most [`KNOWN_SHOWN`] and [`READ_ONLY_SHOWN`] fields for them, those the step's work
+/// points to first. Not counted: what the
 /// step's own mappings overwrite or its assignment reads, which are never shown.
 pub(super) fn not_shown_warning(picture: &Picture, chosen: &[(String, Use)]) -> Option<String> {
     let covered = |name: &str| {
@@ -98,8 +125,9 @@ pub(super) fn not_shown_warning(picture: &Picture, chosen: &[(String, Use)]) -> 
     };
     (!left.is_empty()).then(|| {
         format!(
-            "the draft shows at most {KNOWN_SHOWN} of the values known before this step, those the step and what \
-             follows it use and those on several forms first, then what earlier forms collected; not shown: {}{more}",
+            "the draft shows at most {KNOWN_SHOWN} of the values known before this step and {READ_ONLY_SHOWN} \
+             read-only fields, those the step and what follows it use and those on several forms first, then what \
+             earlier forms collected, and an object's parts last; not shown: {}{more}",
             named.join(", ")
         )
     })
@@ -291,6 +319,21 @@ fn declared_field(f: &DeclaredField) -> Value {
 mod tests {
     use super::*;
     use crate::bpmn::read_condition;
+
+    #[test]
+    fn an_objects_parts_leave_the_read_only_fields_first() {
+        let names =
+            ["decision", "note", "mail.subject", "mail.from", "mail.body", "policy.id", "score", "date"];
+        let mut chosen: Vec<(String, Use)> = names.iter().map(|n| (n.to_string(), Use::Read)).collect();
+        chosen.insert(1, ("answer".into(), Use::Write));
+        cap_read_only(&mut chosen);
+        let kept: Vec<&str> = chosen.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(kept, ["decision", "answer", "note", "mail.subject", "mail.from", "score", "date"]);
+        let mut flat: Vec<(String, Use)> = (0..9).map(|i| (format!("v{i}"), Use::Read)).collect();
+        cap_read_only(&mut flat);
+        assert_eq!(flat.len(), READ_ONLY_SHOWN, "the last values leave when no object is left");
+        assert_eq!(flat.last().map(|(n, _)| n.as_str()), Some("v5"));
+    }
 
     fn expression_definition(properties: Value) -> Definition {
         Definition {
