@@ -6,8 +6,8 @@
 //! - on a first generation, a draft field the answer dropped is added back (the prompt asks the model
 //!   to keep every key of the draft and drop one only where the brief asks), with one warning that
 //!   lists them;
-//! - on a first generation, a field labelled by its key or with another field's label gets the draft's
-//!   label back (`labels`), with a warning that lists them.
+//! - on a first generation, a field labelled by its key, with another field's label or otherwise than
+//!   the project names its value gets the draft's label back (`labels`), with a warning that lists them.
 //!
 //! A field the brief asks to leave out ("without the discount", "ohne Nachlass") is never added.
 //!
@@ -59,6 +59,9 @@ pub(super) struct AnswerCheck {
     pub keep_draft: bool,
     /// The author's brief, when there is one (what it asks to leave out is not added).
     pub brief: Option<String>,
+    /// The binding paths whose draft label is the one the project gives the value (a sibling form's,
+    /// a decision's): an answer that keeps the draft gets those labels back.
+    pub named: Vec<String>,
 }
 
 impl AnswerCheck {
@@ -111,7 +114,8 @@ impl AnswerCheck {
         // on the form as completed: a field added back may be the one whose label the answer copied
         if self.keep_draft {
             let label = |path: &str| field(path).map(label_of).filter(|l| !l.is_empty()).map(str::to_string);
-            warnings.extend(labels::restored_warning(&labels::restore(components, &label)));
+            let named = |path: &str| self.named.iter().any(|n| n == path);
+            warnings.extend(labels::restored_warning(&labels::restore(components, &label, &named)));
         }
         if warnings.is_empty() {
             return findings;

@@ -86,7 +86,27 @@ impl<'a> Job<'a> {
             drafted: self.gated_draft().map(Compact::of),
             keep_draft: self.start_from_draft && self.request.schema.is_none(),
             brief: self.request.description.clone(),
+            named: self.named(),
         })
+    }
+
+    /// The keys of the draft's fields whose label is the one the project gives the value.
+    fn named(&self) -> Vec<String> {
+        let (Some(t), Some(draft)) = (self.target, self.gated_draft()) else { return Vec::new() };
+        let siblings = flow::embedded_siblings(t.process(), t.element_index());
+        let definitions = flow::Definitions::new(t.process(), t.project(), &siblings);
+        let fields = draft.get("components").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        fields
+            .iter()
+            .filter_map(|c| {
+                let key = c.get("key")?.as_str()?;
+                let label = c.get("label")?.as_str()?.trim();
+                let project = |d: flow::Definition| d.label.trim() == label && !label.is_empty();
+                let named = definitions.get_edited(key).is_some_and(project)
+                    || definitions.get(key).is_some_and(project);
+                named.then(|| key.to_string())
+            })
+            .collect()
     }
 
     /// The builtin draft as the gate accepted it, with a process only: the prompt's starting point

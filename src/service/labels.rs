@@ -1,8 +1,10 @@
 //! The draft's labels given back where a model's answer wrote a label no person would choose: the key
 //! itself (`Concern_estimate`, `loan_amount`) where the draft reads it as words, or a label another
 //! field of the same form has too (two fields that read "Message delivered") where the draft tells them
-//! apart. Small models copy a neighbour's label or the identifier they were shown; a label the author
-//! wants differently is theirs to write, but one that cannot tell two fields apart is never it.
+//! apart, or a label of its own for a value the project already names (a sibling form's "Invoice
+//! Document Creditor" written "Creditor"). Small models copy a neighbour's label or the identifier they
+//! were shown, and reword what the prompt asked them to reuse; a label the author wants differently is
+//! theirs to write in a refinement, but one that cannot tell two fields apart is never it.
 
 use std::collections::HashMap;
 
@@ -10,12 +12,14 @@ use serde_json::Value;
 
 use super::complete::{group_path, label_of, path_in};
 
-/// Gives every keyed field of `components` (inside groups too) whose label is its key, or is shared with
-/// another field, the label `draft` has for its binding path, where that label differs. Returns the
-/// paths given back, with the label each now reads.
+/// Gives every keyed field of `components` (inside groups too) whose label is its key, is shared with
+/// another field, or differs from a label the project gives its value (`named`: the binding paths whose
+/// draft label is the project's), the label `draft` has for its binding path, where that label differs.
+/// Returns the paths given back, with the label each now reads.
 pub(super) fn restore(
     components: &mut [Value],
     draft: &dyn Fn(&str) -> Option<String>,
+    named: &dyn Fn(&str) -> bool,
 ) -> Vec<(String, String)> {
     let mut seen: HashMap<String, usize> = HashMap::new();
     visit(components, "", &mut |_, field| {
@@ -34,7 +38,7 @@ pub(super) fn restore(
         let written = label_of(field).trim();
         let is_key = (label == fold(name) && (written == name || !reads_as_words(name)))
             || (path.contains('.') && label == fold(path));
-        if is_key || seen.get(&label).copied().unwrap_or(0) > 1 {
+        if is_key || seen.get(&label).copied().unwrap_or(0) > 1 || named(path) {
             field["label"] = Value::String(theirs.clone());
             restored.push((path.to_string(), theirs));
         }
@@ -50,8 +54,8 @@ pub(super) fn restored_warning(restored: &[(String, String)]) -> Option<String> 
     let each: Vec<String> =
         restored.iter().map(|(path, label)| format!("`{path}` reads \"{label}\"")).collect();
     Some(format!(
-        "The model's form labelled {} by {} key or with another field's label; formgen gave back its draft's \
-         label: {}.",
+        "The model's form labelled {} by {} key, with another field's label or otherwise than the project \
+         names the value; formgen gave back its draft's label: {}.",
         if restored.len() == 1 { "a field" } else { "fields" },
         if restored.len() == 1 { "its" } else { "their" },
         each.join(", ")
@@ -120,7 +124,7 @@ mod tests {
                 {"type": "textfield", "key": "note", "label": "claim.note"}
             ]}
         ]);
-        let restored = restore(form.as_array_mut().unwrap(), &draft);
+        let restored = restore(form.as_array_mut().unwrap(), &draft, &|_| false);
         assert_eq!(
             restored,
             [
@@ -137,9 +141,21 @@ mod tests {
     }
 
     #[test]
+    fn a_value_the_project_names_gets_the_projects_label_back() {
+        let mut form = json!([
+            {"type": "number", "key": "amount", "label": "Total"},
+            {"type": "textarea", "key": "message", "label": "Your message"}
+        ]);
+        let restored = restore(form.as_array_mut().unwrap(), &draft, &|path| path == "amount");
+        assert_eq!(restored, [("amount".to_string(), "Invoice amount".to_string())]);
+        assert_eq!(form[1]["label"], "Your message", "a label the project does not give stays the model's");
+        assert!(restored_warning(&restored).unwrap().contains("otherwise than the project names the value"));
+    }
+
+    #[test]
     fn a_one_word_key_written_bare_gets_the_drafts_label_even_where_only_the_case_differs() {
         let mut form = json!([{"type": "textarea", "key": "message", "label": "message"}]);
-        let restored = restore(form.as_array_mut().unwrap(), &draft);
+        let restored = restore(form.as_array_mut().unwrap(), &draft, &|_| false);
         assert_eq!(restored, [("message".to_string(), "Message".to_string())]);
         assert_eq!(form[0]["label"], "Message");
     }
@@ -155,7 +171,7 @@ mod tests {
         ]);
         let before = form.clone();
         assert!(
-            restore(form.as_array_mut().unwrap(), &draft).is_empty(),
+            restore(form.as_array_mut().unwrap(), &draft, &|_| false).is_empty(),
             "a one-word key is a label, so is the draft's label in other letters, and a field without a draft label \
              is the model's"
         );

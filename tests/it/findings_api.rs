@@ -483,7 +483,8 @@ async fn with_draft_when_unusable_an_answer_cut_off_twice_gives_the_draft_and_an
 }
 
 #[tokio::test]
-async fn a_field_labelled_by_its_key_or_with_another_fields_label_gets_the_drafts_label_back() {
+async fn a_field_labelled_by_its_key_with_another_fields_label_or_unlike_the_project_gets_the_drafts_label_back()
+ {
     let answer = json!({"components": [
         {"type": "textfield", "key": "reviewer", "label": "Reviewer"},
         {"type": "number", "key": "riskScore", "label": "riskScore"},
@@ -502,14 +503,15 @@ async fn a_field_labelled_by_its_key_or_with_another_fields_label_gets_the_draft
             .clone()
     };
     assert_eq!(label("riskScore"), "Risk score", "{reply}");
-    assert_eq!(label("reviewer"), "Reviewer", "a one-word key reads as a label");
+    assert_eq!(label("reviewer"), "Geprüft von", "the project's form names it so");
     assert_eq!(label("discount"), "Nachlass (%)", "{reply}");
     assert_eq!(label("decision"), "Entscheidung", "its own label stays");
-    assert_eq!(label("note"), "Begründung für den Kunden", "a label of the model's own stays");
+    assert_eq!(label("note"), "Notiz", "the start form names it so");
     assert_eq!(label("customer"), "Kunde", "added back with the label the answer gave `amount`");
     assert_eq!(label("amount"), "Schadenshöhe", "{reply}");
     let warnings = reply["warnings"].to_string();
     assert!(warnings.contains(r#"`riskScore` reads \"Risk score\""#), "{warnings}");
+    assert!(warnings.contains(r#"`reviewer` reads \"Geprüft von\""#), "{warnings}");
     // a refinement starts from the author's form, whose labels are theirs
     body["schema"] = json!({"type": "default", "components": [{"type": "number", "key": "riskScore", "label": "riskScore", "id": "f1"}]});
     let (status, reply) = post(&app, "generate", body).await;
