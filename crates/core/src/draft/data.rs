@@ -85,8 +85,8 @@ fn shown_known(picture: &Picture) -> Vec<&str> {
 /// Keeps at most [`READ_ONLY_SHOWN`] of the `chosen` fields the step only reads: over that, the paths
 /// of objects leave first, the last first, then the last values.
 pub(super) fn cap_read_only(chosen: &mut Vec<(String, Use)>) {
-    let read_only = |c: &[(String, Use)]| c.iter().filter(|(_, u)| *u == Use::Read).count();
-    let mut over = read_only(chosen).saturating_sub(READ_ONLY_SHOWN);
+    let read_only = chosen.iter().filter(|(_, u)| *u == Use::Read).count();
+    let mut over = read_only.saturating_sub(READ_ONLY_SHOWN);
     for i in (0..chosen.len()).rev() {
         if over == 0 {
             break;
@@ -105,8 +105,8 @@ pub(super) fn cap_read_only(chosen: &mut Vec<(String, Use)>) {
 
 /// The warning naming the values known before the step that the draft does not show, when there are
 /// any: it shows at most [`KNOWN_SHOWN`] and [`READ_ONLY_SHOWN`] fields for them, those the step's work
-/// points to first. Not counted: what the
-/// step's own mappings overwrite or its assignment reads, which are never shown.
+/// points to first. Not counted: what the step's own mappings overwrite or its assignment reads, which
+/// are never shown.
 pub(super) fn not_shown_warning(picture: &Picture, chosen: &[(String, Use)]) -> Option<String> {
     let covered = |name: &str| {
         chosen

@@ -144,7 +144,7 @@ pub fn draft_in(
             warnings.extend(data::not_shown_warning(around.picture, &chosen));
         }
     }
-    let siblings = crate::flow::embedded_siblings(process, target);
+    let siblings = around.map(|_| crate::flow::embedded_siblings(process, target)).unwrap_or_default();
     let definitions = around.map(|a| crate::flow::Definitions::new(process, a.project, &siblings));
     let first_drafted = components.len();
     for (name, use_) in chosen {
