@@ -1,7 +1,8 @@
 //! The data picture's finer rules, each on a process made for it: what a process was started with,
 //! what a later element only checks for or reads from its own result, what a step's own mappings
-//! overwrite or route on, the shape a result expression stores, multi-word FEEL built-ins in
-//! conditions, and which known values the builtin drafter shows first.
+//! overwrite or route on, the shape a result expression or a script stores, multi-word FEEL built-ins
+//! in conditions, what the start form gives a value the process only updates, and which known values
+//! the builtin drafter shows first.
 
 use formgen::bpmn;
 use formgen::draft::{self, Around};
@@ -266,4 +267,36 @@ fn a_worked_sub_process_hands_no_settings_and_what_came_with_the_start_is_no_sup
     let supplied: Vec<&str> = picture.to_supply.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(supplied, ["answer"], "{:?}", picture.to_supply);
     assert!(picture.known_before.iter().any(|k| k.name == "mail"), "{:?}", picture.known_before);
+}
+
+#[test]
+fn the_start_form_gives_what_the_process_only_counts_down_and_a_scripts_context_is_its_fields() {
+    let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="Game">
+      <startEvent id="S"/><sequenceFlow id="a" sourceRef="S" targetRef="Who"/>
+      <scriptTask id="Who"><extensionElements>
+        <zeebe:script expression="={&quot;name&quot;: &quot;Ada&quot;, &quot;city&quot;: &quot;Paris&quot;}" resultVariable="player"/>
+      </extensionElements></scriptTask>
+      <sequenceFlow id="b" sourceRef="Who" targetRef="Play"/>
+      <serviceTask id="Play"><extensionElements><zeebe:taskDefinition type="play"/>
+        <zeebe:ioMapping><zeebe:output source="=lives - 1" target="lives"/></zeebe:ioMapping></extensionElements></serviceTask>
+      <sequenceFlow id="c" sourceRef="Play" targetRef="G"/><exclusiveGateway id="G"/>
+      <sequenceFlow id="over" sourceRef="G" targetRef="Review"><conditionExpression>=lives = 0</conditionExpression></sequenceFlow>
+      <sequenceFlow id="again" sourceRef="G" targetRef="Play"><conditionExpression>=lives &gt; 0</conditionExpression></sequenceFlow>
+      <userTask id="Review"/><sequenceFlow id="d" sourceRef="Review" targetRef="E"/><endEvent id="E"/>
+    </process></definitions>"#;
+    let p = bpmn::read_str(xml).processes.remove(0);
+    let project = Project::default();
+    let draft_of = |target: Option<usize>| {
+        let picture = flow::picture(&p, target, &project);
+        let contract = flow::contract(&p, target, &project);
+        let around = Around { picture: &picture, project: &project, contract: &contract };
+        draft::draft_in(Some(&p), target, Some(around), "", None).form["components"].clone()
+    };
+    let start = draft_of(None);
+    let lives = start.as_array().unwrap().iter().find(|c| c["key"] == "lives");
+    assert_eq!(lives.map(|c| c["type"].clone()), Some(json!("number")), "its first value: {start}");
+    let review = draft_of(p.element_index("Review"));
+    let keys: Vec<&str> = review.as_array().unwrap().iter().filter_map(|c| c["key"].as_str()).collect();
+    assert!(keys.contains(&"player.name") && keys.contains(&"player.city"), "{keys:?}");
+    assert!(!keys.contains(&"player"), "an object is its fields: {keys:?}");
 }

@@ -282,8 +282,8 @@ fn component_of<'s>(
 
 /// The dotted paths the process and its project use below `root` (`order.total` for `order`): read
 /// by path in an expression, bound by a project form's field, or stored as a context literal's key
-/// (`resultExpression` `={order: {total: ..}}`, an output mapping `={total: ..}` to `order`). In order
-/// of first appearance, at most `most`.
+/// (`resultExpression` `={order: {total: ..}}`, an output mapping or a script `={total: ..}` to
+/// `order`). In order of first appearance, at most `most`.
 pub fn paths_below(root: &str, process: &Process, project: &Project, most: usize) -> Vec<String> {
     let prefix = format!("{root}.");
     let mut out: indexmap::IndexSet<String> = indexmap::IndexSet::new();
@@ -298,18 +298,9 @@ pub fn paths_below(root: &str, process: &Process, project: &Project, most: usize
         }
     }
     for e in crate::stop::until_stopped(&process.elements) {
-        // what a result expression or an output mapping stores, when its value is a context literal
-        for (k, a) in e.accesses.iter().enumerate() {
-            let stored = match &a.place {
-                Place::Header(key) if key == "resultExpression" => {
-                    Some((a.expression.as_str(), String::new()))
-                }
-                _ => e.output_mapping_at(k).map(|(source, target)| (source, format!("{target}."))),
-            };
-            if let Some((value, stored_as)) = stored {
-                for path in super::access::context_paths(value) {
-                    add(&format!("{stored_as}{path}"));
-                }
+        for (value, stored_as) in stored_values(e) {
+            for path in super::access::context_paths(value) {
+                add(&format!("{stored_as}{path}"));
             }
         }
         for a in &e.accesses {
@@ -323,6 +314,28 @@ pub fn paths_below(root: &str, process: &Process, project: &Project, most: usize
         }
     }
     out.into_iter().collect()
+}
+
+/// The values `e` stores whose context literal's keys become paths, each with the prefix its keys are
+/// stored under: a result expression's (`""`: its keys are variables), an output mapping's (its
+/// target), a script's (its result variable).
+fn stored_values(e: &crate::bpmn::Element) -> Vec<(&str, String)> {
+    let result_variable = e.accesses.iter().find(|a| a.place == Place::ResultVariable);
+    let mut out = Vec::new();
+    for (k, a) in e.accesses.iter().enumerate() {
+        match &a.place {
+            Place::Header(key) if key == "resultExpression" => {
+                out.push((a.expression.as_str(), String::new()));
+            }
+            Place::Script => {
+                if let Some(r) = result_variable {
+                    out.push((a.expression.as_str(), format!("{}.", r.expression.trim())));
+                }
+            }
+            _ => out.extend(e.output_mapping_at(k).map(|(source, target)| (source, format!("{target}.")))),
+        }
+    }
+    out
 }
 
 /// The first segments of every dotted path [`paths_below`] could list, gathered in one pass: a name
@@ -343,19 +356,13 @@ impl PathRoots {
             form.input_fields.iter().filter(|f| !f.in_list).for_each(|f| add(&f.key));
         }
         for e in crate::stop::until_stopped(&process.elements) {
-            for (k, a) in e.accesses.iter().enumerate() {
-                // as `paths_below` takes them
-                let stored = match &a.place {
-                    Place::Header(key) if key == "resultExpression" => {
-                        Some((a.expression.as_str(), String::new()))
-                    }
-                    _ => e.output_mapping_at(k).map(|(source, target)| (source, format!("{target}."))),
-                };
-                if let Some((value, stored_as)) = stored {
-                    for path in super::access::context_paths(value) {
-                        add(&format!("{stored_as}{path}"));
-                    }
+            // as `paths_below` takes them
+            for (value, stored_as) in stored_values(e) {
+                for path in super::access::context_paths(value) {
+                    add(&format!("{stored_as}{path}"));
                 }
+            }
+            for a in &e.accesses {
                 if a.expression.contains('.') {
                     let reads = expr::zeebe_value_reads(&a.expression).into_iter();
                     reads.chain(expr::juel_reads(&a.expression)).for_each(|r| add(&r.path));
@@ -454,6 +461,20 @@ mod tests {
         let edited = definitions.get_edited("guess").unwrap();
         assert_eq!((edited.label.as_str(), edited.required), ("Your guess", true));
         assert_eq!(definitions.get_edited("answer").unwrap().label, "The answer", "no form edits it");
+    }
+
+    #[test]
+    fn a_context_a_script_or_an_output_mapping_stores_has_its_keys_as_paths() {
+        let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+            <scriptTask id="s"><extensionElements><zeebe:script expression="={&quot;name&quot;: &quot;Ada&quot;, city: &quot;Paris&quot;}" resultVariable="customer"/></extensionElements></scriptTask>
+            <serviceTask id="t"><extensionElements><zeebe:ioMapping><zeebe:output source="={total: 3}" target="order"/></zeebe:ioMapping></extensionElements></serviceTask>
+            </process></definitions>"#;
+        let process = crate::bpmn::read_str(xml).processes.remove(0);
+        let project = Project::default();
+        assert_eq!(paths_below("customer", &process, &project, 8), ["customer.name", "customer.city"]);
+        assert_eq!(paths_below("order", &process, &project, 8), ["order.total"]);
+        let roots = PathRoots::new(&process, &project);
+        assert!(roots.may_have_paths_below("customer") && roots.may_have_paths_below("order"));
     }
 
     #[test]

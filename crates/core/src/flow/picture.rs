@@ -14,8 +14,8 @@
 //! - **To supply**: variables read by what can run after and written by nothing in the process but
 //!   the step's own form; plus the sources of the step's own output mappings (a user task with
 //!   `<zeebe:output source="=approved" target="isApproved"/>` has a form that writes `approved`). For the
-//!   start form: what the process reads and nothing in it writes, and what it reads on some way from
-//!   the start before a later form sets it.
+//!   start form: what the process reads and nothing in it writes, what it reads on some way from
+//!   the start before a later form sets it, and what it only updates from itself (`= lives - 1`).
 //! - **Decided on**: the variables the conditions of the gateways after the step test that nothing
 //!   else in the process writes: the answers this step's form gives.
 //!
@@ -178,12 +178,16 @@ fn read_before_set(
 ) -> Vec<(String, String)> {
     // only what people set later: a value the engine computes later (a tool call's results, a
     // loop's running total) starts unset by design
+    // nor an update of a value from itself (`lives - 1`): it gives no first value
     let mut writers: HashMap<String, HashSet<usize>> = HashMap::new();
     let mut computed: HashSet<String> = HashSet::new();
     for &i in sorted(after).iter() {
         let entered: HashSet<String> = flow.form_keys_of(i).into_iter().collect();
+        let updated = updated_by(&flow.process.elements[i]);
         for name in flow.writes_of(i) {
-            if entered.contains(&name) {
+            if updated.contains(&name) {
+                writers.entry(name).or_default();
+            } else if entered.contains(&name) {
                 writers.entry(name).or_default().insert(i);
             } else {
                 computed.insert(name);
@@ -196,7 +200,9 @@ fn read_before_set(
     let mut found = HashSet::new();
     for &i in sorted(after).iter() {
         let locals = flow.locals(i);
-        for name in crate::stop::until_stopped(flow.asked_reads_of(i, true)) {
+        let mut reads = flow.asked_reads_of(i, true);
+        reads.extend(updated_by(&flow.process.elements[i]));
+        for name in crate::stop::until_stopped(reads) {
             let Some(set_by) = writers.get(&name) else { continue };
             // what an element reads of what it sets itself is its state from an earlier round
             let own_state = set_by.contains(&i);
@@ -216,6 +222,24 @@ fn read_before_set(
         }
     }
     out
+}
+
+/// The variables the output mappings of `element` set from their own value without checking for it
+/// first (`= lives - 1` into `lives`): updates, which need a value to start from. Not `= guess` into
+/// `guess`: that hands on what the element itself set (a user task's form, a job's result).
+fn updated_by(element: &crate::bpmn::Element) -> Vec<String> {
+    element
+        .output_mappings()
+        .filter(|(source, target)| {
+            let source = source.trim_start().strip_prefix('=').unwrap_or(source).trim();
+            let checked = source == *target
+                || source.contains("null")
+                || expr::optional_names(source).iter().any(|n| n == target)
+                || expr::conditional_names(source).iter().any(|n| n == target);
+            !checked && expr::feel_reads(source).iter().any(|r| r.name == *target)
+        })
+        .map(|(_, target)| target.to_string())
+        .collect()
 }
 
 /// What a later form shows read-only, nothing in the process sets (no element, no form that lets a
@@ -684,6 +708,31 @@ mod tests {
         let picture = picture(&process, None, &Project::default());
         let first: Vec<&str> = picture.to_supply.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(first, names[..MOST_WALKS].iter().map(String::as_str).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_start_form_gives_the_first_value_of_what_the_process_only_updates() {
+        let process = |outputs: &str| {
+            let xml = format!(
+                r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+                  <startEvent id="S"/><sequenceFlow id="a" sourceRef="S" targetRef="T"/>
+                  <serviceTask id="T"><extensionElements><zeebe:taskDefinition type="play"/>
+                    <zeebe:ioMapping>{outputs}</zeebe:ioMapping></extensionElements></serviceTask>
+                  <sequenceFlow id="b" sourceRef="T" targetRef="E"/><endEvent id="E"/></process></definitions>"#
+            );
+            crate::bpmn::read_str(&xml).processes.remove(0)
+        };
+        let first = |outputs: &str| -> Vec<String> {
+            let p = process(outputs);
+            picture(&p, None, &Project::default()).to_supply.into_iter().map(|s| s.name).collect()
+        };
+        assert_eq!(first(r#"<zeebe:output source="=lives - 1" target="lives"/>"#), ["lives"]);
+        // a value checked for first, or handed on as the job set it, needs nothing from the start
+        assert!(
+            first(r#"<zeebe:output source="=if lives = null then 3 else lives - 1" target="lives"/>"#)
+                .is_empty()
+        );
+        assert!(first(r#"<zeebe:output source="=lives" target="lives"/>"#).is_empty());
     }
 
     #[test]
