@@ -248,11 +248,14 @@ mod tests {
     }
 
     #[test]
-    fn every_environment_variable_is_documented_in_the_readme() {
-        let readme = include_str!("../../README.md");
+    fn every_environment_variable_is_documented_in_the_configuration_reference() {
         for var in ENV_VARS {
             let name = var.name.split([' ', '<']).next().unwrap_or(var.name);
-            assert!(readme.contains(name), "README does not mention {name} ({})", var.setting);
+            assert!(
+                REFERENCE.contains(name),
+                "docs/configuration.md does not mention {name} ({})",
+                var.setting
+            );
         }
     }
 
@@ -398,12 +401,17 @@ mod tests {
         assert_eq!(e.problems.len(), 11, "{text}");
     }
 
-    /// The rows of the README table whose header row starts with `header`: each row's first cell's
-    /// names in backquotes.
-    fn readme_table_names(header: &str) -> Vec<String> {
-        let readme = include_str!("../../README.md");
-        let rows =
-            readme.lines().skip_while(|l| !l.starts_with(header)).skip(2).take_while(|l| l.starts_with('|'));
+    /// The configuration reference operators are pointed at.
+    const REFERENCE: &str = include_str!("../../docs/configuration.md");
+
+    /// The rows of the reference's table whose header row starts with `header`: each row's first
+    /// cell's names in backquotes.
+    fn reference_table_names(header: &str) -> Vec<String> {
+        let rows = REFERENCE
+            .lines()
+            .skip_while(|l| !l.starts_with(header))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'));
         rows.flat_map(|row| {
             let cell = row.split('|').nth(1).unwrap_or_default();
             cell.split('`').skip(1).step_by(2).map(str::to_string).collect::<Vec<_>>()
@@ -412,24 +420,39 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_tables_list_every_limit_and_every_auth_field() {
+    fn the_reference_lists_every_limit_every_auth_field_and_every_worker_field() {
         let mut limits: Vec<String> = match serde_json::to_value(crate::limits::Limits::default()) {
             Ok(serde_json::Value::Object(fields)) => fields.keys().cloned().collect(),
             other => panic!("{other:?}"),
         };
-        let mut listed = readme_table_names("| limit | default |");
+        let mut listed = reference_table_names("| limit | default |");
         limits.sort();
         listed.sort();
-        assert_eq!(listed, limits, "README.md's Limits table and the fields of Limits");
-        // the fields [auth] takes, as serde lists them for a key it does not know
-        let e = parse("[auth]\nno_such_field = 1\n").unwrap_err().to_string();
-        let expected = e.split("expected one of ").nth(1).unwrap_or_else(|| panic!("{e}"));
-        let mut fields: Vec<String> = expected.split('`').skip(1).step_by(2).map(str::to_string).collect();
-        let mut listed = readme_table_names("| `[auth]` field |");
-        fields.sort();
+        assert_eq!(listed, limits, "docs/configuration.md's Limits table and the fields of Limits");
+        // the fields a section takes, as serde lists them for a key it does not know
+        let fields_of = |section: &str| {
+            let e = parse(&format!("{section}\nno_such_field = 1\n")).unwrap_err().to_string();
+            let expected = e.split("expected one of ").nth(1).unwrap_or_else(|| panic!("{e}")).to_string();
+            let mut fields: Vec<String> =
+                expected.split('`').skip(1).step_by(2).map(str::to_string).collect();
+            fields.sort();
+            assert!(fields.len() >= 6, "{e}");
+            fields
+        };
+        let mut listed = reference_table_names("| `[auth]` field |");
         listed.sort();
-        assert!(fields.len() >= 6, "{e}");
-        assert_eq!(listed, fields, "README.md's [auth] table and the fields of [auth]");
+        assert_eq!(
+            listed,
+            fields_of("[auth]"),
+            "docs/configuration.md's [auth] table and the fields of [auth]"
+        );
+        let mut listed = reference_table_names("| field | meaning |");
+        listed.sort();
+        assert_eq!(
+            listed,
+            fields_of("[[workers]]"),
+            "docs/configuration.md's Workers table and a Worker's fields"
+        );
     }
 
     #[test]
