@@ -243,10 +243,12 @@ fn a_worked_sub_process_hands_no_settings_and_what_came_with_the_start_is_no_sup
       <startEvent id="S"/><sequenceFlow id="a" sourceRef="S" targetRef="Agent"/>
       <adHocSubProcess id="Agent"><extensionElements>
         <zeebe:taskDefinition type="io.camunda.agenticai:aiagent-job-worker:1"/>
+        <zeebe:adHoc outputCollection="toolCallResults" outputElement="={id: toolCall._meta.id, content: toolCallResult}"/>
         <zeebe:ioMapping>
           <zeebe:input source="openai" target="provider.type"/>
           <zeebe:input source="=mail.body" target="data.userPrompt.prompt"/>
-        </zeebe:ioMapping></extensionElements>
+        </zeebe:ioMapping>
+        <zeebe:taskHeaders><zeebe:header key="resultVariable" value="agent"/></zeebe:taskHeaders></extensionElements>
         <userTask id="Human"><extensionElements><zeebe:ioMapping>
           <zeebe:input source="=fromAi(toolCall.request, &quot;what the specialist must do&quot;)" target="requestDetails"/>
           <zeebe:output source="=answer" target="toolCallResult"/>
@@ -261,6 +263,12 @@ fn a_worked_sub_process_hands_no_settings_and_what_came_with_the_start_is_no_sup
     let picture = flow::picture(&p, p.element_index("Human"), &project);
     assert!(
         picture.known_before.iter().all(|k| !k.name.starts_with("provider") && !k.handed),
+        "{:?}",
+        picture.known_before
+    );
+    // what the agent sets while its tool runs is its own working state from an earlier round
+    assert!(
+        picture.known_before.iter().all(|k| k.name != "agent" && k.name != "toolCallResults"),
         "{:?}",
         picture.known_before
     );

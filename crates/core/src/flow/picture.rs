@@ -176,9 +176,9 @@ fn read_before_set(
     own: &[usize],
     after: &HashSet<usize>,
 ) -> Vec<(String, String)> {
-    // only what people set later: a value the engine computes later (a tool call's results, a
-    // loop's running total) starts unset by design
-    // nor an update of a value from itself (`lives - 1`): it gives no first value
+    // only what people set later: a value the engine computes later (a tool call's results) starts
+    // unset by design; an update of a value from itself (`lives - 1`) sets nothing, it needs a first
+    // value
     let mut writers: HashMap<String, HashSet<usize>> = HashMap::new();
     let mut computed: HashSet<String> = HashSet::new();
     for &i in sorted(after).iter() {
@@ -305,6 +305,7 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
         own.iter().chain(after.iter()).flat_map(|&i| flow.business_reads_of(i)).collect();
     let mut seen = HashSet::new();
     let parent = target.and_then(|i| process.elements[i].parent);
+    let enclosing: HashSet<usize> = std::iter::successors(parent, |&p| process.elements[p].parent).collect();
     for &i in sorted(&before).iter() {
         let form_keys: HashSet<&str> =
             flow.form_keys[i].iter().flat_map(|(_, keys)| keys.iter().map(String::as_str)).collect();
@@ -314,7 +315,13 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
         // a sub-process a job worker runs (an AI agent) holds its worker's settings, not data
         let worked = process.elements[i].accesses.iter().any(|a| a.place == Place::JobType);
         let hands = parent == Some(i) && !worked;
-        let writes = if hands { flow.all_writes_of(i) } else { outward.clone() };
+        // what a sub-process the step runs in sets outward (its result, its output collection) it
+        // sets when it completes: inside it, that is only an earlier round's state
+        let writes = match (hands, enclosing.contains(&i)) {
+            (true, _) => flow.all_writes_of(i).into_iter().filter(|w| !outward.contains(w)).collect(),
+            (false, true) => Vec::new(),
+            (false, false) => outward.clone(),
+        };
         for name in writes {
             if seen.insert(name.clone()) && picture.known_before.len() < MOST {
                 let root = name.split('.').next().unwrap_or(&name);
@@ -733,6 +740,25 @@ mod tests {
                 .is_empty()
         );
         assert!(first(r#"<zeebe:output source="=lives" target="lives"/>"#).is_empty());
+    }
+
+    #[test]
+    fn what_a_sub_process_sets_when_it_completes_is_not_known_inside_it() {
+        let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+            <startEvent id="s"/><sequenceFlow id="f0" sourceRef="s" targetRef="each"/>
+            <subProcess id="each">
+              <multiInstanceLoopCharacteristics><extensionElements>
+                <zeebe:loopCharacteristics inputCollection="=orders" inputElement="order" outputCollection="results" outputElement="=result"/>
+              </extensionElements></multiInstanceLoopCharacteristics>
+              <extensionElements><zeebe:ioMapping><zeebe:output source="=result" target="last"/></zeebe:ioMapping></extensionElements>
+              <startEvent id="ss"/><sequenceFlow id="i1" sourceRef="ss" targetRef="a"/><userTask id="a"/>
+            </subProcess>
+            <sequenceFlow id="f1" sourceRef="each" targetRef="e"/><endEvent id="e"/></process></definitions>"#;
+        let process = crate::bpmn::read_str(xml).processes.remove(0);
+        let picture = picture(&process, process.element_index("a"), &Project::default());
+        let known: Vec<&str> = picture.known_before.iter().map(|k| k.name.as_str()).collect();
+        assert!(known.contains(&"order"), "what it hands its steps: {known:?}");
+        assert!(!known.contains(&"results") && !known.contains(&"last"), "{known:?}");
     }
 
     #[test]
