@@ -179,13 +179,14 @@ fn read_before_set(
     // only what people set later: a value the engine computes later (a tool call's results) starts
     // unset by design; an update of a value from itself (`lives - 1`) sets nothing, it needs a first
     // value
+    let updates: HashMap<usize, Vec<String>> =
+        after.iter().map(|&i| (i, updated_by(&flow.process.elements[i]))).collect();
     let mut writers: HashMap<String, HashSet<usize>> = HashMap::new();
     let mut computed: HashSet<String> = HashSet::new();
     for &i in sorted(after).iter() {
         let entered: HashSet<String> = flow.form_keys_of(i).into_iter().collect();
-        let updated = updated_by(&flow.process.elements[i]);
         for name in flow.writes_of(i) {
-            if updated.contains(&name) {
+            if updates[&i].contains(&name) {
                 writers.entry(name).or_default();
             } else if entered.contains(&name) {
                 writers.entry(name).or_default().insert(i);
@@ -201,7 +202,7 @@ fn read_before_set(
     for &i in sorted(after).iter() {
         let locals = flow.locals(i);
         let mut reads = flow.asked_reads_of(i, true);
-        reads.extend(updated_by(&flow.process.elements[i]));
+        reads.extend(updates[&i].iter().cloned());
         for name in crate::stop::until_stopped(reads) {
             let Some(set_by) = writers.get(&name) else { continue };
             // what an element reads of what it sets itself is its state from an earlier round
