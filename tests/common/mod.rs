@@ -1,6 +1,7 @@
 //! Helpers of the integration tests (`tests/it`). The conformance tier takes the few it needs
 //! (`paths`, `moddle`, `served`) by path, so no helper goes unused in either binary.
 
+pub mod drafts;
 pub mod logs;
 pub mod moddle;
 mod paths;

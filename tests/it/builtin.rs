@@ -5,6 +5,7 @@ use formgen::bpmn::{self, Process};
 use formgen::draft;
 use formgen::gate;
 
+use crate::common::drafts::draft_around;
 use crate::common::process::{at, names_used};
 use serde_json::{Value, json};
 
@@ -348,10 +349,7 @@ fn the_values_known_before_a_step_it_does_not_show_are_named_in_a_warning() {
     let p = bpmn::read_str(&xml).processes.remove(0);
     let project = formgen::project::Project::default();
     let target = p.element_index("T");
-    let picture = formgen::flow::picture(&p, target, &project);
-    let contract = formgen::flow::contract(&p, target, &project);
-    let around = draft::Around { picture: &picture, project: &project, contract: &contract };
-    let drafted = draft::draft_in(Some(&p), target, Some(around), "", None);
+    let drafted = draft_around(&p, target, &project);
     let shown: Vec<String> = components(&drafted.form)
         .iter()
         .filter_map(|c| c.get("key").and_then(Value::as_str).map(str::to_string))
@@ -367,10 +365,7 @@ fn the_values_known_before_a_step_it_does_not_show_are_named_in_a_warning() {
     // a step whose known values are all shown gets no such warning
     let vacation = process("vacation.bpmn");
     let target = vacation.element_index("Task_approve");
-    let picture = formgen::flow::picture(&vacation, target, &project);
-    let contract = formgen::flow::contract(&vacation, target, &project);
-    let around = draft::Around { picture: &picture, project: &project, contract: &contract };
-    let drafted = draft::draft_in(Some(&vacation), target, Some(around), "", None);
+    let drafted = draft_around(&vacation, target, &project);
     assert!(drafted.warnings.iter().all(|w| !w.contains("not shown")), "{:?}", drafted.warnings);
 }
 
@@ -410,10 +405,7 @@ fn a_start_form_asks_for_what_the_process_reads_and_nothing_writes() {
     let p = bpmn::read_str(xml).processes.remove(0);
     let project = formgen::project::Project::default();
     let keys = |target: Option<usize>| {
-        let picture = formgen::flow::picture(&p, target, &project);
-        let contract = formgen::flow::contract(&p, target, &project);
-        let around = draft::Around { picture: &picture, project: &project, contract: &contract };
-        let drafted = draft::draft_in(Some(&p), target, Some(around), "", None);
+        let drafted = draft_around(&p, target, &project);
         components(&drafted.form)
             .iter()
             .filter_map(|c| c["key"].as_str().map(str::to_string))
@@ -443,13 +435,10 @@ fn a_start_form_gives_the_first_value_of_what_a_later_form_asks_again() {
       <sequenceFlow id="e" sourceRef="U" targetRef="J"/></process></definitions>"#;
     let p = bpmn::read_str(xml).processes.remove(0);
     let project = formgen::project::Project::default();
-    let picture = formgen::flow::picture(&p, None, &project);
-    let contract = formgen::flow::contract(&p, None, &project);
-    let around = draft::Around { picture: &picture, project: &project, contract: &contract };
-    let drafted = draft::draft_in(Some(&p), None, Some(around), "", None);
+    let drafted = draft_around(&p, None, &project);
     let cs = components(&drafted.form);
     let keys: Vec<&str> = cs.iter().filter_map(|c| c["key"].as_str()).collect();
-    assert_eq!(keys, ["category"], "{:?}", picture.to_supply);
+    assert_eq!(keys, ["category"], "{:?}", formgen::flow::picture(&p, None, &project).to_supply);
 }
 
 #[test]
@@ -473,10 +462,7 @@ fn a_form_embedded_for_another_step_defines_a_field_as_a_project_form_does() {
     let p = bpmn::read_str(xml).processes.remove(0);
     let project = formgen::project::Project::default();
     let review = p.element_index("R");
-    let picture = formgen::flow::picture(&p, review, &project);
-    let contract = formgen::flow::contract(&p, review, &project);
-    let around = draft::Around { picture: &picture, project: &project, contract: &contract };
-    let drafted = draft::draft_in(Some(&p), review, Some(around), "", None);
+    let drafted = draft_around(&p, review, &project);
     let cs = components(&drafted.form);
     let category = by_key(&cs, "category");
     assert_eq!(category["type"], "radio", "{cs:?}");

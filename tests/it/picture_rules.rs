@@ -4,6 +4,7 @@
 //! in conditions, what the start form gives a value the process only updates, and which known values
 //! the builtin drafter shows first.
 
+use crate::common::drafts::draft_around;
 use formgen::bpmn;
 use formgen::draft::{self, Around};
 use formgen::flow::{self, Picture};
@@ -294,12 +295,7 @@ fn the_start_form_gives_what_the_process_only_counts_down_and_a_scripts_context_
     </process></definitions>"#;
     let p = bpmn::read_str(xml).processes.remove(0);
     let project = Project::default();
-    let draft_of = |target: Option<usize>| {
-        let picture = flow::picture(&p, target, &project);
-        let contract = flow::contract(&p, target, &project);
-        let around = Around { picture: &picture, project: &project, contract: &contract };
-        draft::draft_in(Some(&p), target, Some(around), "", None).form["components"].clone()
-    };
+    let draft_of = |target: Option<usize>| draft_around(&p, target, &project).form["components"].clone();
     let start = draft_of(None);
     let lives = start.as_array().unwrap().iter().find(|c| c["key"] == "lives");
     assert_eq!(lives.map(|c| c["type"].clone()), Some(json!("number")), "its first value: {start}");
