@@ -290,7 +290,10 @@ impl Service {
         {
             Ok(text) => match gate_answer(text.clone(), &asked, redactor).await {
                 Ok(p) => return Ok(done(p, usage, 1)),
-                Err(e) => (e.problems(), text),
+                Err(e) => match mended(&text, &asked, redactor, Mend::Clashes).await {
+                    Some(p) => return Ok(done(p, usage, 1)),
+                    None => (e.problems(), text),
+                },
             },
             Err(ModelError::Truncated { max_tokens, partial, .. }) => {
                 if let Some(p) = salvaged(&partial, max_tokens, &asked, redactor).await {
@@ -333,7 +336,7 @@ impl Service {
             };
         match gate_answer(text.clone(), &asked, redactor).await {
             Ok(p) => Ok(done(p, usage, 2)),
-            Err(e) => match without_fields_that_cannot_bind(&text, &asked, redactor).await {
+            Err(e) => match mended(&text, &asked, redactor, Mend::ClashesAndKeys).await {
                 Some(p) => Ok(done(p, usage, 2)),
                 None => {
                     Err(ServiceError::Unusable { worker: worker.name.clone(), problems: e.problems(), usage })
@@ -481,13 +484,25 @@ async fn gate_answer(text: String, asked: &Asked, redactor: &Redactor) -> Result
     })
 }
 
-/// A second answer the gate still refuses, kept without the fields it cannot take, when those are
-/// all it refused: a field whose key form-js cannot bind (`first-name`, `# total`, `größe`), and every
-/// field after the first that binds a key again. None otherwise. The first answer's faults go to the
-/// repair round, since which key (or which of two fields) is meant is the model's to say; after it,
-/// the fields are left out with a warning that names each one, and the completion from the builtin
-/// draft adds back any field of the step's contract they held.
-async fn without_fields_that_cannot_bind(text: &str, asked: &Asked, redactor: &Redactor) -> Option<Proposal> {
+/// Which faults of a model's answer formgen mends by leaving fields out.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mend {
+    /// A key bound again, a whole object beside its parts: which field is meant is plain (the first of
+    /// a key; an object's parts, which the process reads), so even a first answer is mended at once
+    /// rather than spending a second model call.
+    Clashes,
+    /// Also a key form-js cannot bind (`first-name`, `# total`, `größe`): which key is meant is the
+    /// model's to say, so only the answer to the repair round is mended so.
+    ClashesAndKeys,
+}
+
+/// An answer the gate refuses, kept without the fields it cannot take, when those are all it refused:
+/// a field for a whole object beside fields for its parts, every field after the first that binds a
+/// key again, and with [`Mend::ClashesAndKeys`] a field whose key form-js cannot bind. None when there
+/// is no such field or the gate still refuses the rest. The fields are left out with a warning that
+/// names each one, and the completion from the builtin draft adds back any field of the step's
+/// contract they held.
+async fn mended(text: &str, asked: &Asked, redactor: &Redactor, mend: Mend) -> Option<Proposal> {
     let mut answer = gate::decode(text).ok()?;
     redactor.scrub_value(&mut answer);
     let components = match &mut answer {
@@ -500,42 +515,47 @@ async fn without_fields_that_cannot_bind(text: &str, asked: &Asked, redactor: &R
     if !keys().all(crate::formjs::within_path_bounds) {
         return None;
     }
+    let parted: std::collections::HashSet<String> = keys()
+        .filter(|k| crate::formjs::bindable(k))
+        .flat_map(|k| k.match_indices('.').map(|(i, _)| k[..i].to_string()).collect::<Vec<_>>())
+        .collect();
     let mut bound = Bound::default();
-    let (mut unbindable, mut twice) = (Vec::new(), Vec::new());
+    let (mut unbindable, mut whole, mut twice) = (Vec::new(), Vec::new(), Vec::new());
     components.retain(|c| {
         let Some(key) = c.get("key").and_then(Value::as_str) else { return true };
         let naming = || format!("\"{}\" (`{key}`)", c.get("label").and_then(Value::as_str).unwrap_or(key));
-        if !crate::formjs::bindable(key) {
-            unbindable.push(naming());
-            false
+        let left = if !crate::formjs::bindable(key) {
+            if mend == Mend::Clashes {
+                return true;
+            }
+            &mut unbindable
+        } else if parted.contains(key) {
+            &mut whole
         } else if !bound.claim(key) {
-            twice.push(naming());
-            false
+            &mut twice
         } else {
-            true
-        }
+            return true;
+        };
+        left.push(naming());
+        false
     });
-    if unbindable.is_empty() && twice.is_empty() {
+    if unbindable.is_empty() && whole.is_empty() && twice.is_empty() {
         return None;
     }
     let mut proposal = gate_answer(answer.to_string(), asked, redactor).await.ok()?;
-    if !twice.is_empty() {
-        proposal.warnings.insert(
-            0,
-            format!(
-                "The model's answer bound a key twice, also after a second try; formgen kept the first field of each key and left out {}.",
-                twice.join(", ")
-            ),
-        );
-    }
-    if !unbindable.is_empty() {
-        proposal.warnings.insert(
-            0,
-            format!(
-                "The model's answer gave a field a key form-js cannot bind, also after a second try (a key is ASCII letters, digits and underscores, dot-separated); formgen left out {}.",
-                unbindable.join(", ")
-            ),
-        );
+    let again = if mend == Mend::Clashes { "" } else { ", also after a second try" };
+    let warnings = [
+        (twice, "bound a key twice", "kept the first field of each key and left out"),
+        (whole, "gave a field for a whole object beside fields for its parts", "kept the parts and left out"),
+        (
+            unbindable,
+            "gave a field a key form-js cannot bind (a key is ASCII letters, digits and underscores, dot-separated)",
+            "left out",
+        ),
+    ];
+    for (fields, what, done) in warnings.into_iter().filter(|(f, _, _)| !f.is_empty()) {
+        let sentence = format!("The model's answer {what}{again}; formgen {done} {}.", fields.join(", "));
+        proposal.warnings.insert(0, sentence);
     }
     Some(proposal)
 }

@@ -9,7 +9,8 @@
 //!   and its children before what follows it. What can run after: what it can reach the same way.
 //!   The contract's graph (`flow::graph`): the picture and the contract agree on the order.
 //! - **Known before**: variables written by what can run before (with where they come from), and those
-//!   read before the step, or shown read-only by a later form, that nothing in the process writes: the
+//!   read before the step (a gateway before it tests the conditions of all its ways out, not only the
+//!   one to the step), or shown read-only by a later form, that nothing in the process writes: the
 //!   process was started with them.
 //! - **To supply**: variables read by what can run after and written by nothing in the process but
 //!   the step's own form; plus the sources of the step's own output mappings (a user task with
@@ -289,6 +290,15 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
     let elements = |walk: HashSet<usize>| -> HashSet<usize> {
         walk.into_iter().filter(|i| !is_own.contains(i) && !process.elements[*i].is_flow()).collect()
     };
+    // a gateway before the step tests every condition on its way out, the way to the step or not
+    let tested_before: HashSet<usize> = match target {
+        Some(i) => (graph.reach(&[i], Direction::Back).into_iter())
+            .filter(|&g| !process.elements[g].is_flow())
+            .flat_map(|g| graph.next[g].iter().copied())
+            .filter(|&f| process.elements[f].is_flow() && !is_own.contains(&f))
+            .collect(),
+        None => HashSet::new(),
+    };
     let (before, after) = match target {
         Some(i) => {
             (elements(graph.reach(&[i], Direction::Back)), elements(graph.reach(&[i], Direction::Forward)))
@@ -339,7 +349,8 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
     let written_anywhere: HashSet<String> = (0..process.elements.len())
         .flat_map(|i| flow.access[i].writes.iter().map(|w| w.name.clone()).chain(flow.form_keys_of(i)))
         .collect();
-    for &i in sorted(&before).iter() {
+    let read_before: HashSet<usize> = before.union(&tested_before).copied().collect();
+    for &i in sorted(&read_before).iter() {
         for name in crate::stop::until_stopped(flow.asked_reads_of(i, false)) {
             if !written_anywhere.contains(&name)
                 && seen.insert(name.clone())
@@ -760,6 +771,25 @@ mod tests {
         let known: Vec<&str> = picture.known_before.iter().map(|k| k.name.as_str()).collect();
         assert!(known.contains(&"order"), "what it hands its steps: {known:?}");
         assert!(!known.contains(&"results") && !known.contains(&"last"), "{known:?}");
+    }
+
+    #[test]
+    fn a_value_a_gateway_before_the_step_tests_was_given_at_the_start() {
+        // the step is on the default way: it runs because `amount < 5000` did not hold
+        let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"><process id="P">
+            <startEvent id="s"/><exclusiveGateway id="g" default="big"/>
+            <userTask id="a"/><serviceTask id="auto"/><endEvent id="e"/>
+            <sequenceFlow id="f0" sourceRef="s" targetRef="g"/>
+            <sequenceFlow id="big" sourceRef="g" targetRef="a"/>
+            <sequenceFlow id="small" sourceRef="g" targetRef="auto"><conditionExpression>= amount &lt; 5000</conditionExpression></sequenceFlow>
+            <sequenceFlow id="f1" sourceRef="a" targetRef="e"/>
+            <sequenceFlow id="after" sourceRef="a" targetRef="auto"><conditionExpression>= later</conditionExpression></sequenceFlow>
+            </process></definitions>"#;
+        let process = crate::bpmn::read_str(xml).processes.remove(0);
+        let picture = picture(&process, process.element_index("a"), &Project::default());
+        let known: Vec<(&str, bool)> =
+            picture.known_before.iter().map(|k| (k.name.as_str(), k.entered)).collect();
+        assert_eq!(known, [("amount", true)], "not what the step's own way out tests");
     }
 
     #[test]
