@@ -420,7 +420,7 @@ fn a_start_form_asks_for_what_the_process_reads_and_nothing_writes() {
 #[test]
 fn a_start_form_gives_the_first_value_of_what_a_later_form_asks_again() {
     // the question is fetched for `category` before the loop's form asks for another one; the
-    // running `total` a script keeps is the engine's, unset on the first round by design
+    // running `total` a script keeps needs a first value (in FEEL `null + 1` is null)
     let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
       <extensionElements><zeebe:userTaskForm id="pick">{"components": [{"type": "textfield", "key": "category", "label": "Category"}]}</zeebe:userTaskForm></extensionElements>
       <startEvent id="S"/><sequenceFlow id="a" sourceRef="S" targetRef="J"/><exclusiveGateway id="J"/>
@@ -438,7 +438,8 @@ fn a_start_form_gives_the_first_value_of_what_a_later_form_asks_again() {
     let drafted = draft_around(&p, None, &project);
     let cs = components(&drafted.form);
     let keys: Vec<&str> = cs.iter().filter_map(|c| c["key"].as_str()).collect();
-    assert_eq!(keys, ["category"], "{:?}", formgen::flow::picture(&p, None, &project).to_supply);
+    assert_eq!(keys, ["category", "total"], "{:?}", formgen::flow::picture(&p, None, &project).to_supply);
+    assert_eq!(by_key(&cs, "total")["type"], "number", "arithmetic with a number");
 }
 
 #[test]

@@ -226,12 +226,18 @@ fn read_before_set(
     out
 }
 
-/// The variables the output mappings of `element` set from their own value without checking for it
-/// first (`= lives - 1` into `lives`): updates, which need a value to start from. Not `= guess` into
+/// The variables the output mappings or the FEEL script of `element` set from their own value without
+/// checking for it first (`= lives - 1` into `lives`, a script `= total + 1` whose result variable is
+/// `total`): updates, which need a value to start from (in FEEL `null + 1` is null). Not `= guess` into
 /// `guess`: that hands on what the element itself set (a user task's form, a job's result).
 fn updated_by(element: &crate::bpmn::Element) -> Vec<String> {
+    let result = element.accesses.iter().find(|a| a.place == Place::ResultVariable);
+    let scripts = (element.accesses.iter())
+        .filter(|a| a.place == Place::Script && a.dialect == crate::bpmn::Dialect::Feel)
+        .filter_map(|a| result.map(|r| (a.expression.as_str(), r.expression.trim())));
     element
         .output_mappings()
+        .chain(scripts)
         .filter(|(source, target)| {
             let source = source.trim_start().strip_prefix('=').unwrap_or(source).trim();
             let checked = source == *target
@@ -752,6 +758,23 @@ mod tests {
                 .is_empty()
         );
         assert!(first(r#"<zeebe:output source="=lives" target="lives"/>"#).is_empty());
+    }
+
+    #[test]
+    fn a_start_form_gives_the_first_value_of_what_a_script_only_updates() {
+        let first = |expression: &str| -> Vec<String> {
+            let xml = format!(
+                r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+                  <startEvent id="S"/><sequenceFlow id="a" sourceRef="S" targetRef="T"/>
+                  <scriptTask id="T"><extensionElements><zeebe:script expression="{expression}" resultVariable="total"/></extensionElements></scriptTask>
+                  <sequenceFlow id="b" sourceRef="T" targetRef="E"/><endEvent id="E"/></process></definitions>"#
+            );
+            let p = crate::bpmn::read_str(&xml).processes.remove(0);
+            picture(&p, None, &Project::default()).to_supply.into_iter().map(|s| s.name).collect()
+        };
+        assert_eq!(first("=total + 1"), ["total"]);
+        assert!(first("=get or else(total, 0) + 1").is_empty(), "checked for first");
+        assert!(first("=count + 1").iter().all(|n| n != "total"), "not its own value");
     }
 
     #[test]
