@@ -296,19 +296,15 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
     let elements = |walk: HashSet<usize>| -> HashSet<usize> {
         walk.into_iter().filter(|i| !is_own.contains(i) && !process.elements[*i].is_flow()).collect()
     };
+    let back = target.map(|i| graph.reach(&[i], Direction::Back)).unwrap_or_default();
     // a gateway before the step tests every condition on its way out, the way to the step or not
-    let tested_before: HashSet<usize> = match target {
-        Some(i) => (graph.reach(&[i], Direction::Back).into_iter())
-            .filter(|&g| !process.elements[g].is_flow())
-            .flat_map(|g| graph.next[g].iter().copied())
-            .filter(|&f| process.elements[f].is_flow() && !is_own.contains(&f))
-            .collect(),
-        None => HashSet::new(),
-    };
+    let tested_before: HashSet<usize> = (back.iter())
+        .filter(|&&g| !is_own.contains(&g) && !process.elements[g].is_flow())
+        .flat_map(|&g| graph.next[g].iter().copied())
+        .filter(|&f| process.elements[f].is_flow())
+        .collect();
     let (before, after) = match target {
-        Some(i) => {
-            (elements(graph.reach(&[i], Direction::Back)), elements(graph.reach(&[i], Direction::Forward)))
-        }
+        Some(i) => (elements(back), elements(graph.reach(&[i], Direction::Forward))),
         None => (HashSet::new(), (0..process.elements.len()).filter(|i| !is_own.contains(i)).collect()),
     };
     let mut picture = Picture {
