@@ -1,8 +1,8 @@
 //! The data picture's finer rules, each on a process made for it: what a process was started with,
 //! what a later element only checks for or reads from its own result, what a step's own mappings
 //! overwrite or route on, the shape a result expression or a script stores, multi-word FEEL built-ins
-//! in conditions, what the start form gives a value the process only updates, and which known values
-//! the builtin drafter shows first.
+//! in conditions, what the start form gives a value the process only updates, which known values
+//! the builtin drafter shows first, and which an element's own memory keeps from it.
 
 use crate::common::drafts::draft_around;
 use formgen::bpmn;
@@ -276,6 +276,41 @@ fn a_worked_sub_process_hands_no_settings_and_what_came_with_the_start_is_no_sup
     let supplied: Vec<&str> = picture.to_supply.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(supplied, ["answer"], "{:?}", picture.to_supply);
     assert!(picture.known_before.iter().any(|k| k.name == "mail"), "{:?}", picture.known_before);
+}
+
+#[test]
+fn an_agent_tasks_own_memory_is_not_shown_to_its_tool_step() {
+    // the agent task hands its context back to itself each round; its tool calls the gateway and
+    // the tool loop read, and the tool step shows them
+    let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+      <startEvent id="S"/><sequenceFlow id="a" sourceRef="S" targetRef="Agent"/>
+      <serviceTask id="Agent"><extensionElements><zeebe:taskDefinition type="io.camunda.agenticai:aiagent:1"/>
+        <zeebe:ioMapping>
+          <zeebe:input source="=agent.context" target="data.context"/>
+          <zeebe:input source="=toolCallResults" target="data.tools.toolCallResults"/>
+        </zeebe:ioMapping>
+        <zeebe:taskHeaders><zeebe:header key="resultVariable" value="agent"/></zeebe:taskHeaders></extensionElements></serviceTask>
+      <sequenceFlow id="b" sourceRef="Agent" targetRef="G"/><exclusiveGateway id="G"/>
+      <sequenceFlow id="done" sourceRef="G" targetRef="E"><conditionExpression>=agent.toolCalls = null</conditionExpression></sequenceFlow>
+      <sequenceFlow id="more" sourceRef="G" targetRef="Tools"><conditionExpression>=agent.toolCalls != null</conditionExpression></sequenceFlow>
+      <subProcess id="Tools">
+        <multiInstanceLoopCharacteristics><extensionElements>
+          <zeebe:loopCharacteristics inputCollection="=agent.toolCalls" inputElement="toolCall" outputCollection="toolCallResults" outputElement="=toolCallResult"/>
+        </extensionElements></multiInstanceLoopCharacteristics>
+        <startEvent id="ts"/><sequenceFlow id="t1" sourceRef="ts" targetRef="Deliver"/>
+        <userTask id="Deliver"><extensionElements><zeebe:ioMapping>
+          <zeebe:input source="=toolCall.message" target="message"/>
+          <zeebe:output source="=delivered" target="toolCallResult"/>
+        </zeebe:ioMapping></extensionElements></userTask>
+      </subProcess>
+      <sequenceFlow id="back" sourceRef="Tools" targetRef="Agent"/>
+      <endEvent id="E"/></process></definitions>"#;
+    let p = bpmn::read_str(xml).processes.remove(0);
+    let drafted = draft_around(&p, p.element_index("Deliver"), &Project::default());
+    let keys: Vec<&str> =
+        drafted.form["components"].as_array().unwrap().iter().filter_map(|c| c["key"].as_str()).collect();
+    assert!(keys.contains(&"agent.toolCalls"), "{keys:?}");
+    assert!(!keys.contains(&"agent.context"), "{keys:?}");
 }
 
 #[test]

@@ -140,7 +140,9 @@ const NAMED: usize = 5;
 const MOST_PATHS: usize = 8;
 
 /// A variable that is an object (the process or a project form uses paths below it) becomes fields
-/// for the paths one level below it: a form cannot ask for a whole object in one field.
+/// for the paths one level below it: a form cannot ask for a whole object in one field. One shown
+/// read-only leaves out what only its looping writer reads back ([`crate::flow::own_state_paths`]),
+/// and goes when nothing else is left.
 pub(super) fn expand_objects(
     chosen: &mut Vec<(String, Use)>,
     process: &crate::bpmn::Process,
@@ -152,15 +154,23 @@ pub(super) fn expand_objects(
         // the values one level down: of 500 keys in 130 real forms one binds a deeper path; deeper
         // ones name an object's internals (an AI agent's `agent.context.metrics.*`), not what a
         // person reads, and a path with paths below it is an object again
-        let paths = if name.contains('.') || !roots.may_have_paths_below(&name) {
+        let mut paths = if name.contains('.') || !roots.may_have_paths_below(&name) {
             Vec::new()
         } else {
             let mut paths = crate::flow::paths_below(&name, process, project, 8 * MOST_PATHS);
             let all = paths.clone();
             paths.retain(|p| p.matches('.').count() == 1 && !all.iter().any(|q| super::overlaps(p, q)));
-            paths.truncate(MOST_PATHS);
             paths
         };
+        let object = !paths.is_empty();
+        if use_ == Use::Read && object {
+            let state = crate::flow::own_state_paths(&name, process);
+            paths.retain(|p| !state.contains(p));
+        }
+        paths.truncate(MOST_PATHS);
+        if object && paths.is_empty() {
+            continue;
+        }
         if paths.is_empty() {
             out.entry(name).or_insert(use_);
             continue;

@@ -316,6 +316,38 @@ pub fn paths_below(root: &str, process: &Process, project: &Project, most: usize
     out.into_iter().collect()
 }
 
+/// The paths one level below `root` that only elements on a loop that write `root` read: an AI agent
+/// that writes `agent` and reads `agent.context` back on its next round reads its own state, not data
+/// a person looks at. Empty when no such element reads below `root`.
+pub fn own_state_paths(root: &str, process: &Process) -> HashSet<String> {
+    let prefix = format!("{root}.");
+    let mut graph = None;
+    let (mut by_itself, mut by_others) = (HashSet::new(), HashSet::new());
+    for (i, e) in crate::stop::until_stopped(process.elements.iter().enumerate()) {
+        let reads: Vec<String> = (e.accesses.iter())
+            .filter(|a| a.expression.contains(&prefix) && !super::access::reads_of(a).is_empty())
+            .flat_map(|a| {
+                expr::zeebe_value_reads(&a.expression).into_iter().chain(expr::juel_reads(&a.expression))
+            })
+            .filter_map(|r| {
+                r.path.strip_prefix(&prefix).and_then(|rest| rest.split('.').next()).map(str::to_string)
+            })
+            .map(|part| format!("{prefix}{part}"))
+            .collect();
+        if reads.is_empty() {
+            continue;
+        }
+        let writes_root = super::access::of_element(process, i).writes.iter().any(|w| w.name == root);
+        let mut again = || {
+            let graph = graph.get_or_insert_with(|| super::graph::Graph::new(process));
+            graph.reach(&[i], super::graph::Direction::Forward).contains(&i)
+        };
+        if writes_root && again() { by_itself.extend(reads) } else { by_others.extend(reads) }
+    }
+    by_itself.retain(|p| !by_others.contains(p));
+    by_itself
+}
+
 /// The values `e` stores whose context literal's keys become paths, each with the prefix its keys are
 /// stored under: a result expression's (`""`: its keys are variables), an output mapping's (its
 /// target), a script's (its result variable).
@@ -395,6 +427,27 @@ fn kind_of(type_ref: &str, has_values: bool) -> ComponentType {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_what_a_looping_writer_reads_back_of_its_own_result_is_its_state() {
+        let process = |back: &str| {
+            let xml = format!(
+                r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+                  <startEvent id="s"/><sequenceFlow id="a" sourceRef="s" targetRef="T"/>
+                  <serviceTask id="T"><extensionElements><zeebe:taskDefinition type="agent"/>
+                    <zeebe:ioMapping><zeebe:input source="=agent.context.memory" target="memory"/></zeebe:ioMapping>
+                    <zeebe:taskHeaders><zeebe:header key="resultVariable" value="agent"/></zeebe:taskHeaders></extensionElements></serviceTask>
+                  <sequenceFlow id="b" sourceRef="T" targetRef="G"/><exclusiveGateway id="G"/>
+                  <sequenceFlow id="c" sourceRef="G" targetRef="{back}"><conditionExpression>=agent.toolCalls != null</conditionExpression></sequenceFlow>
+                  <sequenceFlow id="d" sourceRef="G" targetRef="E"/><endEvent id="E"/></process></definitions>"#
+            );
+            crate::bpmn::read_str(&xml).processes.remove(0)
+        };
+        let looped = process("T");
+        assert_eq!(own_state_paths("agent", &looped), HashSet::from(["agent.context".to_string()]));
+        // run once, it reads what was there before it: the process's data
+        assert!(own_state_paths("agent", &process("E")).is_empty());
+    }
 
     #[test]
     fn a_sibling_expression_field_brings_what_it_computes() {
