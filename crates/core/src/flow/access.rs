@@ -180,6 +180,21 @@ pub(crate) fn passed_in(element: &Element) -> std::collections::HashSet<&str> {
         .collect()
 }
 
+/// What the job worker of `element` hands back that its output mappings read into another variable
+/// (an AI agent sub-process's `=agent` into `agentResult`): what the element reads of it before the job
+/// runs (`=agent.context`) is its own result from its last round, not a value the process holds. Not
+/// what an output mapping updates in place (`=context put(case, ..)` into `case`).
+pub(crate) fn job_results(element: &Element) -> Vec<String> {
+    if !element.accesses.iter().any(|a| a.place == Place::JobType) {
+        return Vec::new();
+    }
+    let mappings: Vec<(&str, &str)> = element.output_mappings().collect();
+    let updated: std::collections::HashSet<&str> = mappings.iter().map(|(_, t)| root(t)).collect();
+    let read: IndexSet<String> =
+        mappings.iter().flat_map(|(source, _)| expr::zeebe_value_reads(source)).map(|r| r.name).collect();
+    read.into_iter().filter(|name| !updated.contains(name.as_str())).collect()
+}
+
 /// The names `element` holds for itself and reads as its own, from its `writes`: its locals (input
 /// targets, loop element), but what an input mapping passes in unchanged ([`passed_in`]), which it
 /// reads from outside.

@@ -7,8 +7,8 @@
 //!   message, a called process, a user task whose form is not in the project, a Camunda 7 delegate)
 //!   can run between the step and the read; nor, for a read that is not right after the step, before
 //!   it. Not a need: a read the expression checks for first (`is defined(x)`, `x != null`,
-//!   `get or else(x, ..)`, an `if` on them), an element's read of its own result (its state from an
-//!   earlier round), what the step's own output mappings set whatever the form holds (from an input
+//!   `get or else(x, ..)`, an `if` on them), an element's read of its own result or of what its job
+//!   hands back (its state from an earlier round), what the step's own output mappings set whatever the form holds (from an input
 //!   with a default, or a context `={..}`), a name that looks like an unquoted ISO 8601 literal
 //!   (`P1D`) and nothing writes.
 //!   Other steps that bind the very form being checked write none of its keys: they submit what it
@@ -1299,9 +1299,10 @@ fn is_context(source: &str) -> bool {
 
 /// The results an element writes as a whole: its result variable (a script's, a decision's, a
 /// connector's `resultVariable` header), the keys of a connector's `resultExpression` context, an
-/// ad-hoc sub-process's output collection.
+/// ad-hoc sub-process's output collection; and what its job hands back for its output mappings to
+/// read ([`access::job_results`]).
 fn own_results(e: &Element) -> Vec<String> {
-    let mut out = Vec::new();
+    let mut out = access::job_results(e);
     for a in &e.accesses {
         match &a.place {
             Place::ResultVariable | Place::AdHocOutputCollection => {

@@ -348,15 +348,10 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
         }
     }
     // read before the step and written by nothing in the process: given when the process started
-    let written_anywhere: HashSet<String> = (0..process.elements.len())
-        .flat_map(|i| flow.access[i].writes.iter().map(|w| w.name.clone()).chain(flow.form_keys_of(i)))
-        .collect();
     let read_before: HashSet<usize> = before.union(&tested_before).copied().collect();
     for &i in sorted(&read_before).iter() {
         for name in crate::stop::until_stopped(flow.asked_reads_of(i, false)) {
-            if !written_anywhere.contains(&name)
-                && seen.insert(name.clone())
-                && picture.known_before.len() < MOST
+            if !flow.written.contains(&name) && seen.insert(name.clone()) && picture.known_before.len() < MOST
             {
                 let from = format!("given when the process starts (read by {})", flow.phrase(i));
                 let used = used.contains(&name);
@@ -506,6 +501,8 @@ struct Flow<'p> {
     decisions_read: Vec<String>,
     /// Per key: how many distinct forms (bound by the process's steps, or in the project) bind it.
     key_forms: HashMap<String, usize>,
+    /// Every variable an element or the form a step binds writes.
+    written: HashSet<String>,
 }
 
 impl<'p> Flow<'p> {
@@ -561,10 +558,15 @@ impl<'p> Flow<'p> {
                 *key_forms.entry(k).or_default() += 1;
             }
         }
+        let access = access::of_process(process);
+        let written = (access.iter().flat_map(|a| a.writes.iter().map(|w| w.name.clone())))
+            .chain(form_keys.iter().flatten().flat_map(|(_, keys)| keys.iter().cloned()))
+            .collect();
         Flow {
             key_forms,
             process,
-            access: access::of_process(process),
+            access,
+            written,
             form_keys,
             shown_keys,
             decision_reads,
@@ -620,6 +622,7 @@ impl<'p> Flow<'p> {
     /// - what an AI agent fills in (`fromAi(toolCall.x, ..)`);
     /// - a value the expression checks for first (`is defined(x)`, `get or else(x, ..)`);
     /// - the element's own locals;
+    /// - its job's result from an earlier round ([`access::job_results`]);
     /// - with `routing` false, where the engine only routes or schedules the work ([`is_routing`]).
     fn asked_reads_of(&self, i: usize, routing: bool) -> Vec<String> {
         let asked = |a: &crate::bpmn::Access| {
@@ -633,7 +636,9 @@ impl<'p> Flow<'p> {
             ) && (routing || !is_routing(&a.place))
                 && !a.expression.contains("fromAi(")
         };
-        self.reads_where(i, asked, true, &self.locals(i))
+        let mut left_out = self.locals(i);
+        left_out.extend(access::job_results(&self.process.elements[i]));
+        self.reads_where(i, asked, true, &left_out)
     }
 
     /// The variables read by the places of the element at `i` that `keep` keeps, leaving out
@@ -790,6 +795,40 @@ mod tests {
         let known: Vec<&str> = picture.known_before.iter().map(|k| k.name.as_str()).collect();
         assert!(known.contains(&"order"), "what it hands its steps: {known:?}");
         assert!(!known.contains(&"results") && !known.contains(&"last"), "{known:?}");
+    }
+
+    #[test]
+    fn what_a_job_hands_back_and_reads_again_is_not_the_start_forms() {
+        // an agent sub-process reads its last round's `agent`; a connector updates `case` in place
+        let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+            <startEvent id="s"/><sequenceFlow id="f0" sourceRef="s" targetRef="load"/>
+            <serviceTask id="load"><extensionElements><zeebe:taskDefinition type="io.camunda:connector-jdbc:1"/><zeebe:ioMapping>
+              <zeebe:input source="={email: case.email}" target="data.variables"/>
+              <zeebe:output source="=context put(case, [&quot;customer&quot;], rows)" target="case"/>
+            </zeebe:ioMapping></extensionElements></serviceTask>
+            <sequenceFlow id="f1" sourceRef="load" targetRef="agentLoop"/>
+            <adHocSubProcess id="agentLoop"><extensionElements>
+              <zeebe:taskDefinition type="io.camunda.agenticai:aiagent-job-worker:1"/>
+              <zeebe:ioMapping>
+                <zeebe:input source="=agent.context" target="agentContext"/>
+                <zeebe:input source="=case.request" target="data.userPrompt.prompt"/>
+                <zeebe:output source="=agent" target="agentResult"/>
+              </zeebe:ioMapping></extensionElements>
+              <userTask id="tool"/>
+            </adHocSubProcess>
+            <sequenceFlow id="f2" sourceRef="agentLoop" targetRef="review"/><userTask id="review"/>
+            <sequenceFlow id="f3" sourceRef="review" targetRef="e"/><endEvent id="e"/></process></definitions>"#;
+        let process = crate::bpmn::read_str(xml).processes.remove(0);
+        let start = picture(&process, None, &Project::default());
+        let supplied: Vec<&str> = start.to_supply.iter().map(|s| s.name.as_str()).collect();
+        assert!(supplied.contains(&"case") && !supplied.contains(&"agent"), "{supplied:?}");
+        // the check agrees: the start form is not blamed for the agent's memory
+        let contract = super::super::contract::contract(&process, None, &Project::default());
+        let needs: Vec<&str> = contract.must_supply.iter().map(|n| n.name.as_str()).collect();
+        assert!(needs.contains(&"case") && !needs.contains(&"agent"), "{needs:?}");
+        let review = picture(&process, process.element_index("review"), &Project::default());
+        let known: Vec<&str> = review.known_before.iter().map(|k| k.name.as_str()).collect();
+        assert!(known.contains(&"case") && !known.contains(&"agent"), "{known:?}");
     }
 
     #[test]
