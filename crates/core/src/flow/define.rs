@@ -319,7 +319,7 @@ pub fn paths_below(root: &str, process: &Process, project: &Project, most: usize
 /// The paths one level below `root` that only elements on a loop that write `root` read: an AI agent
 /// that writes `agent` and reads `agent.context` back on its next round reads its own state, not data
 /// a person looks at. Empty when no such element reads below `root`.
-pub fn own_state_paths(root: &str, process: &Process) -> HashSet<String> {
+pub(crate) fn own_state_paths(root: &str, process: &Process) -> HashSet<String> {
     let prefix = format!("{root}.");
     let mut graph = None;
     let (mut by_itself, mut by_others) = (HashSet::new(), HashSet::new());

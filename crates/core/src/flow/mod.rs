@@ -21,8 +21,7 @@ mod render;
 pub mod unwritten;
 
 pub use contract::{Contract, contract};
-pub use define::{
-    Definition, Definitions, PathRoots, definition, embedded_siblings, own_state_paths, paths_below,
-};
+pub(crate) use define::own_state_paths;
+pub use define::{Definition, Definitions, PathRoots, definition, embedded_siblings, paths_below};
 pub use picture::{Decided, Known, Picture, Supply, picture};
 pub use render::{Defined, describe_picture};
