@@ -303,17 +303,21 @@ pub fn paths_below(root: &str, process: &Process, project: &Project, most: usize
                 add(&format!("{stored_as}{path}"));
             }
         }
-        for a in &e.accesses {
-            if a.expression.contains(&prefix) {
-                for r in
-                    expr::zeebe_value_reads(&a.expression).into_iter().chain(expr::juel_reads(&a.expression))
-                {
-                    add(&r.path);
-                }
-            }
+        for path in e.accesses.iter().flat_map(|a| paths_named(a, &prefix)) {
+            add(&path);
         }
     }
     out.into_iter().collect()
+}
+
+/// The paths an access's text names that start with `prefix` (`order.`), FEEL or JUEL; none when the
+/// text does not hold the prefix at all, which most texts of a large process do not.
+fn paths_named(a: &crate::bpmn::Access, prefix: &str) -> Vec<String> {
+    if !a.expression.contains(prefix) {
+        return Vec::new();
+    }
+    let reads = expr::zeebe_value_reads(&a.expression).into_iter().chain(expr::juel_reads(&a.expression));
+    reads.map(|r| r.path).filter(|p| p.starts_with(prefix)).collect()
 }
 
 /// The paths one level below `root` that only elements on a loop that write `root` read: an AI agent
@@ -326,13 +330,8 @@ pub(crate) fn own_state_paths(root: &str, process: &Process) -> HashSet<String> 
     for (i, e) in crate::stop::until_stopped(process.elements.iter().enumerate()) {
         let reads: Vec<String> = (e.accesses.iter())
             .filter(|a| a.expression.contains(&prefix) && !super::access::reads_of(a).is_empty())
-            .flat_map(|a| {
-                expr::zeebe_value_reads(&a.expression).into_iter().chain(expr::juel_reads(&a.expression))
-            })
-            .filter_map(|r| {
-                r.path.strip_prefix(&prefix).and_then(|rest| rest.split('.').next()).map(str::to_string)
-            })
-            .map(|part| format!("{prefix}{part}"))
+            .flat_map(|a| paths_named(a, &prefix))
+            .filter_map(|p| p[prefix.len()..].split('.').next().map(|part| format!("{prefix}{part}")))
             .collect();
         if reads.is_empty() {
             continue;
