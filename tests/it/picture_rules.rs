@@ -2,7 +2,8 @@
 //! what a later element only checks for or reads from its own result, what a step's own mappings
 //! overwrite or route on, the shape a result expression or a script stores, multi-word FEEL built-ins
 //! in conditions, what the start form gives a value the process only updates, which known values
-//! the builtin drafter shows first, and which an element's own memory keeps from it.
+//! the builtin drafter shows first, and which an element's own memory or the way into the step
+//! keeps from it.
 
 use crate::common::drafts::draft_around;
 use formgen::bpmn;
@@ -279,7 +280,7 @@ fn a_worked_sub_process_hands_no_settings_and_what_came_with_the_start_is_no_sup
 }
 
 #[test]
-fn an_agent_tasks_own_memory_is_not_shown_to_its_tool_step() {
+fn an_agent_tasks_own_memory_and_what_its_tool_step_maps_in_are_not_shown_again() {
     // the agent task hands its context back to itself each round; its tool calls the gateway and
     // the tool loop read, and the tool step shows them
     let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
@@ -311,6 +312,36 @@ fn an_agent_tasks_own_memory_is_not_shown_to_its_tool_step() {
         drafted.form["components"].as_array().unwrap().iter().filter_map(|c| c["key"].as_str()).collect();
     assert!(keys.contains(&"agent.toolCalls"), "{keys:?}");
     assert!(!keys.contains(&"agent.context"), "{keys:?}");
+    // the step's input mapping passes the tool call's message in as `message`: shown once
+    assert!(keys.contains(&"message"), "{keys:?}");
+    assert!(!keys.contains(&"toolCall.message"), "{keys:?}");
+}
+
+#[test]
+fn a_yes_no_value_the_way_into_the_step_settles_is_not_shown() {
+    // the payment step runs only when the reviewer said yes: its person would always see a ticked
+    // box; the amount the same reviewer checked is shown
+    let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+      <startEvent id="S"><extensionElements><zeebe:formDefinition formId="request"/></extensionElements></startEvent>
+      <sequenceFlow id="a" sourceRef="S" targetRef="Check"/>
+      <userTask id="Check"><extensionElements><zeebe:formDefinition formId="check"/></extensionElements></userTask>
+      <sequenceFlow id="b" sourceRef="Check" targetRef="G"/><exclusiveGateway id="G" default="no"/>
+      <sequenceFlow id="yes" sourceRef="G" targetRef="Pay"><conditionExpression>=approved</conditionExpression></sequenceFlow>
+      <sequenceFlow id="no" sourceRef="G" targetRef="Tell"/>
+      <userTask id="Pay"/><userTask id="Tell"/>
+    </process></definitions>"#;
+    let request =
+        json!({"id": "request", "components": [{"type": "number", "key": "amount", "label": "Amount"}]});
+    let check =
+        json!({"id": "check", "components": [{"type": "checkbox", "key": "approved", "label": "Approved"}]});
+    let project = project::from_request(&[request, check], &[], &ProjectBounds::default()).unwrap();
+    let p = bpmn::read_str(xml).processes.remove(0);
+    for step in ["Pay", "Tell"] {
+        let drafted = draft_around(&p, p.element_index(step), &project);
+        let keys: Vec<&str> =
+            drafted.form["components"].as_array().unwrap().iter().filter_map(|c| c["key"].as_str()).collect();
+        assert_eq!(keys, ["amount"], "{step}");
+    }
 }
 
 #[test]

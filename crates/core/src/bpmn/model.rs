@@ -151,10 +151,24 @@ impl Element {
     /// the reverse, is no mapping).
     pub(crate) fn output_mapping_at(&self, k: usize) -> Option<(&str, &str)> {
         use super::places::Place;
+        self.mapping_at(k, Place::OutputSource, Place::OutputTarget)
+    }
+
+    /// Its input mappings as `(source, target)` texts, in document order.
+    pub(crate) fn input_mappings(&self) -> impl Iterator<Item = (&str, &str)> + '_ {
+        use super::places::Place;
+        (0..self.accesses.len()).filter_map(|k| self.mapping_at(k, Place::InputSource, Place::InputTarget))
+    }
+
+    /// The mapping whose source, at `from`, is the access at `k` and whose target, at `to`, the next.
+    fn mapping_at(
+        &self,
+        k: usize,
+        from: super::places::Place,
+        to: super::places::Place,
+    ) -> Option<(&str, &str)> {
         match self.accesses.get(k..k + 2) {
-            Some([source, target])
-                if source.place == Place::OutputSource && target.place == Place::OutputTarget =>
-            {
+            Some([source, target]) if source.place == from && target.place == to => {
                 Some((source.expression.as_str(), target.expression.trim()))
             }
             _ => None,

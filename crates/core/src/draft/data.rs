@@ -69,7 +69,7 @@ pub(super) fn add_picture_fields(
 /// earlier steps computed, last written first. Not what the step's own output mappings overwrite,
 /// nor what its own assignment reads (who works on it).
 fn shown_known(picture: &Picture) -> Vec<&str> {
-    let hidden = |k: &Known| picture.set_by_step.contains(&k.name) || picture.routing.contains(&k.name);
+    let hidden = |k: &Known| hidden(picture, &k.name);
     let mut known: Vec<&Known> = picture.known_before.iter().filter(|k| !hidden(k)).collect();
     // stable: the process's order within each rank
     known.sort_by_key(|k| std::cmp::Reverse(k.in_forms.min(2)));
@@ -80,6 +80,20 @@ fn shown_known(picture: &Picture) -> Vec<&str> {
     shown.extend(rest.iter().filter(|k| !k.entered).rev().map(|k| k.name.as_str()).take(COMPUTED_SHOWN));
     shown.truncate(KNOWN_SHOWN);
     shown
+}
+
+/// Whether a value known before the step is never shown: the step's own output mappings overwrite
+/// it, the engine routes the step on it, or the step's form shows it under another name.
+fn hidden(picture: &Picture, name: &str) -> bool {
+    [&picture.set_by_step, &picture.routing, &picture.passed_in]
+        .iter()
+        .any(|names| names.iter().any(|n| n == name))
+}
+
+/// Leaves out the read-only fields for what the step's input mappings pass in under another name
+/// (an object's path among them): its form shows the mapping's target.
+pub(super) fn without_passed_in(chosen: &mut Vec<(String, Use)>, picture: &Picture) {
+    chosen.retain(|(name, use_)| *use_ == Use::Write || !picture.passed_in.contains(name));
 }
 
 /// Keeps at most [`READ_ONLY_SHOWN`] of the `chosen` fields the step only reads: over that, the paths
@@ -113,7 +127,7 @@ pub(super) fn not_shown_warning(picture: &Picture, chosen: &[(String, Use)]) -> 
             .iter()
             .any(|(c, _)| c == name || c.strip_prefix(name).is_some_and(|rest| rest.starts_with('.')))
     };
-    let hidden = |k: &Known| picture.set_by_step.contains(&k.name) || picture.routing.contains(&k.name);
+    let hidden = |k: &Known| hidden(picture, &k.name);
     let left: Vec<&str> = (picture.known_before.iter())
         .filter(|k| !hidden(k) && bindable(&k.name) && !covered(&k.name))
         .map(|k| k.name.as_str())

@@ -18,6 +18,7 @@ pub mod expr;
 mod graph;
 pub mod picture;
 mod render;
+mod settled;
 pub mod unwritten;
 
 pub use contract::{Contract, contract};

@@ -94,10 +94,15 @@ pub struct Picture {
     /// fields of its form (the drafter leaves them out).
     #[serde(skip)]
     pub set_by_step: Vec<String>,
-    /// What the step's own assignment and schedule read (its assignee, candidates, due date): the
-    /// engine's routing, which the person it routes the step to does not need shown.
+    /// What the step's own assignment and schedule read (its assignee, candidates, due date), and the
+    /// yes/no values every way into the step settles (`= clarified` on the way in): the engine's
+    /// routing, which the person it routes the step to does not need shown.
     #[serde(skip)]
     pub routing: Vec<String>,
+    /// What the step's own input mappings read into a local of another name (`=toolCall.message`
+    /// into `message`): the step's form shows the local, not the value again under its own name.
+    #[serde(skip)]
+    pub passed_in: Vec<String>,
 }
 
 /// Most variables in one list of the picture: a bound for any process size.
@@ -283,6 +288,19 @@ fn shown_later(
     }
 }
 
+/// What `step`'s input mappings read into a local of another name.
+fn passed_in(step: &crate::bpmn::Element) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (source, target) in step.input_mappings() {
+        for read in super::expr::zeebe_value_reads(source) {
+            if read.path != target && !out.contains(&read.path) {
+                out.push(read.path);
+            }
+        }
+    }
+    out
+}
+
 /// The data picture of the element at `target` (none: the start form).
 pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> Picture {
     let flow = Flow::new(process, project);
@@ -371,6 +389,10 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
         .filter(|a| is_routing(&a.place))
         .flat_map(access::reads_of)
         .collect();
+    if let Some(i) = target {
+        picture.routing.extend(super::settled::settled_on_the_way(process, &graph, i));
+        picture.passed_in = passed_in(&process.elements[i]);
+    }
     let written_elsewhere: HashSet<String> = (0..process.elements.len())
         .filter(|i| !is_own.contains(i))
         .flat_map(|i| flow.writes_of(i))
