@@ -345,6 +345,49 @@ fn a_yes_no_value_the_way_into_the_step_settles_is_not_shown() {
 }
 
 #[test]
+fn an_agents_tool_shows_what_the_agent_hands_it_and_names_the_rest() {
+    // the agent reads the customer's e-mail; its tool asks a person what the agent wants to know
+    let tool = |source: &str| {
+        format!(
+            r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+          <startEvent id="S"><extensionElements><zeebe:formDefinition formId="request"/></extensionElements></startEvent>
+          <sequenceFlow id="a" sourceRef="S" targetRef="Agent"/>
+          <serviceTask id="Agent"><extensionElements><zeebe:taskDefinition type="agent"/>
+            <zeebe:ioMapping><zeebe:input source="=customerEmail" target="prompt"/></zeebe:ioMapping></extensionElements></serviceTask>
+          <sequenceFlow id="b" sourceRef="Agent" targetRef="Ask"/>
+          <subProcess id="Ask"><extensionElements><zeebe:ioMapping>
+              <zeebe:input source="{source}" target="question"/>
+            </zeebe:ioMapping></extensionElements>
+            <startEvent id="as"/><sequenceFlow id="t" sourceRef="as" targetRef="Answer"/>
+            <userTask id="Answer"/>
+          </subProcess>
+          <sequenceFlow id="c" sourceRef="Ask" targetRef="E"/><endEvent id="E"/></process></definitions>"#
+        )
+    };
+    let request = json!({"id": "request", "components": [{"type": "textfield", "key": "customerEmail", "label": "E-mail"}]});
+    let project = project::from_request(&[request], &[], &ProjectBounds::default()).unwrap();
+    let drafted = |source: &str| {
+        let p = bpmn::read_str(&tool(source)).processes.remove(0);
+        draft_around(&p, p.element_index("Answer"), &project)
+    };
+    let keys = |d: &draft::Draft| -> Vec<String> {
+        d.form["components"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| c["key"].as_str().map(str::to_string))
+            .collect()
+    };
+    let by_agent = drafted("=fromAi(toolCall.question, &quot;What to ask&quot;)");
+    assert_eq!(keys(&by_agent), ["question"]);
+    let warned =
+        by_agent.warnings.iter().any(|w| w.contains("AI agent's tool") && w.contains("`customerEmail`"));
+    assert!(warned, "{:?}", by_agent.warnings);
+    // handed the same by the process, the step also shows what the start form collected
+    assert_eq!(keys(&drafted("=toolCall.question")), ["question", "customerEmail"]);
+}
+
+#[test]
 fn the_start_form_gives_what_the_process_only_counts_down_and_a_scripts_context_is_its_fields() {
     let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="Game">
       <startEvent id="S"/><sequenceFlow id="a" sourceRef="S" targetRef="Who"/>

@@ -66,11 +66,13 @@ pub(super) fn add_picture_fields(
 /// project's authors put on several forms (a value on two forms is one each person in the process
 /// gets to see), the latter first; then what earlier
 /// forms collected (a reviewer checks what a person entered); then at most [`COMPUTED_SHOWN`] values
-/// earlier steps computed, last written first. Not what the step's own output mappings overwrite,
-/// nor what its own assignment reads (who works on it).
+/// earlier steps computed, last written first. Not what [`hidden`] keeps from every draft; for an AI
+/// agent's tool, only what the agent or the sub-process around the step hands it.
 fn shown_known(picture: &Picture) -> Vec<&str> {
     let hidden = |k: &Known| hidden(picture, &k.name);
-    let mut known: Vec<&Known> = picture.known_before.iter().filter(|k| !hidden(k)).collect();
+    // an agent's tool shows what the agent hands it, not what else the process holds
+    let mut known: Vec<&Known> =
+        picture.known_before.iter().filter(|k| !hidden(k) && (k.handed || !picture.agent_tool)).collect();
     // stable: the process's order within each rank
     known.sort_by_key(|k| std::cmp::Reverse(k.in_forms.min(2)));
     let shared = |k: &Known| k.used || k.handed || k.in_forms >= 2;
@@ -119,8 +121,8 @@ pub(super) fn cap_read_only(chosen: &mut Vec<(String, Use)>) {
 
 /// The warning naming the values known before the step that the draft does not show, when there are
 /// any: it shows at most [`KNOWN_SHOWN`] and [`READ_ONLY_SHOWN`] fields for them, those the step's work
-/// points to first. Not counted: what the step's own mappings overwrite or its assignment reads, which
-/// are never shown.
+/// points to first, and for an AI agent's tool only what the agent hands it. Not counted: what
+/// [`hidden`] keeps from every draft.
 pub(super) fn not_shown_warning(picture: &Picture, chosen: &[(String, Use)]) -> Option<String> {
     let covered = |name: &str| {
         chosen
@@ -137,14 +139,18 @@ pub(super) fn not_shown_warning(picture: &Picture, chosen: &[(String, Use)]) -> 
         0 => String::new(),
         n => format!(" and {n} more"),
     };
-    (!left.is_empty()).then(|| {
+    let why = if picture.agent_tool {
+        "this step is an AI agent's tool: the draft shows what the agent hands it (`fromAi`), not the process's \
+         other values"
+            .to_string()
+    } else {
         format!(
             "the draft shows at most {KNOWN_SHOWN} of the values known before this step and {READ_ONLY_SHOWN} \
              read-only fields, those the step and what follows it use and those on several forms first, then what \
-             earlier forms collected, and an object's parts last; not shown: {}{more}",
-            named.join(", ")
+             earlier forms collected, and an object's parts last"
         )
-    })
+    };
+    (!left.is_empty()).then(|| format!("{why}; not shown: {}{more}", named.join(", ")))
 }
 
 /// How many left-out values a warning names.

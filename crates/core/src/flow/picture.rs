@@ -99,10 +99,16 @@ pub struct Picture {
     /// routing, which the person it routes the step to does not need shown.
     #[serde(skip)]
     pub routing: Vec<String>,
-    /// What the step's own input mappings read into a local of another name (`=toolCall.message`
-    /// into `message`): the step's form shows the local, not the value again under its own name.
+    /// What the input mappings of the step and of the sub-processes around it read into a local of
+    /// another name (`=toolCall.message` into `message`): the step's form shows the local, not the
+    /// value again under its own name.
     #[serde(skip)]
     pub passed_in: Vec<String>,
+    /// Whether the step is an AI agent's tool, or runs inside one: it or a sub-process around it takes
+    /// its inputs from the agent's tool call (`fromAi(toolCall.x, ..)`). The agent chooses what such
+    /// a step gets, so what it hands the step is what the step's person sees.
+    #[serde(skip)]
+    pub agent_tool: bool,
 }
 
 /// Most variables in one list of the picture: a bound for any process size.
@@ -288,10 +294,11 @@ fn shown_later(
     }
 }
 
-/// What `step`'s input mappings read into a local of another name.
-fn passed_in(step: &crate::bpmn::Element) -> Vec<String> {
+/// What the input mappings of a step and the sub-processes `around` it read into a local of another
+/// name.
+fn passed_in(around: &[&crate::bpmn::Element]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for (source, target) in step.input_mappings() {
+    for (source, target) in around.iter().flat_map(|e| e.input_mappings()) {
         for read in super::expr::zeebe_value_reads(source) {
             if read.path != target && !out.contains(&read.path) {
                 out.push(read.path);
@@ -391,7 +398,14 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
         .collect();
     if let Some(i) = target {
         picture.routing.extend(super::settled::settled_on_the_way(process, &graph, i));
-        picture.passed_in = passed_in(&process.elements[i]);
+        // the step and the sub-processes around it, whose input mappings hand it its locals
+        let around: Vec<&crate::bpmn::Element> =
+            std::iter::successors(Some(i), |&e| process.elements[e].parent)
+                .map(|e| &process.elements[e])
+                .collect();
+        picture.passed_in = passed_in(&around);
+        picture.agent_tool =
+            around.iter().any(|e| e.input_mappings().any(|(source, _)| source.contains("fromAi(")));
     }
     let written_elsewhere: HashSet<String> = (0..process.elements.len())
         .filter(|i| !is_own.contains(i))
