@@ -2,8 +2,9 @@
 //! what a later element only checks for or reads from its own result, what a step's own mappings
 //! overwrite or route on, the shape a result expression or a script stores, multi-word FEEL built-ins
 //! in conditions, what the start form gives a value the process only updates, which known values
-//! the builtin drafter shows first, and which an element's own memory or the way into the step
-//! keeps from it.
+//! the builtin drafter shows first, and which it keeps from a step: an element's own memory, what
+//! the way into the step settles, what is mapped in under another name, what an AI agent does not
+//! hand its tool, a connector's whole response beside its parts.
 
 use crate::common::drafts::draft_around;
 use formgen::bpmn;
@@ -385,6 +386,40 @@ fn an_agents_tool_shows_what_the_agent_hands_it_and_names_the_rest() {
     assert!(warned, "{:?}", by_agent.warnings);
     // handed the same by the process, the step also shows what the start form collected
     assert_eq!(keys(&drafted("=toolCall.question")), ["question", "customerEmail"]);
+}
+
+#[test]
+fn a_connectors_whole_response_beside_its_parts_is_shown_only_when_read() {
+    // after the step, an event that reads (or not) the whole response
+    let quiz = |log: &str| {
+        format!(
+            r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+          <startEvent id="S"/><sequenceFlow id="a" sourceRef="S" targetRef="Fetch"/>
+          <serviceTask id="Fetch"><extensionElements><zeebe:taskDefinition type="io.camunda:http-json:1"/>
+            <zeebe:taskHeaders>
+              <zeebe:header key="resultExpression" value="={{question: response.body.question}}"/>
+              <zeebe:header key="resultVariable" value="trivia"/>
+            </zeebe:taskHeaders></extensionElements></serviceTask>
+          <sequenceFlow id="b" sourceRef="Fetch" targetRef="Show"/><userTask id="Show"/>
+          <sequenceFlow id="c" sourceRef="Show" targetRef="Log"/>{log}
+          <sequenceFlow id="d" sourceRef="Log" targetRef="E"/><endEvent id="E"/></process></definitions>"#
+        )
+    };
+    let keys = |xml: &str| -> Vec<String> {
+        let p = bpmn::read_str(xml).processes.remove(0);
+        let drafted = draft_around(&p, p.element_index("Show"), &Project::default());
+        drafted.form["components"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|c| c["key"].as_str().map(str::to_string))
+            .collect()
+    };
+    assert_eq!(keys(&quiz(r#"<intermediateThrowEvent id="Log"/>"#)), ["question"]);
+    let read_later = r#"<intermediateThrowEvent id="Log"><extensionElements><zeebe:ioMapping>
+        <zeebe:input source="=trivia.status" target="status"/></zeebe:ioMapping></extensionElements></intermediateThrowEvent>"#;
+    let shown = keys(&quiz(read_later));
+    assert!(shown.contains(&"trivia.status".to_string()), "{shown:?}");
 }
 
 #[test]

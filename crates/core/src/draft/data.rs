@@ -85,17 +85,18 @@ fn shown_known(picture: &Picture) -> Vec<&str> {
 }
 
 /// Whether a value known before the step is never shown: the step's own output mappings overwrite
-/// it, the engine routes the step on it, or the step's form shows it under another name.
+/// it, the engine routes the step on it, the step's form shows it under another name, or it is a
+/// connector's whole response whose parts are kept apart.
 fn hidden(picture: &Picture, name: &str) -> bool {
-    [&picture.set_by_step, &picture.routing, &picture.passed_in]
+    [&picture.set_by_step, &picture.routing, &picture.mapped_in, &picture.whole_responses]
         .iter()
         .any(|names| names.iter().any(|n| n == name))
 }
 
 /// Leaves out the read-only fields for what the step's input mappings pass in under another name
 /// (an object's path among them): its form shows the mapping's target.
-pub(super) fn without_passed_in(chosen: &mut Vec<(String, Use)>, picture: &Picture) {
-    chosen.retain(|(name, use_)| *use_ == Use::Write || !picture.passed_in.contains(name));
+pub(super) fn without_mapped_in(chosen: &mut Vec<(String, Use)>, picture: &Picture) {
+    chosen.retain(|(name, use_)| *use_ == Use::Write || !picture.mapped_in.contains(name));
 }
 
 /// Keeps at most [`READ_ONLY_SHOWN`] of the `chosen` fields the step only reads: over that, the paths

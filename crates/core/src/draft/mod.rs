@@ -139,7 +139,7 @@ pub fn draft_in(
     if let Some(around) = around {
         data::add_picture_fields(&mut chosen, around.picture, &around.contract.must_supply, target.is_some());
         data::expand_objects(&mut chosen, process, around.project);
-        data::without_passed_in(&mut chosen, around.picture);
+        data::without_mapped_in(&mut chosen, around.picture);
         data::cap_read_only(&mut chosen);
         if target.is_some() && current.is_none() {
             warnings.extend(data::not_shown_warning(around.picture, &chosen));

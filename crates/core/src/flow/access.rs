@@ -195,6 +195,20 @@ pub(crate) fn job_results(element: &Element) -> Vec<String> {
     read.into_iter().filter(|name| !updated.contains(name.as_str())).collect()
 }
 
+/// The variable a connector stores its whole response in (`resultVariable`) when a result expression
+/// beside it keeps the parts the process works with under other names (`triva` beside `{question:
+/// .., answer: ..}`): a copy of what those parts already say.
+pub(crate) fn whole_response(element: &Element) -> Option<String> {
+    let header = |key: &str| {
+        (element.accesses.iter())
+            .find(|a| matches!(&a.place, Place::Header(k) if k == key))
+            .map(|a| a.expression.trim())
+    };
+    let whole = header("resultVariable").filter(|v| !v.is_empty())?;
+    let kept = context_keys(header("resultExpression")?);
+    (!kept.is_empty() && !kept.iter().any(|k| k == whole)).then(|| whole.to_string())
+}
+
 /// The names `element` holds for itself and reads as its own, from its `writes`: its locals (input
 /// targets, loop element), but what an input mapping passes in unchanged ([`passed_in`]), which it
 /// reads from outside.
@@ -353,6 +367,25 @@ mod tests {
         };
         assert_eq!(passed(zeebe), ["url"]);
         assert_eq!(passed(camunda), ["amount"]);
+    }
+
+    #[test]
+    fn a_whole_response_is_one_kept_beside_its_parts_under_other_names() {
+        let connector = |headers: &str| {
+            let xml = format!(
+                r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
+                xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="p">
+                <serviceTask id="t"><extensionElements><zeebe:taskHeaders>{headers}</zeebe:taskHeaders>
+                </extensionElements></serviceTask></process></definitions>"#
+            );
+            whole_response(&crate::bpmn::read_str(&xml).processes.remove(0).elements[0])
+        };
+        let parts = r#"<zeebe:header key="resultExpression" value="={question: response.body.q}"/>"#;
+        let raw = r#"<zeebe:header key="resultVariable" value="raw"/>"#;
+        assert_eq!(connector(&format!("{parts}{raw}")).as_deref(), Some("raw"));
+        assert_eq!(connector(raw), None, "the response is all the connector keeps");
+        let same = r#"<zeebe:header key="resultVariable" value="question"/>"#;
+        assert_eq!(connector(&format!("{parts}{same}")), None, "the expression writes it itself");
     }
 
     #[test]

@@ -103,12 +103,16 @@ pub struct Picture {
     /// another name (`=toolCall.message` into `message`): the step's form shows the local, not the
     /// value again under its own name.
     #[serde(skip)]
-    pub passed_in: Vec<String>,
+    pub mapped_in: Vec<String>,
     /// Whether the step is an AI agent's tool, or runs inside one: it or a sub-process around it takes
     /// its inputs from the agent's tool call (`fromAi(toolCall.x, ..)`). The agent chooses what such
     /// a step gets, so what it hands the step is what the step's person sees.
     #[serde(skip)]
     pub agent_tool: bool,
+    /// The connectors' whole responses known before the step ([`access::whole_response`]) that
+    /// neither the step nor what follows it reads and no form shows: their parts are shown instead.
+    #[serde(skip)]
+    pub whole_responses: Vec<String>,
 }
 
 /// Most variables in one list of the picture: a bound for any process size.
@@ -294,9 +298,43 @@ fn shown_later(
     }
 }
 
+/// What the picture of the step at `target` (`own`, with what runs `before` it) keeps from the
+/// step's draft: its routing (what its assignment reads, what the way into it settles), what it and
+/// the sub-processes around it map in under another name, whether it is an AI agent's tool, and the
+/// whole responses whose parts are known.
+fn left_out_of_drafts(
+    picture: &mut Picture,
+    process: &Process,
+    graph: &Graph,
+    own: &[usize],
+    target: Option<usize>,
+    before: &HashSet<usize>,
+) {
+    picture.routing = (own.iter())
+        .flat_map(|&i| process.elements[i].accesses.iter())
+        .filter(|a| is_routing(&a.place))
+        .flat_map(access::reads_of)
+        .collect();
+    let responses: HashSet<String> =
+        before.iter().filter_map(|&i| access::whole_response(&process.elements[i])).collect();
+    picture.whole_responses = (picture.known_before.iter())
+        .filter(|k| responses.contains(&k.name) && !k.used && k.in_forms == 0)
+        .map(|k| k.name.clone())
+        .collect();
+    let Some(i) = target else { return };
+    picture.routing.extend(super::settled::settled_on_the_way(process, graph, i));
+    // the step and the sub-processes around it, whose input mappings hand it its locals
+    let around: Vec<&crate::bpmn::Element> = std::iter::successors(Some(i), |&e| process.elements[e].parent)
+        .map(|e| &process.elements[e])
+        .collect();
+    picture.mapped_in = mapped_in(&around);
+    picture.agent_tool =
+        around.iter().any(|e| e.input_mappings().any(|(source, _)| source.contains("fromAi(")));
+}
+
 /// What the input mappings of a step and the sub-processes `around` it read into a local of another
 /// name.
-fn passed_in(around: &[&crate::bpmn::Element]) -> Vec<String> {
+fn mapped_in(around: &[&crate::bpmn::Element]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for (source, target) in around.iter().flat_map(|e| e.input_mappings()) {
         for read in super::expr::zeebe_value_reads(source) {
@@ -390,23 +428,7 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
     // what the step's own output mappings set from something else than the value itself is the
     // engine's to write, not the form's
     picture.set_by_step = own.iter().flat_map(|&i| set_by_mapping(&process.elements[i])).collect();
-    picture.routing = own
-        .iter()
-        .flat_map(|&i| process.elements[i].accesses.iter())
-        .filter(|a| is_routing(&a.place))
-        .flat_map(access::reads_of)
-        .collect();
-    if let Some(i) = target {
-        picture.routing.extend(super::settled::settled_on_the_way(process, &graph, i));
-        // the step and the sub-processes around it, whose input mappings hand it its locals
-        let around: Vec<&crate::bpmn::Element> =
-            std::iter::successors(Some(i), |&e| process.elements[e].parent)
-                .map(|e| &process.elements[e])
-                .collect();
-        picture.passed_in = passed_in(&around);
-        picture.agent_tool =
-            around.iter().any(|e| e.input_mappings().any(|(source, _)| source.contains("fromAi(")));
-    }
+    left_out_of_drafts(&mut picture, process, &graph, &own, target, &before);
     let written_elsewhere: HashSet<String> = (0..process.elements.len())
         .filter(|i| !is_own.contains(i))
         .flat_map(|i| flow.writes_of(i))
