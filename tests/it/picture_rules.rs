@@ -2,9 +2,10 @@
 //! what a later element only checks for or reads from its own result, what a step's own mappings
 //! overwrite or route on, the shape a result expression or a script stores, multi-word FEEL built-ins
 //! in conditions, what the start form gives a value the process only updates, which known values
-//! the builtin drafter shows first, and which it keeps from a step: an element's own memory, what
-//! the way into the step settles, what is mapped in under another name, what an AI agent does not
-//! hand its tool, a connector's whole response beside its parts.
+//! the builtin drafter shows first (what wrote the outcome the way in tests), and which it keeps
+//! from a step: an element's own memory, what the way into the step settles, what is mapped in under
+//! another name, what an AI agent does not hand its tool, a connector's whole response beside its
+//! parts.
 
 use crate::common::drafts::draft_around;
 use formgen::bpmn;
@@ -420,6 +421,32 @@ fn a_connectors_whole_response_beside_its_parts_is_shown_only_when_read() {
         <zeebe:input source="=trivia.status" target="status"/></zeebe:ioMapping></extensionElements></intermediateThrowEvent>"#;
     let shown = keys(&quiz(read_later));
     assert!(shown.contains(&"trivia.status".to_string()), "{shown:?}");
+}
+
+#[test]
+fn what_wrote_the_outcome_the_way_in_tests_is_shown_first() {
+    // a review of a failed job: the job's details come before the six values the start form collected
+    let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+      <startEvent id="S"><extensionElements><zeebe:formDefinition formId="order"/></extensionElements></startEvent>
+      <sequenceFlow id="a" sourceRef="S" targetRef="Check"/>
+      <serviceTask id="Check"><extensionElements><zeebe:taskDefinition type="io.camunda:http-json:1"/>
+        <zeebe:taskHeaders><zeebe:header key="resultExpression" value="={status: response.status, failure: {code: response.code}}"/></zeebe:taskHeaders>
+      </extensionElements></serviceTask>
+      <sequenceFlow id="b" sourceRef="Check" targetRef="G"/><exclusiveGateway id="G" default="ok"/>
+      <sequenceFlow id="failed" sourceRef="G" targetRef="Review"><conditionExpression>=status = "FAILED"</conditionExpression></sequenceFlow>
+      <sequenceFlow id="ok" sourceRef="G" targetRef="E"/>
+      <userTask id="Review"/><sequenceFlow id="c" sourceRef="Review" targetRef="E"/><endEvent id="E"/>
+    </process></definitions>"#;
+    let fields: Vec<Value> = (1..=6)
+        .map(|n| json!({"type": "textfield", "key": format!("field{n}"), "label": format!("Field {n}")}))
+        .collect();
+    let order = json!({"id": "order", "components": fields});
+    let project = project::from_request(&[order], &[], &ProjectBounds::default()).unwrap();
+    let p = bpmn::read_str(xml).processes.remove(0);
+    let drafted = draft_around(&p, p.element_index("Review"), &project);
+    let keys: Vec<&str> =
+        drafted.form["components"].as_array().unwrap().iter().filter_map(|c| c["key"].as_str()).collect();
+    assert_eq!(keys[..2], ["status", "failure.code"], "{keys:?}");
 }
 
 #[test]

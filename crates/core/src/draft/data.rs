@@ -62,7 +62,8 @@ pub(super) fn add_picture_fields(
 }
 
 /// The values known before a step that its draft shows, at most [`KNOWN_SHOWN`]: first those the
-/// step or what follows it works on, those the sub-process it runs in hands it, and those the
+/// step or what follows it works on, those the sub-process it runs in hands it, those written with
+/// the outcome the way into the step tests, and those the
 /// project's authors put on several forms (a value on two forms is one each person in the process
 /// gets to see), the latter first; then what earlier
 /// forms collected (a reviewer checks what a person entered); then at most [`COMPUTED_SHOWN`] values
@@ -75,7 +76,7 @@ fn shown_known(picture: &Picture) -> Vec<&str> {
         picture.known_before.iter().filter(|k| !hidden(k) && (k.handed || !picture.agent_tool)).collect();
     // stable: the process's order within each rank
     known.sort_by_key(|k| std::cmp::Reverse(k.in_forms.min(2)));
-    let shared = |k: &Known| k.used || k.handed || k.in_forms >= 2;
+    let shared = |k: &Known| k.used || k.handed || k.outcome || k.in_forms >= 2;
     let mut shown: Vec<&str> = known.iter().filter(|k| shared(k)).map(|k| k.name.as_str()).collect();
     let rest: Vec<&Known> = known.into_iter().filter(|k| !shared(k)).collect();
     shown.extend(rest.iter().filter(|k| k.entered).map(|k| k.name.as_str()));

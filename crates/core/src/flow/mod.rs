@@ -18,8 +18,8 @@ pub mod expr;
 mod graph;
 pub mod picture;
 mod render;
-mod settled;
 pub mod unwritten;
+mod way_in;
 
 pub use contract::{Contract, contract};
 pub(crate) use define::own_state_paths;

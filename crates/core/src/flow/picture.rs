@@ -54,6 +54,9 @@ pub struct Known {
     /// Whether the sub-process the step runs in set it for the steps inside (its input mappings, its
     /// loop's element): what the step was handed to work on.
     pub handed: bool,
+    /// Whether what wrote it also wrote a value the conditions on the way into the step test: the
+    /// outcome the step was routed on (a failed job's details, past `= status = "FAILED"`).
+    pub outcome: bool,
 }
 
 /// A variable the step's form supplies, and why.
@@ -293,9 +296,35 @@ fn shown_later(
             }
             let from = format!("given when the process starts (shown by {})", flow.phrase(i));
             let (name, in_forms) = (name.clone(), flow.forms_with(name));
-            known.push(Known { name, from, used: false, entered: true, in_forms, handed: false });
+            known.push(Known {
+                name,
+                from,
+                used: false,
+                entered: true,
+                in_forms,
+                handed: false,
+                outcome: false,
+            });
         }
     }
+}
+
+/// Marks the values known before the step at `target` that what ran `before` it wrote beside a value
+/// the conditions on the way into the step test ([`Known::outcome`]).
+fn mark_outcomes(
+    known: &mut [Known],
+    flow: &Flow<'_>,
+    graph: &Graph,
+    target: Option<usize>,
+    before: &HashSet<usize>,
+) {
+    let Some(i) = target else { return };
+    let tested = super::way_in::tested_on_the_way(flow.process, graph, i);
+    let outcome: HashSet<String> = (before.iter().map(|&e| flow.writes_of(e)))
+        .filter(|w| w.iter().any(|n| tested.contains(n)))
+        .flatten()
+        .collect();
+    known.iter_mut().for_each(|k| k.outcome = outcome.contains(&k.name));
 }
 
 /// What the picture of the step at `target` (`own`, with what runs `before` it) keeps from the
@@ -322,7 +351,7 @@ fn left_out_of_drafts(
         .map(|k| k.name.clone())
         .collect();
     let Some(i) = target else { return };
-    picture.routing.extend(super::settled::settled_on_the_way(process, graph, i));
+    picture.routing.extend(super::way_in::settled_on_the_way(process, graph, i));
     // the step and the sub-processes around it, whose input mappings hand it its locals
     let around: Vec<&crate::bpmn::Element> = std::iter::successors(Some(i), |&e| process.elements[e].parent)
         .map(|e| &process.elements[e])
@@ -406,7 +435,15 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
                 let in_forms = flow.forms_with(&name);
                 let handed = hands && !outward.contains(&name);
                 let from = flow.origin_of(i);
-                picture.known_before.push(Known { name, from, used, entered, in_forms, handed });
+                picture.known_before.push(Known {
+                    name,
+                    from,
+                    used,
+                    entered,
+                    in_forms,
+                    handed,
+                    outcome: false,
+                });
             }
         }
     }
@@ -419,11 +456,20 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
                 let from = format!("given when the process starts (read by {})", flow.phrase(i));
                 let used = used.contains(&name);
                 let in_forms = flow.forms_with(&name);
-                picture.known_before.push(Known { name, from, used, entered: true, in_forms, handed: false });
+                picture.known_before.push(Known {
+                    name,
+                    from,
+                    used,
+                    entered: true,
+                    in_forms,
+                    handed: false,
+                    outcome: false,
+                });
             }
         }
     }
     shown_later(&flow, &after, &used, &mut seen, &mut picture.known_before);
+    mark_outcomes(&mut picture.known_before, &flow, &graph, target, &before);
     // to supply: read after, written by nothing but the step's own form
     // what the step's own output mappings set from something else than the value itself is the
     // engine's to write, not the form's

@@ -1,7 +1,10 @@
-//! The yes/no values the way into a step settles: a step reached only past `= clarified` (or on the
-//! default way of a gateway whose other way is `= approved`) runs when `clarified` is true (when
-//! `approved` is not), so a field showing it to the step's person would always say the same. The
-//! drafter leaves such values out of what it shows read-only, as it leaves out the step's routing.
+//! What the way into a step says. The conditions it passes name the outcome the step was routed
+//! on: a step past `= status = "FAILED"` handles a failed job, and what the job wrote beside `status`
+//! is what its person looks at ([`tested_on_the_way`]). And a yes/no value it settles would read the
+//! same every time: a step reached only past `= clarified` (or on the default way of a gateway whose
+//! other way is `= approved`) runs when `clarified` is true (when `approved` is not), so the drafter
+//! leaves such values out of what it shows read-only, as it leaves out the step's routing
+//! ([`settled_on_the_way`]).
 
 use std::collections::HashSet;
 
@@ -14,6 +17,39 @@ use crate::bpmn::{Literal, Operator, Process, read_condition};
 pub(crate) fn settled_on_the_way(process: &Process, graph: &Graph, step: usize) -> HashSet<String> {
     let mut walking = HashSet::new();
     into(process, graph, step, &mut walking)
+}
+
+/// The variables (roots) the conditions on any way into the element at `step` test, walking back
+/// through the gateways before it; on a gateway's default way, those its other ways test.
+pub(crate) fn tested_on_the_way(process: &Process, graph: &Graph, step: usize) -> HashSet<String> {
+    let mut tested = HashSet::new();
+    let mut walked = HashSet::new();
+    let mut stack = vec![step];
+    while let Some(node) = stack.pop() {
+        if !walked.insert(node) {
+            continue;
+        }
+        for &way in graph.prev[node].iter().filter(|&&w| process.elements[w].is_flow()) {
+            let flow = &process.elements[way];
+            let gateway = graph.prev[way].first().copied().filter(|&g| process.elements[g].is_gateway());
+            // a gateway's default way is taken because its other conditions did not hold
+            let conditions: Vec<usize> = match gateway {
+                Some(g)
+                    if flow.condition.trim().is_empty() && process.elements[g].default_flow == flow.id =>
+                {
+                    graph.next[g].clone()
+                }
+                _ => vec![way],
+            };
+            for c in conditions {
+                let roots = (read_condition(&process.elements[c].condition).variables.into_iter())
+                    .map(|v| v.split_once('.').map_or(v.clone(), |(root, _)| root.to_string()));
+                tested.extend(roots);
+            }
+            stack.extend(gateway);
+        }
+    }
+    tested
 }
 
 /// What every way into `node` settles.
@@ -130,6 +166,26 @@ mod tests {
         // the default way of `approved and urgent` is taken when either is false
         assert!(settled(&approval("= approved and urgent", ""), "tell").is_empty());
         assert!(settled(&approval("= approved", ""), "review").is_empty());
+    }
+
+    #[test]
+    fn the_conditions_on_any_way_in_are_tested_on_the_way() {
+        let also = r#"<sequenceFlow id="f9" sourceRef="review" targetRef="pay"/>"#;
+        let process =
+            crate::bpmn::read_str(&approval("= order.total > 10 and approved", also)).processes.remove(0);
+        let graph = Graph::new(&process);
+        let at = |id: &str| process.elements.iter().position(|e| e.id == id).expect("the step is there");
+        let mut tested: Vec<String> = tested_on_the_way(&process, &graph, at("pay")).into_iter().collect();
+        tested.sort();
+        assert_eq!(tested, ["approved", "order"]);
+        let mut otherwise: Vec<String> =
+            tested_on_the_way(&process, &graph, at("tell")).into_iter().collect();
+        otherwise.sort();
+        assert_eq!(
+            otherwise,
+            ["approved", "order"],
+            "the default way is taken when the condition does not hold"
+        );
     }
 
     #[test]
