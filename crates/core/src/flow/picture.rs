@@ -112,7 +112,7 @@ pub struct Picture {
     /// a step gets, so what it hands the step is what the step's person sees.
     #[serde(skip)]
     pub agent_tool: bool,
-    /// The connectors' whole responses known before the step ([`access::whole_response`]) that
+    /// The connectors' whole responses known before the step (`flow::access::whole_response`) that
     /// neither the step nor what follows it reads and no form shows: their parts are shown instead.
     #[serde(skip)]
     pub whole_responses: Vec<String>,
