@@ -473,3 +473,60 @@ fn a_form_embedded_for_another_step_defines_a_field_as_a_project_form_does() {
     let note = by_key(&cs, "note");
     assert_ne!(note["label"], "What the old form said", "the step's own embedded form defines nothing");
 }
+
+/// An offering: a first step asks for `cusip`, the offering step's documentation lists its fields,
+/// and a summary form later shows some of them read-only (so nothing in the process sets them but
+/// the offering step).
+fn offering(documentation: &str) -> (Process, formgen::project::Project) {
+    let xml = format!(
+        r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0">
+<process id="Offering">
+  <startEvent id="s"/>
+  <sequenceFlow id="f1" sourceRef="s" targetRef="id"/>
+  <userTask id="id" name="Enter CUSIP"><extensionElements><zeebe:formDefinition formId="enter-id"/></extensionElements></userTask>
+  <sequenceFlow id="f2" sourceRef="id" targetRef="offer"/>
+  <userTask id="offer" name="Offering info"><documentation>{documentation}</documentation></userTask>
+  <sequenceFlow id="f3" sourceRef="offer" targetRef="sum"/>
+  <userTask id="sum" name="Summary"><extensionElements><zeebe:formDefinition formId="summary"/></extensionElements></userTask>
+  <sequenceFlow id="f4" sourceRef="sum" targetRef="e"/>
+  <endEvent id="e"/>
+</process></definitions>"#
+    );
+    let p = bpmn::read_str(&xml).processes.remove(0);
+    let enter =
+        json!({"id": "enter-id", "components": [{"type": "textfield", "key": "cusip", "label": "CUSIP"}]});
+    let summary = json!({"id": "summary", "components": [
+        {"type": "textfield", "key": "cusip", "label": "CUSIP", "readonly": true},
+        {"type": "textfield", "key": "issuerName", "label": "Issuer", "readonly": true},
+        {"type": "number", "key": "takedownAmount", "label": "Takedown amount", "readonly": true}
+    ]});
+    let bounds = formgen::project::ProjectBounds::default();
+    (p, formgen::project::from_request(&[enter, summary], &[], &bounds).unwrap())
+}
+
+#[test]
+fn the_fields_the_steps_documentation_lists_are_asked_for_under_the_projects_keys() {
+    let listed = "Capture offering details: Issuer Name, Issuer Country, Takedown amount, API key.";
+    let (p, project) = offering(listed);
+    let drafted = draft_around(&p, at(&p, "offer"), &project);
+    let cs = components(&drafted.form);
+    // what the first step's form asked for is shown; what only the summary shows is asked for here
+    assert_eq!(by_key(&cs, "cusip")["readonly"], true);
+    for key in ["issuerName", "issuerCountry", "takedownAmount"] {
+        assert_eq!(by_key(&cs, key).get("readonly"), None, "{key} is this step's to ask for");
+    }
+    assert_eq!(by_key(&cs, "issuerCountry")["label"], "Issuer Country");
+    assert_eq!(by_key(&cs, "takedownAmount")["type"], "number", "typed as the project defines it");
+    assert!(cs.iter().all(|c| c["key"] != "apiKey"), "{cs:#?}");
+    assert!(drafted.warnings.iter().any(|w| w.contains("\"API key\"")), "{:?}", drafted.warnings);
+    let proposal = gate::schema_from_value(drafted.form, Some("offer"), Some(&p)).unwrap();
+    assert!(proposal.schema["components"].as_array().unwrap().len() >= 5);
+
+    // prose is not a list, so the same step drafts no field of its own
+    let (p, project) = offering("Legal review and approval of the offering.");
+    let keys: Vec<Value> = components(&draft_around(&p, at(&p, "offer"), &project).form)
+        .iter()
+        .filter_map(|c| c.get("key").cloned())
+        .collect();
+    assert!(!keys.iter().any(|k| k == "issuerCountry" || k == "legalReview"), "{keys:?}");
+}

@@ -119,9 +119,12 @@ fn bullet(line: &str) -> Option<&str> {
 }
 
 /// A line that is a list of field names, optionally after an intro (`Felder: Name, E-Mail und Betrag`).
+/// Without an intro it needs a comma or semicolon: "Legal review and approval of the offering." is
+/// a sentence.
 fn comma_list(line: &str) -> Option<Vec<String>> {
     let list = match line.split_once(':') {
         Some((intro, rest)) if intro.split_whitespace().count() <= 3 && !rest.trim().is_empty() => rest,
+        _ if !line.contains([',', ';']) => return None,
         _ => line,
     };
     let mut items: Vec<&str> = list.split([',', ';']).map(str::trim).collect();
@@ -241,17 +244,10 @@ pub(super) fn merge(
             unusable.push(label.clone());
             continue;
         }
-        let Some(guess) = words::key_from_label(label) else {
+        let Some(key) = key_for(label, variables) else {
             unusable.push(label.clone());
             continue;
         };
-        let key = variables
-            .iter()
-            .find(|v| **v == guess)
-            .copied()
-            .or_else(|| close_variable(&guess, variables))
-            .unwrap_or(&guess)
-            .to_string();
         match components.iter_mut().find(|c| c.get("key").and_then(Value::as_str) == Some(key.as_str())) {
             Some(existing) => relabel(existing, label),
             None => {
@@ -262,6 +258,15 @@ pub(super) fn merge(
         }
     }
     unusable
+}
+
+/// The key for a field labelled `label`: the variable it names (exactly or by meaning, as the gate's
+/// fit rule decides), else one made from the label; none when the label has no letters or digits.
+pub(super) fn key_for(label: &str, variables: &[&str]) -> Option<String> {
+    let guess = words::key_from_label(label)?;
+    let known =
+        variables.iter().find(|v| **v == guess).copied().or_else(|| close_variable(&guess, variables));
+    Some(known.map_or(guess, str::to_string))
 }
 
 /// Gives a field the author's label (a date or time field carries it as `dateLabel` / `timeLabel`).
@@ -313,6 +318,9 @@ mod tests {
         );
         assert_eq!(read("").language, Language::English);
         assert_eq!(read("Name, name, NAME").fields, ["Name"]);
+        let b = read("Legal review and approval of the offering.");
+        assert!(b.fields.is_empty(), "a sentence with an \"and\" is not a list: {:?}", b.fields);
+        assert_eq!(read("Fields: Name and Amount").fields, ["Name", "Amount"]);
     }
 
     proptest::proptest! {

@@ -94,6 +94,25 @@ fn hidden(picture: &Picture, name: &str) -> bool {
         .any(|names| names.iter().any(|n| n == name))
 }
 
+/// Whether something that runs before the step sets `name` (a form, a step, the sub-process around
+/// it), so that a field the brief or the step's documentation lists for it shows it rather than asks
+/// for it. A value only a later form shows, with nothing setting it, is not: where a list names it,
+/// this step is where it is entered.
+pub(super) fn set_before(picture: &Picture, name: &str) -> bool {
+    picture.known_before.iter().any(|k| k.name == name && !k.shown_later)
+        && !picture.to_supply.iter().any(|s| s.name == name)
+}
+
+/// Makes the read-only fields the step's documentation lists (`documented`, as keys) editable when
+/// nothing before the step sets their values ([`set_before`]).
+pub(super) fn ask_documented(chosen: &mut [(String, Use)], picture: &Picture, documented: &[String]) {
+    for (name, use_) in chosen.iter_mut() {
+        if *use_ == Use::Read && documented.contains(name) && !set_before(picture, name) {
+            *use_ = Use::Write;
+        }
+    }
+}
+
 /// Leaves out the read-only fields for what the step's input mappings pass in under another name
 /// (an object's path among them): its form shows the mapping's target.
 pub(super) fn without_mapped_in(chosen: &mut Vec<(String, Use)>, picture: &Picture) {

@@ -130,23 +130,27 @@ pub fn draft_in(
             components.push(c);
         }
     }
+    let siblings = around.map(|_| crate::flow::embedded_siblings(process, target)).unwrap_or_default();
+    let definitions = around.map(|a| crate::flow::Definitions::new(process, a.project, &siblings));
+    let mut variables = variables(process);
+    variables.extend(definitions.iter().flat_map(|d| d.keys()).map(str::to_string));
+    let variables: Vec<&str> = variables.iter().map(String::as_str).collect();
+    let documented = if current.is_none() { documented_fields(process, target) } else { Vec::new() };
     let mut chosen = fields(process, target, around.is_none());
     if let Some(around) = around {
         // an output mapping that sets a value from something else is the engine's to write
         let engine_written: HashSet<&str> = around.picture.set_by_step.iter().map(String::as_str).collect();
         chosen.retain(|(n, _)| !engine_written.contains(n.as_str()));
-    }
-    if let Some(around) = around {
         data::add_picture_fields(&mut chosen, around.picture, &around.contract.must_supply, target.is_some());
         data::expand_objects(&mut chosen, process, around.project);
         data::without_mapped_in(&mut chosen, around.picture);
         data::cap_read_only(&mut chosen);
+        let keys: Vec<String> = documented.iter().filter_map(|l| brief::key_for(l, &variables)).collect();
+        data::ask_documented(&mut chosen, around.picture, &keys);
         if target.is_some() && current.is_none() {
             warnings.extend(data::not_shown_warning(around.picture, &chosen));
         }
     }
-    let siblings = around.map(|_| crate::flow::embedded_siblings(process, target)).unwrap_or_default();
-    let definitions = around.map(|a| crate::flow::Definitions::new(process, a.project, &siblings));
     let first_drafted = components.len();
     for (name, use_) in chosen {
         if bound.clashes(&name) {
@@ -156,32 +160,21 @@ pub fn draft_in(
             warnings.push(secret_skipped(&name, &asked));
             continue;
         }
-        let evidence = said.of(&name);
-        let definition: Option<Definition> = definitions.as_ref().and_then(|d| match use_ {
-            Use::Write => d.get_edited(&name),
-            Use::Read => d.get(&name),
-        });
-        let component = match &definition {
-            Some(d) if evidence.comparisons.is_empty() || d.kind != ComponentType::Textfield.as_str() => {
-                data::defined_field(&name, use_, d, evidence)
-            }
-            // typed by what the process compares it with, called as the project calls it
-            Some(d) => field::called(field(&name, use_, evidence), &d.label),
-            None => field(&name, use_, evidence),
-        };
         bound.insert(&name);
-        components.push(component);
+        components.push(drafted_field(&name, use_, &said, definitions.as_ref()));
     }
     field::distinct_labels(&mut components, first_drafted);
     if current.is_none() {
         conditional::hide_until_chosen(&mut components, process, target);
     }
     let drafted = components.len();
-    let variables = variables(process);
-    let variables: Vec<&str> = variables.iter().map(String::as_str).collect();
-    unused.extend(brief::merge(&brief.fields, &mut components, &variables, |k| {
-        field(k, Use::Write, said.of(k))
-    }));
+    // a value something before the step sets is shown; any other listed one is asked for
+    let make = |k: &str| {
+        let set_before = around.is_some_and(|a| data::set_before(a.picture, k));
+        drafted_field(k, if set_before { Use::Read } else { Use::Write }, &said, definitions.as_ref())
+    };
+    unused.extend(brief::merge(&brief.fields, &mut components, &variables, make));
+    warnings.extend(documented_warning(&brief::merge(&documented, &mut components, &variables, make)));
     if existing.is_none() && drafted == 1 && components.len() == 1 {
         warnings.push(thin(process, target));
     }
@@ -193,6 +186,56 @@ pub fn draft_in(
     }
     form.insert("components".into(), Value::Array(components));
     Draft { form: Value::Object(form), warnings }
+}
+
+/// A field for `name` drafted as the project defines it, when it does, else as the process uses it.
+fn drafted_field(
+    name: &str,
+    use_: Use,
+    said: &Said,
+    definitions: Option<&crate::flow::Definitions>,
+) -> Value {
+    let evidence = said.of(name);
+    let definition: Option<Definition> = definitions.and_then(|d| match use_ {
+        Use::Write => d.get_edited(name),
+        Use::Read => d.get(name),
+    });
+    match &definition {
+        Some(d) if evidence.comparisons.is_empty() || d.kind != ComponentType::Textfield.as_str() => {
+            data::defined_field(name, use_, d, evidence)
+        }
+        // typed by what the process compares it with, called as the project calls it
+        Some(d) => field::called(field(name, use_, evidence), &d.label),
+        None => field(name, use_, evidence),
+    }
+}
+
+/// The fields the documentation of the form's own elements lists ("Capture the offering: Base CUSIP,
+/// Issuer Name, Closing Date", or one per bulleted line), read as a brief's list is: the process
+/// author's own words for what the form holds. The rest of the documentation is prose the heading
+/// carries.
+fn documented_fields(process: &Process, target: Option<usize>) -> Vec<String> {
+    let mut listed: Vec<String> = Vec::new();
+    for i in own_elements(process, target) {
+        for label in brief::read(&process.elements[i].documentation).fields {
+            if !listed.iter().any(|l| l.eq_ignore_ascii_case(&label)) {
+                listed.push(label);
+            }
+        }
+    }
+    listed
+}
+
+/// The warning naming what the step's documentation lists that the draft has no field for.
+fn documented_warning(unusable: &[String]) -> Option<String> {
+    let named: Vec<String> = unusable.iter().map(|l| format!("\"{l}\"")).collect();
+    (!named.is_empty()).then(|| {
+        format!(
+            "the step's documentation lists {}, which the draft has no field for: a form is no place for a \
+             secret, and a label with no letters or digits gives no key",
+            named.join(", ")
+        )
+    })
 }
 
 /// The warning for a variable the draft has no field for because its name asks for a secret.

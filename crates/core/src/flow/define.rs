@@ -130,6 +130,14 @@ impl<'a> Definitions<'a> {
         Definitions { fields, edited, declared, results, decisions, inputs }
     }
 
+    /// The keys the project's forms (and the process's embedded ones) bind, sorted: a lookup among
+    /// them gives the same answer on every run.
+    pub fn keys(&self) -> Vec<&'a str> {
+        let mut keys: Vec<&str> = self.fields.keys().copied().collect();
+        keys.sort_unstable();
+        keys
+    }
+
     /// The first definition of `name`, as [`definition`] finds it.
     pub fn get(&self, name: &str) -> Option<Definition> {
         self.find(name, &self.fields)

@@ -57,6 +57,26 @@ pub struct Known {
     /// Whether what wrote it also wrote a value the conditions on the way into the step test: the
     /// outcome the step was routed on (a failed job's details, past `= status = "FAILED"`).
     pub outcome: bool,
+    /// Whether it is known only because a later form shows it and nothing in the process sets it:
+    /// the process may have been started with it, or the step's own form, if it has one, sets it.
+    pub shown_later: bool,
+}
+
+impl Known {
+    /// A value nothing in the process writes, which the process is taken to have been started with:
+    /// a person gave it, and nothing says yet that the step works on it.
+    fn started_with(name: String, from: String, in_forms: usize) -> Known {
+        Known {
+            name,
+            from,
+            used: false,
+            entered: true,
+            in_forms,
+            handed: false,
+            outcome: false,
+            shown_later: false,
+        }
+    }
 }
 
 /// A variable the step's form supplies, and why.
@@ -268,6 +288,27 @@ fn updated_by(element: &crate::bpmn::Element) -> Vec<String> {
         .collect()
 }
 
+/// What the elements `read_before` the step read and nothing in the process writes: given when the
+/// process started. Added to `known` (at most [`MOST`]) unless `seen`.
+fn read_unset(
+    flow: &Flow<'_>,
+    read_before: &HashSet<usize>,
+    used: &HashSet<String>,
+    seen: &mut HashSet<String>,
+    known: &mut Vec<Known>,
+) {
+    for &i in sorted(read_before).iter() {
+        for name in crate::stop::until_stopped(flow.asked_reads_of(i, false)) {
+            if !flow.written.contains(&name) && seen.insert(name.clone()) && known.len() < MOST {
+                let from = format!("given when the process starts (read by {})", flow.phrase(i));
+                let in_forms = flow.forms_with(&name);
+                let used = used.contains(&name);
+                known.push(Known { used, ..Known::started_with(name, from, in_forms) });
+            }
+        }
+    }
+}
+
 /// What a later form shows read-only, nothing in the process sets (no element, no form that lets a
 /// person edit it, the step's own included) and nothing reads as data (else the step supplies it):
 /// the process was started with it. Added to `known` (at most [`MOST`]) unless `seen`.
@@ -295,16 +336,8 @@ fn shown_later(
                 continue;
             }
             let from = format!("given when the process starts (shown by {})", flow.phrase(i));
-            let (name, in_forms) = (name.clone(), flow.forms_with(name));
-            known.push(Known {
-                name,
-                from,
-                used: false,
-                entered: true,
-                in_forms,
-                handed: false,
-                outcome: false,
-            });
+            let in_forms = flow.forms_with(name);
+            known.push(Known { shown_later: true, ..Known::started_with(name.clone(), from, in_forms) });
         }
     }
 }
@@ -320,6 +353,9 @@ fn mark_outcomes(
 ) {
     let Some(i) = target else { return };
     let tested = super::way_in::tested_on_the_way(flow.process, graph, i);
+    if tested.is_empty() {
+        return;
+    }
     let outcome: HashSet<String> = (before.iter().map(|&e| flow.writes_of(e)))
         .filter(|w| w.iter().any(|n| tested.contains(n)))
         .flatten()
@@ -443,31 +479,13 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
                     in_forms,
                     handed,
                     outcome: false,
+                    shown_later: false,
                 });
             }
         }
     }
-    // read before the step and written by nothing in the process: given when the process started
     let read_before: HashSet<usize> = before.union(&tested_before).copied().collect();
-    for &i in sorted(&read_before).iter() {
-        for name in crate::stop::until_stopped(flow.asked_reads_of(i, false)) {
-            if !flow.written.contains(&name) && seen.insert(name.clone()) && picture.known_before.len() < MOST
-            {
-                let from = format!("given when the process starts (read by {})", flow.phrase(i));
-                let used = used.contains(&name);
-                let in_forms = flow.forms_with(&name);
-                picture.known_before.push(Known {
-                    name,
-                    from,
-                    used,
-                    entered: true,
-                    in_forms,
-                    handed: false,
-                    outcome: false,
-                });
-            }
-        }
-    }
+    read_unset(&flow, &read_before, &used, &mut seen, &mut picture.known_before);
     shown_later(&flow, &after, &used, &mut seen, &mut picture.known_before);
     mark_outcomes(&mut picture.known_before, &flow, &graph, target, &before);
     // to supply: read after, written by nothing but the step's own form
