@@ -9,6 +9,10 @@
 //! - on a first generation, a field labelled by its key, with another field's label or otherwise than
 //!   the project names its value gets the draft's label back (`labels`), with a warning that lists them.
 //!
+//! - on a first generation without a brief, a field the answer asks for as plain text where the draft
+//!   has another control (a number, a date, a choice) gets the draft's control back (`controls`),
+//!   with a warning that lists them.
+//!
 //! A field the brief asks to leave out ("without the discount", "ohne Nachlass") is never added.
 //!
 //! A first generation without a brief asks for the step's own data, which the draft holds: a field the
@@ -23,7 +27,7 @@
 
 use serde_json::Value;
 
-use super::labels;
+use super::{controls, labels};
 use crate::check::{Code, Finding, StepCheck};
 use crate::gate::{self, Proposal};
 
@@ -110,6 +114,11 @@ impl AnswerCheck {
             // the gate gives it an id of this form's
             field.as_object_mut().map(|o| o.remove("id"));
             components.push(field);
+        }
+        // the draft's controls are what the process says of each value, all such an answer was shown
+        if self.holds_to_the_step() {
+            let drafted = |path: &str| field(path).cloned();
+            warnings.extend(controls::restored_warning(&controls::restore(components, &drafted)));
         }
         // on the form as completed: a field added back may be the one whose label the answer copied
         if self.keep_draft {

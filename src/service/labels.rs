@@ -64,7 +64,7 @@ pub(super) fn restored_warning(restored: &[(String, String)]) -> Option<String> 
 
 /// Calls `f` with the binding path of every keyed field, at any depth: a group's `path` prefixes its
 /// fields' keys. A dynamic list's fields bind keys of its items, which no draft label names.
-fn visit(components: &mut [Value], prefix: &str, f: &mut dyn FnMut(&str, &mut Value)) {
+pub(super) fn visit(components: &mut [Value], prefix: &str, f: &mut dyn FnMut(&str, &mut Value)) {
     for c in components {
         match c.get("type").and_then(Value::as_str) {
             Some("dynamiclist") => continue,

@@ -14,6 +14,7 @@
 mod admission;
 pub mod api;
 mod complete;
+mod controls;
 pub mod error;
 pub mod events;
 mod fields;

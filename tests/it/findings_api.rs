@@ -578,3 +578,34 @@ async fn with_draft_when_unusable_a_draft_after_two_refused_answers_reports_the_
     assert_eq!(answer["attempts"], 2);
     assert_eq!(answer["usage"], json!({"inputTokens": 200, "outputTokens": 40}), "{answer}");
 }
+
+#[tokio::test]
+async fn a_value_answered_as_plain_text_gets_the_drafts_control_back_unless_the_author_wrote_a_brief() {
+    let answer = json!({"components": [
+        {"type": "textfield", "key": "riskScore", "label": "Risk"},
+        {"type": "textarea", "key": "decision", "label": "Entscheidung"},
+        {"type": "textfield", "key": "note", "label": "Notiz"}
+    ]});
+    let (app, _server) = model_app_with(&answer.to_string(), "").await;
+    let mut body = context("claim/claim.bpmn");
+    body["elementId"] = json!("Task_review");
+    let (_, builtin) = post(&builtin(), "generate", body.clone()).await;
+    let of = |reply: &Value, key: &str| {
+        reply["schema"]["components"].as_array().unwrap().iter().find(|c| c["key"] == key).unwrap().clone()
+    };
+    let (status, reply) = post(&app, "generate", body.clone()).await;
+    assert_eq!(status, StatusCode::OK, "{reply}");
+    for key in ["riskScore", "decision", "note"] {
+        assert_eq!(of(&reply, key)["type"], of(&builtin, key)["type"], "{key}: {reply}");
+    }
+    assert_eq!(of(&reply, "decision")["values"], of(&builtin, "decision")["values"], "{reply}");
+    assert_eq!(of(&reply, "riskScore")["label"], "Risk", "the answer's words stay");
+    let warnings = reply["warnings"].to_string();
+    assert!(warnings.contains("`decision` (textarea → select)"), "{warnings}");
+    // an author's brief may ask for the plain text the model wrote
+    body["description"] = json!("Review the claim; the decision as free text");
+    let (status, reply) = post(&app, "generate", body).await;
+    assert_eq!(status, StatusCode::OK, "{reply}");
+    assert_eq!(of(&reply, "decision")["type"], "textarea", "{reply}");
+    assert!(!reply["warnings"].to_string().contains("gave back the draft's"), "{reply}");
+}
