@@ -530,3 +530,29 @@ fn the_fields_the_steps_documentation_lists_are_asked_for_under_the_projects_key
         .collect();
     assert!(!keys.iter().any(|k| k == "issuerCountry" || k == "legalReview"), "{keys:?}");
 }
+
+#[test]
+fn a_value_the_brief_lists_that_an_earlier_form_set_is_shown_not_asked_again() {
+    let (p, _) = offering("Offering details.");
+    let keys: Vec<String> = (1..=8).map(|i| format!("detail{i}")).collect();
+    let fields: Vec<Value> = keys
+        .iter()
+        .map(|k| json!({"type": "number", "key": k, "label": k.replace("detail", "Detail ")}))
+        .collect();
+    let enter = json!({"id": "enter-id", "components": fields});
+    let project =
+        formgen::project::from_request(&[enter], &[], &formgen::project::ProjectBounds::default()).unwrap();
+    let target = at(&p, "offer");
+    let picture = formgen::flow::picture(&p, target, &project);
+    let contract = formgen::flow::contract(&p, target, &project);
+    let around = draft::Around { picture: &picture, project: &project, contract: &contract };
+    let drafted = draft::draft_in(Some(&p), target, Some(around), "Fields: Detail 8, Comment", None);
+    let cs = components(&drafted.form);
+    assert!(cs.iter().all(|c| c["key"] != "detail7"), "past the read-only cap: {cs:#?}");
+    let listed = by_key(&cs, "detail8");
+    assert_eq!(
+        (&listed["readonly"], &listed["type"], &listed["label"]),
+        (&json!(true), &json!("number"), &json!("Detail 8"))
+    );
+    assert_eq!(by_key(&cs, "comment").get("readonly"), None, "nothing sets it: asked for");
+}
