@@ -132,10 +132,11 @@ pub fn draft_in(
     }
     let siblings = around.map(|_| crate::flow::embedded_siblings(process, target)).unwrap_or_default();
     let definitions = around.map(|a| crate::flow::Definitions::new(process, a.project, &siblings));
-    let mut variables = variables(process);
-    variables.extend(definitions.iter().flat_map(|d| d.keys()).map(str::to_string));
-    let variables: Vec<&str> = variables.iter().map(String::as_str).collect();
     let documented = if current.is_none() { documented_fields(process, target) } else { Vec::new() };
+    // only a list of fields (the brief's, the documentation's) is keyed to the names in use
+    let listed = !brief.fields.is_empty() || !documented.is_empty();
+    let variables = if listed { names_in_use(process, definitions.as_ref()) } else { Vec::new() };
+    let variables: Vec<&str> = variables.iter().map(String::as_str).collect();
     let mut chosen = fields(process, target, around.is_none());
     if let Some(around) = around {
         // an output mapping that sets a value from something else is the engine's to write
@@ -265,6 +266,14 @@ fn without_process(brief: &Brief, current: Option<&Value>) -> (Value, Vec<String
         components.push(json!({"type": "textarea", "key": "notes", "label": brief.language.notes()}));
     }
     (json!({"type": "default", "components": components}), unusable)
+}
+
+/// Every variable the process names, then every key the project's forms bind: what a listed field's
+/// label is keyed to.
+fn names_in_use(process: &Process, definitions: Option<&crate::flow::Definitions>) -> Vec<String> {
+    let mut names = variables(process);
+    names.extend(definitions.iter().flat_map(|d| d.keys()).map(str::to_string));
+    names
 }
 
 /// Every variable the process names: those its elements read or write, and those its conditions read.
