@@ -307,8 +307,25 @@ const PREDICATE_FIRST: &[&str] =
     &["is", "has", "can", "should", "needs", "was", "did", "does", "will", "allow"];
 
 /// The last words of yes-or-no names: what happened or was agreed.
-const YES_NO_LAST: &[&str] =
-    &["delivered", "sent", "confirmed", "accepted", "agreed", "verified", "completed", "done", "consent"];
+const YES_NO_LAST: &[&str] = &[
+    "approved",
+    "rejected",
+    "accepted",
+    "agreed",
+    "confirmed",
+    "verified",
+    "validated",
+    "reviewed",
+    "clarified",
+    "booked",
+    "paid",
+    "signed",
+    "delivered",
+    "sent",
+    "completed",
+    "done",
+    "consent",
+];
 
 /// Words of telephone numbers.
 const PHONE_WORDS: &[&str] = &["phone", "telephone", "mobile", "telefon", "handy", "telefono", "telephone"];
@@ -438,6 +455,9 @@ mod tests {
         assert_eq!(type_of(&drafted("customerAge", &[], &[])), "number");
         assert_eq!(type_of(&drafted("dueDate", &[], &[])), "datetime");
         assert_eq!(type_of(&drafted("messageDelivered", &[], &[])), "checkbox");
+        // what was decided on a step, read by nothing yet: the yes-or-no it is almost everywhere
+        assert_eq!(type_of(&drafted("approved", &[], &[])), "checkbox");
+        assert_eq!(type_of(&drafted("invoiceClarified", &[], &[])), "checkbox");
         assert_eq!(type_of(&drafted("isUrgent", &[], &[])), "checkbox");
         assert_eq!(type_of(&drafted("requestDetails", &[], &[])), "textarea");
         // the last word decides: a reason's code is a short text
