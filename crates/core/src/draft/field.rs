@@ -185,12 +185,12 @@ pub(super) fn field(name: &str, use_: Use, said: Evidence<'_>) -> Value {
         c.insert("type".into(), json!("datetime"));
         c.insert("subtype".into(), json!("time"));
         c.insert("timeLabel".into(), json!(label));
-    } else if !told && NUMBER_WORDS.contains(&last) && !used(ValueUse::Text) && !used(ValueUse::Prose) {
+    } else if !told && is_count(&word_set) && !used(ValueUse::Text) && !used(ValueUse::Prose) {
         c.insert("type".into(), json!("number"));
         c.insert("validate".into(), json!({"min": 0}));
     } else if !told && is_predicate(&word_set) {
         c.insert("type".into(), json!("checkbox"));
-    } else if LONG_TEXT.contains(&last) {
+    } else if LONG_TEXT.contains(&last) || first_is(&word_set, "textarea") {
         c.insert("type".into(), json!("textarea"));
     } else {
         c.insert("type".into(), json!("textfield"));
@@ -252,7 +252,22 @@ fn number_bounds(numbers: &[f64], comparisons: &[Comparison]) -> Option<Value> {
 fn is_predicate(words: &[String]) -> bool {
     let first = words.first().map(String::as_str).unwrap_or("");
     let last = words.last().map(String::as_str).unwrap_or("");
-    (words.len() >= 2 && PREDICATE_FIRST.contains(&first)) || YES_NO_LAST.contains(&last)
+    (words.len() >= 2 && PREDICATE_FIRST.contains(&first))
+        || YES_NO_LAST.contains(&last)
+        || first == "checkbox"
+}
+
+/// Whether a name reads as an amount, a count or a position (`invoiceAmount`, `numberOfItems`,
+/// `failureIndex`), or is form-js's own key for a number field (`number_k6z07b`); an identifier
+/// ending in "number" (`invoiceNumber`) is not.
+fn is_count(words: &[String]) -> bool {
+    let last = words.last().map(String::as_str).unwrap_or("");
+    NUMBER_WORDS.contains(&last) || last == "index" || first_is(words, "number")
+}
+
+/// Whether a name's first word is `word`: form-js keys a new field by its type (`textarea_g3hy67`).
+fn first_is(words: &[String], word: &str) -> bool {
+    words.first().is_some_and(|w| w == word)
 }
 
 /// The last words of dates.
@@ -458,6 +473,13 @@ mod tests {
         // what was decided on a step, read by nothing yet: the yes-or-no it is almost everywhere
         assert_eq!(type_of(&drafted("approved", &[], &[])), "checkbox");
         assert_eq!(type_of(&drafted("invoiceClarified", &[], &[])), "checkbox");
+        assert_eq!(type_of(&drafted("numberOfItems", &[], &[])), "number");
+        assert_eq!(type_of(&drafted("failureIndex", &[], &[])), "number");
+        assert_eq!(type_of(&drafted("invoiceNumber", &[], &[])), "textfield");
+        // form-js's own keys name the field's type
+        assert_eq!(type_of(&drafted("number_k6z07b", &[], &[])), "number");
+        assert_eq!(type_of(&drafted("textarea_g3hy67", &[], &[])), "textarea");
+        assert_eq!(type_of(&drafted("checkbox_4u82gk", &[], &[])), "checkbox");
         assert_eq!(type_of(&drafted("isUrgent", &[], &[])), "checkbox");
         assert_eq!(type_of(&drafted("requestDetails", &[], &[])), "textarea");
         // the last word decides: a reason's code is a short text
