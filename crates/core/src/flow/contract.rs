@@ -412,7 +412,7 @@ fn guard(process: &Process, flow: usize) -> Guard {
 }
 
 /// The root variable of a path.
-fn root(path: &str) -> &str {
+pub(super) fn root(path: &str) -> &str {
     path.split('.').next().unwrap_or(path)
 }
 

@@ -29,6 +29,7 @@ use indexmap::IndexSet;
 use serde::Serialize;
 
 use super::access::{self, ElementAccess};
+use super::contract::root;
 use super::expr;
 use super::graph::{Direction, Graph};
 use crate::bpmn::ElementKind;
@@ -203,6 +204,18 @@ fn to_supply(
         }
     }
     out
+}
+
+/// The variables (by their root) the input mappings of `element` read from outside it: they hold a
+/// value when the step starts, before its form is shown. Not what a mapping copies into a local of
+/// the same name (`source="=hint" target="hint"`): the form edits that local.
+pub(crate) fn given_to(element: &crate::bpmn::Element) -> HashSet<String> {
+    let targets: HashSet<&str> = element.input_mappings().map(|(_, target)| root(target)).collect();
+    (element.accesses.iter().filter(|a| a.place == Place::InputSource))
+        .flat_map(|a| expr::zeebe_value_reads(&a.expression))
+        .map(|read| root(&read.name).to_string())
+        .filter(|root| !targets.contains(root.as_str()))
+        .collect()
 }
 
 /// What the process reads on some way from its start before anything on that way sets it, though a
@@ -499,9 +512,11 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
         .chain(picture.set_by_step.iter().cloned())
         .collect();
     picture.to_supply = to_supply(&flow, &graph, &own, &after, &written_elsewhere);
-    // what the process was started with, read before the step already, the step does not supply
+    // what the process was started with, read before the step already or by the step's own input
+    // mappings, the step does not supply
     let known: HashSet<&str> = picture.known_before.iter().map(|k| k.name.as_str()).collect();
-    picture.to_supply.retain(|s| !known.contains(s.name.as_str()));
+    let given: HashSet<String> = own.iter().flat_map(|&i| given_to(&process.elements[i])).collect();
+    picture.to_supply.retain(|s| !known.contains(s.name.as_str()) && !given.contains(root(&s.name)));
     picture.decided_on = decided_on(process, &graph, &own, &written_elsewhere);
     // what the process reads by mistake (a literal without quotes, a misspelling) is no field
     let mistaken = super::unwritten::mistaken_reads(process, project, target);
@@ -589,13 +604,17 @@ fn is_routing(place: &Place) -> bool {
 
 /// The targets of an element's output mappings whose source does not read the target itself
 /// (`=null`, `="done"`, `=a + b`): the engine sets them, whatever a form there holds. An output that
-/// passes a value on (`source="=hint" target="hint"`) keeps what the form gave.
+/// passes a value on (`source="=hint" target="hint"`) keeps what the form gave, unless the step's
+/// input mappings read that value already ([`given_to`]): then the output rebuilds what the step
+/// was given (`{fileName: document.fileName, ref: path}`).
 fn set_by_mapping(e: &crate::bpmn::Element) -> Vec<String> {
+    let given = given_to(e);
     let mut out: IndexSet<String> = IndexSet::new();
     for (source, name) in e.output_mappings() {
-        let root = name.split('.').next().unwrap_or(name);
-        let passes_on = expr::zeebe_value_reads(source).iter().any(|r| r.name == root)
-            || expr::juel_reads(source).iter().any(|r| r.name == root);
+        let target = root(name);
+        let passes_on = !given.contains(target)
+            && (expr::zeebe_value_reads(source).iter().any(|r| r.name == target)
+                || expr::juel_reads(source).iter().any(|r| r.name == target));
         if !passes_on && !name.is_empty() {
             out.insert(name.to_string());
         }
@@ -856,6 +875,32 @@ mod tests {
         let picture = picture(&process, None, &Project::default());
         let first: Vec<&str> = picture.to_supply.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(first, names[..MOST_WALKS].iter().map(String::as_str).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn what_the_steps_input_mappings_read_is_no_value_its_form_supplies() {
+        // `document` comes in (its `ref` into the local `path`) and goes out rebuilt by the engine;
+        // `note` is the form's
+        let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+          <userTask id="attach"><extensionElements><zeebe:ioMapping>
+            <zeebe:input source="=document.ref" target="path"/>
+            <zeebe:input source="=hint" target="hint"/>
+            <zeebe:output source="={fileName: document.fileName, ref: path, note: note}" target="document"/>
+            <zeebe:output source="=hint" target="hint"/>
+          </zeebe:ioMapping></extensionElements></userTask>
+          <sequenceFlow id="a" sourceRef="attach" targetRef="archive"/>
+          <serviceTask id="archive"><extensionElements><zeebe:taskDefinition type="t"/><zeebe:ioMapping>
+            <zeebe:input source="=document" target="doc"/><zeebe:input source="=hint" target="h"/>
+          </zeebe:ioMapping></extensionElements></serviceTask></process></definitions>"#;
+        let process = crate::bpmn::read_str(xml).processes.remove(0);
+        let picture = picture(&process, Some(0), &Project::default());
+        let supplied: Vec<&str> = picture.to_supply.iter().map(|s| s.name.as_str()).collect();
+        // a value copied into a local of its own name and out again is what the form edits
+        assert_eq!(supplied, ["note", "hint"]);
+        assert_eq!(picture.set_by_step, ["document"]);
+        let contract = super::super::contract(&process, Some(0), &Project::default());
+        let needs: Vec<&str> = contract.must_supply.iter().map(|n| n.name.as_str()).collect();
+        assert_eq!(needs, ["hint", "note"], "the contract agrees");
     }
 
     #[test]
