@@ -209,12 +209,12 @@ fn to_supply(
 /// The variables (by their root) the input mappings of `element` read from outside it: they hold a
 /// value when the step starts, before its form is shown. Not what a mapping copies into a local of
 /// the same name (`source="=hint" target="hint"`): the form edits that local.
-pub(crate) fn given_to(element: &crate::bpmn::Element) -> HashSet<String> {
-    let targets: HashSet<&str> = element.input_mappings().map(|(_, target)| root(target)).collect();
-    (element.accesses.iter().filter(|a| a.place == Place::InputSource))
-        .flat_map(|a| expr::zeebe_value_reads(&a.expression))
+fn given_to(element: &crate::bpmn::Element) -> HashSet<String> {
+    let mappings: Vec<(&str, &str)> = element.input_mappings().collect();
+    let targets: HashSet<&str> = mappings.iter().map(|(_, target)| root(target)).collect();
+    (mappings.iter().flat_map(|(source, _)| expr::zeebe_value_reads(source)))
         .map(|read| root(&read.name).to_string())
-        .filter(|root| !targets.contains(root.as_str()))
+        .filter(|name| !targets.contains(name.as_str()))
         .collect()
 }
 
