@@ -37,10 +37,10 @@ fn unwritten(process: &Process, project: &Project) -> Vec<Finding> {
             let expression = shortened(&read.expression);
             let name = &read.name;
             let (code, message) = match &read.kind {
-                Unwritten::Literal(shape) => (
+                Unwritten::Literal { shape, text } => (
                     Code::UnquotedLiteral,
                     format!(
-                        "{} reads `{name}` in `{expression}`, which nothing writes and which looks like {shape} written without its quotes: write \"{name}\" if the value is meant, or set `{name}` before it.",
+                        "{} reads `{name}` in `{expression}`, which nothing writes and which looks like {shape} written without its quotes: write \"{text}\" if the value is meant, or set `{name}` before it.",
                         crate::words::capitalise(&at)
                     ),
                 ),
@@ -90,4 +90,27 @@ fn shortened(expression: &str) -> String {
         return flat;
     }
     flat.chars().take(79).collect::<String>() + "…"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unquoted_media_type_is_to_be_written_whole_in_quotes() {
+        let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
+            xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="p">
+          <scriptTask id="call"><extensionElements><zeebe:script expression="=headers" resultVariable="r"/>
+            <zeebe:ioMapping><zeebe:input source="={ Content-Type: application/json }" target="headers"/>
+            </zeebe:ioMapping></extensionElements></scriptTask></process></definitions>"#;
+        let process = crate::bpmn::read_str(xml).processes.remove(0);
+        let findings = process_findings(&process, &Project::default());
+        let json = findings.iter().find(|f| f.key.as_deref() == Some("json")).expect("a finding on `json`");
+        assert_eq!(json.code, Code::UnquotedLiteral);
+        assert!(
+            json.message.contains(r#"a media type written without its quotes: write "application/json""#),
+            "{}",
+            json.message
+        );
+    }
 }

@@ -521,6 +521,7 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
     // what the process reads by mistake (a literal without quotes, a misspelling) is no field
     let mistaken = super::unwritten::mistaken_reads(process, project, target);
     picture.to_supply.retain(|s| !mistaken.contains(&s.name));
+    picture.known_before.retain(|k| !mistaken.contains(root(&k.name)));
     picture.decided_on.retain(|d| !mistaken.contains(d.name.split('.').next().unwrap_or(&d.name)));
     picture
 }
@@ -901,6 +902,20 @@ mod tests {
         let contract = super::super::contract(&process, Some(0), &Project::default());
         let needs: Vec<&str> = contract.must_supply.iter().map(|n| n.name.as_str()).collect();
         assert_eq!(needs, ["hint", "note"], "the contract agrees");
+    }
+
+    #[test]
+    fn what_the_process_reads_by_mistake_is_no_value_known_before_a_step() {
+        let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+          <scriptTask id="call"><extensionElements><zeebe:script expression="=headers" resultVariable="r"/>
+            <zeebe:ioMapping><zeebe:input source="={ Content-Type: application/json, Topic: topic }" target="headers"/>
+            </zeebe:ioMapping></extensionElements></scriptTask>
+          <sequenceFlow id="a" sourceRef="call" targetRef="review"/><userTask id="review"/></process></definitions>"#;
+        let process = crate::bpmn::read_str(xml).processes.remove(0);
+        let picture = picture(&process, Some(2), &Project::default());
+        let known: Vec<&str> = picture.known_before.iter().map(|k| k.name.as_str()).collect();
+        assert!(known.contains(&"topic") && known.contains(&"r"), "{known:?}");
+        assert!(!known.contains(&"application") && !known.contains(&"json"), "{known:?}");
     }
 
     #[test]

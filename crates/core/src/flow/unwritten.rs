@@ -1,6 +1,7 @@
 //! Names the process reads that nothing in it or its project writes: mistakes of the process, not of
 //! any form. A name shaped like an ISO-8601 duration (`P1D`, `PT5M`) or a constant (`APPROVED`) is
-//! most likely a literal written without its quotes; one a letter away from a name that is written
+//! most likely a literal written without its quotes, and so is a media type's part (`application/json`,
+//! which FEEL reads as `application` divided by `json`); one a letter away from a name that is written
 //! (`elegibilityCheck` read, `eligibilityCheck` written) most likely a misspelling of it. A plain
 //! unwritten name may still come with the process's start, so it is said only where nothing in the
 //! process may write variables formgen cannot see.
@@ -15,8 +16,13 @@ use crate::project::Project;
 /// What an unwritten name most likely is.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Unwritten {
-    /// A literal written without its quotes: what kind of literal it looks like ("a duration").
-    Literal(&'static str),
+    /// A literal written without its quotes.
+    Literal {
+        /// What kind of literal it looks like ("a duration").
+        shape: &'static str,
+        /// The literal, to be written in quotes (`application/json` for the name `json`).
+        text: String,
+    },
     /// A misspelling of this name, which the process or its project writes.
     CloseTo(String),
     /// A name nothing writes; it may come with the process's start.
@@ -97,9 +103,11 @@ fn unwritten_reads_beside(
                     Dialect::Either => access.expression.trim_start().starts_with('='),
                     _ => false,
                 };
-                let kind = match literal_shape(&name) {
-                    Some(shape) => Unwritten::Literal(shape),
-                    None => match close_to(&name, &written_list) {
+                let media = feel.then(|| media_type(&access.expression, &name)).flatten();
+                let kind = match (media, literal_shape(&name)) {
+                    (Some(text), _) => Unwritten::Literal { shape: "a media type", text },
+                    (None, Some(shape)) => Unwritten::Literal { shape, text: name.clone() },
+                    (None, None) => match close_to(&name, &written_list) {
                         Some(close) if feel => Unwritten::CloseTo(close.to_string()),
                         _ if feel && !unseen_writers => Unwritten::Unknown,
                         _ => continue,
@@ -139,6 +147,22 @@ fn written_names(process: &Process, project: &Project, besides: Option<usize>) -
         }
     }
     written
+}
+
+/// The media type `name` is a part of in `expression`, when it is one (`application/json`, which FEEL
+/// reads as a division of two names): a top-level type (`application`, `text`, `image`, ...), a
+/// slash, and a common subtype, so that a real division (`text / count`) is not taken for one.
+fn media_type(expression: &str, name: &str) -> Option<String> {
+    static MEDIA: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r"\b(application|text|image|audio|video|multipart)\s*/\s*(json|xml|pdf|plain|html|csv|yaml|zip|png|jpeg|jpg|gif|svg|mpeg|mp4|javascript|css)\b",
+        )
+        .expect("a valid pattern")
+    });
+    MEDIA
+        .captures_iter(expression)
+        .find(|c| &c[1] == name || &c[2] == name)
+        .map(|c| format!("{}/{}", &c[1], &c[2]))
 }
 
 /// What kind of literal a name looks like, when it looks like one: an ISO-8601 duration (`P1D`,
@@ -215,6 +239,33 @@ mod tests {
         assert_eq!(literal_shape("HIGH_RISK"), Some("a text"));
         assert_eq!(literal_shape("X"), None);
         assert_eq!(literal_shape("approved"), None);
+    }
+
+    #[test]
+    fn a_media_type_without_its_quotes_is_a_literal_not_two_names() {
+        let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
+            xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="p">
+          <startEvent id="s"/><sequenceFlow id="f0" sourceRef="s" targetRef="call"/>
+          <scriptTask id="call"><extensionElements><zeebe:script expression="=image / total" resultVariable="r"/>
+            <zeebe:ioMapping>
+              <zeebe:input source="={&#10;  Content-Type: application/json,&#10;  Accept: text / plain&#10;}" target="headers"/>
+            </zeebe:ioMapping></extensionElements></scriptTask></process></definitions>"#;
+        let process = crate::bpmn::read_str(xml).processes.remove(0);
+        let kinds: Vec<(String, Unwritten)> =
+            unwritten_reads(&process, &Project::default()).into_iter().map(|r| (r.name, r.kind)).collect();
+        let media = |text: &str| Unwritten::Literal { shape: "a media type", text: text.to_string() };
+        assert_eq!(
+            kinds,
+            [
+                ("image".to_string(), Unwritten::Unknown),
+                ("total".to_string(), Unwritten::Unknown),
+                ("application".to_string(), media("application/json")),
+                ("json".to_string(), media("application/json")),
+                ("text".to_string(), media("text/plain")),
+                ("plain".to_string(), media("text/plain")),
+            ],
+            "a division by a name that is no subtype is a division"
+        );
     }
 
     #[test]
