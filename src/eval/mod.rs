@@ -42,7 +42,7 @@ pub mod service;
 
 use std::path::PathBuf;
 
-pub use pairs::{Pair, PairOrProblem, Problem, load_pairs};
+pub use pairs::{Pair, PairOrProblem, Problem, load_pairs, same_form};
 pub use project::load_project;
 pub use report::{Report, Row, Summary};
 pub use run::{Progress, Quiet, TerminalBar, progress_for_stderr, run};

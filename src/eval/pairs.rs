@@ -7,6 +7,11 @@
 //! at all, or holds no pair, is an [`EvalError`]. Paths in a line are relative to the folder and may
 //! not leave it. Fields other than `bpmn`, `elementId`, `form`, `inputKeys`, `project` and
 //! `projectExclude` are ignored.
+//!
+//! A pair's project folder is its `project`, or, when the line names none, the folder the corpus's
+//! layout keeps it in: `projects/<prefix>` for a BPMN file named `<prefix>__<name>.bpmn` (when that
+//! folder exists). The generator sees the folder without the files `projectExclude` lists, or, when
+//! the line lists none, without every copy of the pair's own form ([`same_form`]).
 
 use std::io::Read;
 use std::path::{Component, Path, PathBuf};
@@ -95,7 +100,7 @@ struct Line {
     #[serde(default)]
     project: Option<String>,
     #[serde(default)]
-    project_exclude: Vec<String>,
+    project_exclude: Option<Vec<String>>,
 }
 
 /// Reads a pairs folder. Per-line problems are in the list; only an unreadable or empty folder is an
@@ -160,17 +165,19 @@ fn prepare(dir: &Path, l: &Line, limits: &Limits) -> Result<Pair, String> {
     let bpmn_text = read_text(&inside(dir, &l.bpmn)?, &l.bpmn, limits.bpmn_bytes)?;
     let schema = read_form(&inside(dir, &l.form)?, &l.form, limits.schema_bytes)?;
     let hidden = hide_embedded_form(&bpmn_text, &l.element_id).map_err(|e| format!("{e} ({})", l.bpmn))?;
-    let project_files = match &l.project {
-        Some(p) if !p.trim().is_empty() => {
-            let folder = inside(dir, p)?;
-            let exclude: Vec<PathBuf> = l.project_exclude.iter().map(|x| folder.join(x)).collect();
-            list_files(&folder, limits)
-                .map_err(|e| format!("cannot list the project folder {p}: {e}"))?
-                .into_iter()
-                .filter(|f| !exclude.contains(f))
-                .collect()
+    let project_files = match project_folder(dir, l)? {
+        Some((folder, shown)) => {
+            let files = list_files(&folder, limits)
+                .map_err(|e| format!("cannot list the project folder {shown}: {e}"))?;
+            match &l.project_exclude {
+                Some(names) => {
+                    let exclude: Vec<PathBuf> = names.iter().map(|x| folder.join(x)).collect();
+                    files.into_iter().filter(|f| !exclude.contains(f)).collect()
+                }
+                None => files.into_iter().filter(|f| !is_copy_of(f, &schema, limits)).collect(),
+            }
         }
-        _ => Vec::new(),
+        None => Vec::new(),
     };
     let author = input_fields(&schema);
     let author_keys = l.input_keys.clone().unwrap_or_else(|| author.iter().map(|f| f.path.clone()).collect());
@@ -183,6 +190,39 @@ fn prepare(dir: &Path, l: &Line, limits: &Limits) -> Result<Pair, String> {
         listed_keys: l.input_keys.clone(),
         input: GenerationInput { bpmn_text: hidden, element_id: l.element_id.clone(), project_files },
     })
+}
+
+/// The pair's project folder and its name as shown in errors: the line's `project`, else
+/// `projects/<prefix>` for a BPMN file named `<prefix>__<name>` when that folder exists, else none.
+fn project_folder(dir: &Path, l: &Line) -> Result<Option<(PathBuf, String)>, String> {
+    if let Some(p) = l.project.as_deref().filter(|p| !p.trim().is_empty()) {
+        return Ok(Some((inside(dir, p)?, p.to_string())));
+    }
+    let name = Path::new(&l.bpmn).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let Some((prefix, _)) = name.split_once("__").filter(|(prefix, _)| !prefix.is_empty()) else {
+        return Ok(None);
+    };
+    let shown = format!("projects/{prefix}");
+    let folder = inside(dir, &shown)?;
+    Ok(folder.is_dir().then_some((folder, shown)))
+}
+
+/// Whether the project file at `path` is a copy of the pair's form `author` ([`same_form`]); a
+/// file that is no readable form is not.
+fn is_copy_of(path: &Path, author: &Value, limits: &Limits) -> bool {
+    let is_form = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("form"));
+    is_form && read_form(path, "", limits.schema_bytes).is_ok_and(|schema| same_form(&schema, author))
+}
+
+/// Whether two form-js schemas are one form, by the rule the corpus hides a pair's own form with: the
+/// same top-level `id`, the same `components`, or the same input keys (at least one).
+pub fn same_form(a: &Value, b: &Value) -> bool {
+    let id = |s: &Value| s.get("id").and_then(Value::as_str).filter(|id| !id.is_empty()).map(str::to_string);
+    let keys =
+        |s: &Value| input_fields(s).into_iter().map(|f| f.path).collect::<std::collections::BTreeSet<_>>();
+    (id(a).is_some() && id(a) == id(b))
+        || a.get("components").is_some_and(|c| Some(c) == b.get("components"))
+        || (!keys(a).is_empty() && keys(a) == keys(b))
 }
 
 /// `dir/rel`, refused when `rel` is absolute or climbs out of `dir`.

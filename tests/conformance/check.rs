@@ -26,7 +26,7 @@
 //! a `number` field that the process reads as a number, so (c) applies to none; its one number read
 //! is the text field (c3) fixes.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -223,16 +223,12 @@ fn cases(dir: &Path, hidden_files: &mut usize) -> Vec<Case> {
     out
 }
 
-/// Whether a project file is the pair's own form by the corpus's rule: the same top-level id, the
-/// same components, or the same set of input keys.
+/// Whether a project file is the pair's own form by the corpus's rule, as `formgen eval` hides it
+/// ([`formgen::eval::same_form`]: the same top-level id, the same components, or the same input keys).
 fn is_copy_of(path: &Path, author: &ProjectForm) -> bool {
     let Ok(bytes) = std::fs::read(path) else { return false };
-    let Ok(schema) = serde_json::from_slice::<Value>(&bytes) else { return false };
-    let Ok(form) = ProjectForm::read(schema.clone(), String::new()) else { return false };
-    let keys = |f: &ProjectForm| f.input_fields.iter().map(|x| x.key.clone()).collect::<HashSet<_>>();
-    (!author.id.is_empty() && form.id == author.id)
-        || schema.get("components") == author.schema.get("components")
-        || (!author.input_fields.is_empty() && keys(&form) == keys(author))
+    serde_json::from_slice::<Value>(&bytes)
+        .is_ok_and(|schema| formgen::eval::same_form(&schema, &author.schema))
 }
 
 /// The input components of a schema that bind at the level of the process's variables: those in its

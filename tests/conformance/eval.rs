@@ -53,3 +53,38 @@ async fn eval_the_builtin_drafter_on_the_corpus_pairs() {
     at_least("required agreement", summary.required_agreement, 0.80);
     at_least("prompt key coverage", summary.prompt_key_coverage, 0.65);
 }
+
+/// `corpus/pairs-extra/` names no project folders: its pairs find theirs by the corpus's layout
+/// (`projects/<prefix>`), without their own forms, and the builtin drafter's figures on it, with
+/// that context, are printed for the README.
+#[tokio::test]
+#[ignore = "conformance tier: run `bash .ci/conformance`"]
+async fn eval_the_builtin_drafter_on_pairs_extra_with_its_project_folders() {
+    let dir = crate::common::shared().join("corpus/pairs-extra");
+    let config = Config::load(None, &|_| None).unwrap();
+    let pairs = eval::load_pairs(&dir, &config.limits).unwrap();
+    for item in &pairs {
+        let PairOrProblem::Pair(p) = item else { panic!("{item:?}") };
+        let name = format!("{}#{}", p.bpmn, p.element_id);
+        let prefix = p.bpmn.trim_start_matches("bpmn/").split("__").next().unwrap();
+        let folder = dir.join("projects").join(prefix);
+        assert!(folder.is_dir(), "{name}: no project folder");
+        assert!(p.input.project_files.iter().all(|f| f.starts_with(&folder)), "{name}: files from elsewhere");
+        let author: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.join(&p.form)).unwrap()).unwrap();
+        for f in p.input.project_files.iter().filter(|f| f.extension().is_some_and(|e| e == "form")) {
+            let schema: serde_json::Value = serde_json::from_slice(&std::fs::read(f).unwrap()).unwrap();
+            assert!(!eval::same_form(&schema, &author), "{name}: {} is its own form", f.display());
+        }
+    }
+    let with_context =
+        pairs.iter().filter(|i| matches!(i, PairOrProblem::Pair(p) if !p.input.project_files.is_empty()));
+    assert_eq!(with_context.count(), 10, "one project folder holds only the pair's own form");
+    let service = service::Service::new(&config).unwrap();
+    let report =
+        eval::run(pairs, 4, |input| eval::service::generate(&service, "", "", input), &mut Quiet).await;
+    println!("{}", report.table());
+    println!("{}", report.json_lines().lines().last().unwrap());
+    assert_eq!(report.summary().pairs, 11);
+    assert_eq!(report.exit_code(), 0);
+}

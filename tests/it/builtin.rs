@@ -474,6 +474,33 @@ fn a_form_embedded_for_another_step_defines_a_field_as_a_project_form_does() {
     assert_ne!(note["label"], "What the old form said", "the step's own embedded form defines nothing");
 }
 
+#[test]
+fn a_value_shown_read_only_is_not_labelled_with_the_question_that_asked_for_it() {
+    // the request form asks its person "What do you want to say?"; the courier's step shows the
+    // message to someone else, who is asked nothing about it
+    let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+      <extensionElements><zeebe:userTaskForm id="ask">{"components": [{"type": "textarea", "key": "message", "label": "What do you want to say?"}, {"type": "textfield", "key": "person", "label": "To whom does this concern"}]}</zeebe:userTaskForm></extensionElements>
+      <startEvent id="S"><extensionElements><zeebe:formDefinition formKey="camunda-forms:bpmn:ask"/></extensionElements></startEvent>
+      <sequenceFlow id="a" sourceRef="S" targetRef="D"/>
+      <userTask id="D" name="Deliver the message"/>
+      <sequenceFlow id="b" sourceRef="D" targetRef="G"/><exclusiveGateway id="G"/>
+      <sequenceFlow id="c" sourceRef="G" targetRef="X"><conditionExpression>=delivered</conditionExpression></sequenceFlow>
+      <sequenceFlow id="d" sourceRef="G" targetRef="X"><conditionExpression>=not(delivered)</conditionExpression></sequenceFlow>
+      <endEvent id="X"/></process></definitions>"#;
+    let p = bpmn::read_str(xml).processes.remove(0);
+    let project = formgen::project::Project::default();
+    let drafted = draft_around(&p, p.element_index("D"), &project);
+    let cs = components(&drafted.form);
+    let message = by_key(&cs, "message");
+    assert_eq!(message["readonly"], true, "{cs:?}");
+    assert_eq!((message["type"].as_str(), message["label"].as_str()), (Some("textarea"), Some("Message")));
+    assert_eq!(
+        by_key(&cs, "person")["label"],
+        "To whom does this concern",
+        "a label that asks nothing stays"
+    );
+}
+
 /// An offering: a first step asks for `cusip`, the offering step's documentation lists its fields,
 /// and a summary form later shows some of them read-only (so nothing in the process sets them but
 /// the offering step).

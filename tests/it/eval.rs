@@ -120,6 +120,38 @@ fn the_fixture_pairs_load_ready_to_generate_with_their_problems() {
 }
 
 #[test]
+fn a_pair_without_a_project_gets_its_folder_by_the_layout_without_its_own_form() {
+    let items = eval::load_pairs(&crate::common::fixtures().join("eval/layout"), &Limits::default()).unwrap();
+    let names = |i: usize| -> Vec<String> {
+        let files = &pair(&items, i).input.project_files;
+        files.iter().map(|f| f.file_name().unwrap().to_string_lossy().into_owned()).collect()
+    };
+    // `shop__order.bpmn` keeps its project in `projects/shop`; `contact.form` carries the form's id
+    // and `keys.form` binds the same keys: both are the pair's own form
+    assert_eq!(names(0), ["group.form", "pricing.dmn", "review-v2.form"]);
+    // a named folder without a list of files to hide hides the copies too: the same components
+    assert_eq!(names(1), ["contact.form", "group.form", "keys.form", "pricing.dmn"]);
+    // a list of files to hide is the pairs file's word
+    assert_eq!(names(2), ["contact.form", "keys.form", "pricing.dmn", "review-v2.form"]);
+    assert!(names(3).is_empty(), "a BPMN file named without a prefix has no project folder");
+}
+
+#[test]
+fn one_form_is_the_same_id_the_same_components_or_the_same_keys() {
+    let form =
+        json!({"id": "a", "components": [{"type": "textfield", "key": "x"}, {"type": "number", "key": "y"}]});
+    let same = |other: Value| eval::same_form(&form, &other);
+    assert!(same(json!({"id": "a", "components": []})));
+    assert!(same(json!({"id": "b", "components": form["components"]})));
+    assert!(same(
+        json!({"components": [{"type": "textarea", "key": "y"}, {"type": "textfield", "key": "x"}]})
+    ));
+    assert!(!same(json!({"id": "b", "components": [{"type": "textfield", "key": "x"}]})));
+    let unnamed = json!({"components": [{"type": "text", "text": "# Hello"}]});
+    assert!(!eval::same_form(&json!({"components": [{"type": "text", "text": "# Bye"}]}), &unnamed));
+}
+
+#[test]
 fn listed_keys_that_differ_from_the_form_are_said() {
     let mut p = pair(&pairs(), 1).clone();
     p.listed_keys = Some(vec!["email".into(), "nickname".into()]);

@@ -199,7 +199,7 @@ fn drafted_field(
     let evidence = said.of(name);
     let definition: Option<Definition> = definitions.and_then(|d| match use_ {
         Use::Write => d.get_edited(name),
-        Use::Read => d.get(name),
+        Use::Read => d.get(name).map(shown_definition),
     });
     match &definition {
         Some(d) if evidence.comparisons.is_empty() || d.kind != ComponentType::Textfield.as_str() => {
@@ -209,6 +209,16 @@ fn drafted_field(
         Some(d) => field::called(field(name, use_, evidence), &d.label),
         None => field(name, use_, evidence),
     }
+}
+
+/// A definition as a field that shows its value takes it: without a label that asks a question ("What
+/// do you want to say?"), which is put to the person who gives the value. None of the 152 read-only
+/// fields of the corpus's real forms is labelled with a question; 23 of 325 editable ones are.
+fn shown_definition(mut definition: Definition) -> Definition {
+    if definition.label.trim_end().ends_with('?') {
+        definition.label.clear();
+    }
+    definition
 }
 
 /// The fields the documentation of the form's own elements lists ("Capture the offering: Base CUSIP,

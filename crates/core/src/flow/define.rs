@@ -24,7 +24,7 @@ pub struct Definition {
     pub name: String,
     /// Where it is defined, in words (`the form "vacation-request"`).
     pub source: String,
-    /// Its label there (`""` when it has none).
+    /// Its label there (`""` when it has none, or only the one form-js gives a new field: `Text area`).
     pub label: String,
     /// The form-js component type it has or would have (`number`, `select`, ...).
     #[serde(rename = "type")]
@@ -163,7 +163,12 @@ impl<'a> Definitions<'a> {
             return Some(Definition {
                 name: name.to_string(),
                 source,
-                label: field.label.clone(),
+                // a label form-js gave the new field names its kind, not the variable
+                label: if crate::formjs::is_new_field_label(&field.label) {
+                    String::new()
+                } else {
+                    field.label.clone()
+                },
                 kind: field.kind.clone(),
                 options: field
                     .options
@@ -503,6 +508,23 @@ mod tests {
         let defined = Definitions::new(&process, &project, &siblings).get("x").unwrap();
         assert_eq!((defined.kind.as_str(), defined.label.as_str()), ("number", "X"));
         assert_eq!(defined.source, "the form \"a\"");
+    }
+
+    #[test]
+    fn the_label_form_js_gives_a_new_field_is_no_label() {
+        let schema = serde_json::json!({"id": "escalate", "components": [
+            {"type": "textarea", "key": "details", "label": "Text area"},
+            {"type": "checklist", "key": "tags", "label": " checkbox GROUP "},
+            {"type": "textfield", "key": "note", "label": "Note to the reviewer"}
+        ]});
+        let project = crate::project::from_request(&[schema], &[], &Default::default()).unwrap();
+        let process = Process::default();
+        let definitions = Definitions::new(&process, &project, &[]);
+        let label = |key: &str| definitions.get(key).unwrap().label;
+        assert_eq!(label("details"), "", "form-js labels a new text area so");
+        assert_eq!(label("tags"), "");
+        assert_eq!(label("note"), "Note to the reviewer");
+        assert_eq!(definitions.get("details").unwrap().kind, "textarea", "the type still holds");
     }
 
     #[test]

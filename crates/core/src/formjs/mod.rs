@@ -127,6 +127,31 @@ pub const PRESENTATIONAL: &[&str] =
 /// Option fields: single-valued (radio, select) and multi-valued (checklist, taglist).
 pub const OPTION_FIELDS: &[&str] = &["radio", "select", "checklist", "taglist"];
 
+/// The labels form-js's editor gives a new field of each input type (`Text field`, `Checkbox group`,
+/// ...), and those of its earlier versions (`Text Field`, `Radio`, `Date time`): a field still labelled
+/// so was never named by its author.
+const NEW_FIELD_LABELS: &[&str] = &[
+    "text field",
+    "text area",
+    "number",
+    "checkbox",
+    "checkbox group",
+    "checklist",
+    "radio",
+    "radio group",
+    "select",
+    "tag list",
+    "taglist",
+    "date time",
+    "file picker",
+];
+
+/// Whether `label` is one form-js's editor gives a new field ([`NEW_FIELD_LABELS`], in any case):
+/// it says what kind of field it is, not what the field holds.
+pub fn is_new_field_label(label: &str) -> bool {
+    NEW_FIELD_LABELS.iter().any(|l| l.eq_ignore_ascii_case(label.trim()))
+}
+
 /// The class of a form-js type; `None` for a type form-js does not know.
 pub(crate) fn class_of(kind: &str) -> Option<Class> {
     ComponentType::parse(kind).map(ComponentType::class)
