@@ -425,19 +425,19 @@ fn a_connectors_whole_response_beside_its_parts_is_shown_only_when_read() {
 
 #[test]
 fn what_wrote_the_outcome_the_way_in_tests_is_shown_first() {
-    // a review of a failed job: the job's details come before the six values the start form collected
+    // a review of a failed job: the job's details come before the seven values the start form collected
     let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
       <startEvent id="S"><extensionElements><zeebe:formDefinition formId="order"/></extensionElements></startEvent>
       <sequenceFlow id="a" sourceRef="S" targetRef="Check"/>
       <serviceTask id="Check"><extensionElements><zeebe:taskDefinition type="io.camunda:http-json:1"/>
-        <zeebe:taskHeaders><zeebe:header key="resultExpression" value="={status: response.status, failure: {code: response.code}}"/></zeebe:taskHeaders>
+        <zeebe:taskHeaders><zeebe:header key="resultExpression" value="={status: response.status, reason: response.reason}"/></zeebe:taskHeaders>
       </extensionElements></serviceTask>
       <sequenceFlow id="b" sourceRef="Check" targetRef="G"/><exclusiveGateway id="G" default="ok"/>
       <sequenceFlow id="failed" sourceRef="G" targetRef="Review"><conditionExpression>=status = "FAILED"</conditionExpression></sequenceFlow>
       <sequenceFlow id="ok" sourceRef="G" targetRef="E"/>
       <userTask id="Review"/><sequenceFlow id="c" sourceRef="Review" targetRef="E"/><endEvent id="E"/>
     </process></definitions>"#;
-    let fields: Vec<Value> = (1..=6)
+    let fields: Vec<Value> = (1..=7)
         .map(|n| json!({"type": "textfield", "key": format!("field{n}"), "label": format!("Field {n}")}))
         .collect();
     let order = json!({"id": "order", "components": fields});
@@ -446,7 +446,7 @@ fn what_wrote_the_outcome_the_way_in_tests_is_shown_first() {
     let drafted = draft_around(&p, p.element_index("Review"), &project);
     let keys: Vec<&str> =
         drafted.form["components"].as_array().unwrap().iter().filter_map(|c| c["key"].as_str()).collect();
-    assert_eq!(keys[..2], ["status", "failure.code"], "{keys:?}");
+    assert_eq!(keys[..2], ["status", "reason"], "{keys:?}");
 }
 
 #[test]

@@ -18,7 +18,7 @@ use crate::words;
 /// How many values known before a step its draft shows read-only, nearest first in the process's
 /// order: a reviewing step needs what the earlier forms collected, but a long process would bury the
 /// step's own fields. Chosen by `formgen eval` on the corpus pairs (see the README).
-pub(crate) const KNOWN_SHOWN: usize = 6;
+pub(crate) const KNOWN_SHOWN: usize = 7;
 
 /// How many read-only fields a draft shows once objects are their paths: one object known before the
 /// step (an e-mail, a policy) would otherwise fill the form with its internals. Chosen by `formgen
