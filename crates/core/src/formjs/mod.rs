@@ -148,7 +148,7 @@ const NEW_FIELD_LABELS: &[&str] = &[
 
 /// Whether `label` is one form-js's editor gives a new field ([`NEW_FIELD_LABELS`], in any case):
 /// it says what kind of field it is, not what the field holds.
-pub fn is_new_field_label(label: &str) -> bool {
+pub(crate) fn is_new_field_label(label: &str) -> bool {
     NEW_FIELD_LABELS.iter().any(|l| l.eq_ignore_ascii_case(label.trim()))
 }
 
