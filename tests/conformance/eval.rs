@@ -30,12 +30,7 @@ async fn eval_the_builtin_drafter_on_the_corpus_pairs() {
             PairOrProblem::Problem(p) => panic!("{}#{}: {}", p.bpmn, p.element_id, p.error),
         }
     }
-    let service = service::Service::new(&config).unwrap();
-    // builtin; coverage is measured on `describe`'s text until the rendered prompt is exposed
-    let report =
-        eval::run(pairs, 4, |input| eval::service::generate(&service, "", "", input), &mut Quiet).await;
-    println!("{}", report.table());
-    println!("{}", report.json_lines().lines().last().unwrap());
+    let report = builtin_report(&config, pairs).await;
     println!("inputKeys differing from the forms' keys: {}", differences.len());
     for d in &differences {
         println!("  {d}");
@@ -80,11 +75,18 @@ async fn eval_the_builtin_drafter_on_pairs_extra_with_its_project_folders() {
     let with_context =
         pairs.iter().filter(|i| matches!(i, PairOrProblem::Pair(p) if !p.input.project_files.is_empty()));
     assert_eq!(with_context.count(), 10, "one project folder holds only the pair's own form");
-    let service = service::Service::new(&config).unwrap();
+    let report = builtin_report(&config, pairs).await;
+    assert_eq!(report.summary().pairs, 11);
+    assert_eq!(report.exit_code(), 0);
+}
+
+/// The builtin drafter's report on `pairs`, through the service, with its table and summary printed.
+async fn builtin_report(config: &Config, pairs: Vec<PairOrProblem>) -> eval::Report {
+    let service = service::Service::new(config).unwrap();
+    // builtin; coverage is measured on `describe`'s text until the rendered prompt is exposed
     let report =
         eval::run(pairs, 4, |input| eval::service::generate(&service, "", "", input), &mut Quiet).await;
     println!("{}", report.table());
     println!("{}", report.json_lines().lines().last().unwrap());
-    assert_eq!(report.summary().pairs, 11);
-    assert_eq!(report.exit_code(), 0);
+    report
 }
