@@ -128,8 +128,8 @@ pub const PRESENTATIONAL: &[&str] =
 pub const OPTION_FIELDS: &[&str] = &["radio", "select", "checklist", "taglist"];
 
 /// The labels form-js's editor gives a new field of each input type (`Text field`, `Checkbox group`,
-/// ...), and those of its earlier versions (`Text Field`, `Radio`, `Date time`): a field still labelled
-/// so was never named by its author.
+/// ...), and the type names real forms carry as labels (`Text Field`, `Radio`, `Date time`): a field
+/// still labelled so was never named by its author.
 const NEW_FIELD_LABELS: &[&str] = &[
     "text field",
     "text area",
