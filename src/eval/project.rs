@@ -4,8 +4,8 @@
 //! Every step whose `zeebe:formDefinition formId` names the top-level `id` of a `.form` file in the
 //! folder becomes a pair: the author's form is that file (when several carry the id, the one named
 //! `<id>.form`, else the first in path order), and while it is generated the project shows
-//! every other `.form` and `.dmn` file of the folder but none carrying that id (the form and any copy
-//! of it). Steps linking an embedded form or a form kept elsewhere are not pairs here. A BPMN or form
+//! every other `.form` and `.dmn` file of the folder but no copy of the form: none carrying that id,
+//! and none with the same components or the same input keys ([`super::pairs::same_form`]). Steps linking an embedded form or a form kept elsewhere are not pairs here. A BPMN or form
 //! file that cannot be read is skipped as a source of pairs (a broken form binds no step); the folder
 //! is refused only when it cannot be listed or holds no BPMN file.
 
@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::embedded::hide_embedded_form;
 use super::fields::input_fields;
-use super::pairs::{Pair, PairOrProblem, Problem, list_files, read_form, read_text};
+use super::pairs::{Pair, PairOrProblem, Problem, list_files, read_form, read_text, same_form};
 use super::{EvalError, GenerationInput};
 use crate::Limits;
 
@@ -33,13 +33,13 @@ pub fn load_project(dir: &Path, limits: &Limits) -> Result<Vec<PairOrProblem>, E
     if bpmn_files.is_empty() {
         return Err(EvalError::NoBpmn(dir.to_path_buf()));
     }
-    // form id -> (file, schema) of every readable form; and every file of a form with that id
+    // form id -> (file, schema) of every readable form; and every readable form with its id
     let mut forms: BTreeMap<String, (PathBuf, Value)> = BTreeMap::new();
-    let mut carriers: Vec<(String, PathBuf)> = Vec::new();
+    let mut carriers: Vec<(String, PathBuf, Value)> = Vec::new();
     for f in files.iter().filter(|f| has(f, "form")) {
         let Ok(schema) = read_form(f, "", limits.schema_bytes) else { continue };
         let Some(id) = schema.get("id").and_then(Value::as_str).map(str::to_string) else { continue };
-        carriers.push((id.clone(), f.clone()));
+        carriers.push((id.clone(), f.clone(), schema.clone()));
         // the file named after the id, else the first in path order
         let named = f.file_stem().is_some_and(|s| s.to_string_lossy() == id);
         match forms.get(&id) {
@@ -64,8 +64,10 @@ pub fn load_project(dir: &Path, limits: &Limits) -> Result<Vec<PairOrProblem>, E
         for process in crate::bpmn::read_str(&text).processes {
             for element in process.elements.iter().filter(|e| forms.contains_key(e.form_id.as_str())) {
                 let (form_path, schema) = &forms[element.form_id.as_str()];
-                let hidden: Vec<&PathBuf> =
-                    carriers.iter().filter(|(id, _)| *id == element.form_id).map(|(_, p)| p).collect();
+                let hidden: Vec<&PathBuf> = (carriers.iter())
+                    .filter(|(id, _, form)| *id == element.form_id || same_form(form, schema))
+                    .map(|(_, p, _)| p)
+                    .collect();
                 let project_files =
                     context.iter().filter(|f| !hidden.contains(f)).map(|f| (*f).clone()).collect();
                 let item = match hide_embedded_form(&text, &element.id) {

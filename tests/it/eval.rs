@@ -293,6 +293,7 @@ async fn leave_one_out_on_a_project_folder() {
                 "forms/travel-request.form",
                 vec![
                     "decisions/budget.dmn".to_string(),
+                    "forms/approval-v1.form".into(),
                     "forms/broken.form".into(),
                     "forms/travel-approval-copy.form".into(),
                     "forms/travel-approval.form".into()
@@ -308,7 +309,8 @@ async fn leave_one_out_on_a_project_folder() {
                 ]
             ),
         ],
-        "its own form and the copy carrying its id are hidden; a form kept elsewhere and an embedded one are no pairs"
+        "its own form, the copy carrying its id and the one binding its keys are hidden; a form kept elsewhere and an \
+         embedded one are no pairs"
     );
     // a generator that returns the author's form reproduces everything
     let answers = |input: GenerationInput| async move {
