@@ -10,9 +10,7 @@ use formgen::{config::Config, service};
 #[tokio::test]
 #[ignore = "conformance tier: run `bash .ci/conformance`"]
 async fn eval_the_builtin_drafter_on_the_corpus_pairs() {
-    let dir = crate::common::shared().join("corpus/pairs");
-    let config = Config::load(None, &|_| None).unwrap();
-    let pairs = eval::load_pairs(&dir, &config.limits).unwrap();
+    let (_, config, pairs) = load("corpus/pairs");
     let mut differences = Vec::new();
     for item in &pairs {
         match item {
@@ -55,9 +53,7 @@ async fn eval_the_builtin_drafter_on_the_corpus_pairs() {
 #[tokio::test]
 #[ignore = "conformance tier: run `bash .ci/conformance`"]
 async fn eval_the_builtin_drafter_on_pairs_extra_with_its_project_folders() {
-    let dir = crate::common::shared().join("corpus/pairs-extra");
-    let config = Config::load(None, &|_| None).unwrap();
-    let pairs = eval::load_pairs(&dir, &config.limits).unwrap();
+    let (dir, config, pairs) = load("corpus/pairs-extra");
     for item in &pairs {
         let PairOrProblem::Pair(p) = item else { panic!("{item:?}") };
         let name = format!("{}#{}", p.bpmn, p.element_id);
@@ -89,4 +85,12 @@ async fn builtin_report(config: &Config, pairs: Vec<PairOrProblem>) -> eval::Rep
     println!("{}", report.table());
     println!("{}", report.json_lines().lines().last().unwrap());
     report
+}
+
+/// The pairs folder at `corpus` in `../shared`, the default configuration, and its pairs.
+fn load(corpus: &str) -> (std::path::PathBuf, Config, Vec<PairOrProblem>) {
+    let dir = crate::common::shared().join(corpus);
+    let config = Config::load(None, &|_| None).unwrap();
+    let pairs = eval::load_pairs(&dir, &config.limits).unwrap();
+    (dir, config, pairs)
 }

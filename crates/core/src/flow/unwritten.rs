@@ -227,6 +227,15 @@ fn close_to<'w>(name: &str, written: &[&'w str]) -> Option<&'w str> {
 mod tests {
     use super::*;
 
+    /// The process of a Zeebe BPMN document whose process holds `elements`.
+    fn process_of(elements: &str) -> Process {
+        let xml = format!(
+            r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
+            xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="p">{elements}</process></definitions>"#
+        );
+        crate::bpmn::read_str(&xml).processes.remove(0)
+    }
+
     #[test]
     fn durations_and_constants_look_like_literals() {
         for d in ["P1D", "PT5M", "P1Y2M10DT2H30M", "P2W"] {
@@ -243,14 +252,13 @@ mod tests {
 
     #[test]
     fn a_media_type_without_its_quotes_is_a_literal_not_two_names() {
-        let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
-            xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="p">
-          <startEvent id="s"/><sequenceFlow id="f0" sourceRef="s" targetRef="call"/>
+        let process = process_of(
+            r#"<startEvent id="s"/><sequenceFlow id="f0" sourceRef="s" targetRef="call"/>
           <scriptTask id="call"><extensionElements><zeebe:script expression="=image / total" resultVariable="r"/>
             <zeebe:ioMapping>
               <zeebe:input source="={&#10;  Content-Type: application/json,&#10;  Accept: text / plain&#10;}" target="headers"/>
-            </zeebe:ioMapping></extensionElements></scriptTask></process></definitions>"#;
-        let process = crate::bpmn::read_str(xml).processes.remove(0);
+            </zeebe:ioMapping></extensionElements></scriptTask>"#,
+        );
         let kinds: Vec<(String, Unwritten)> =
             unwritten_reads(&process, &Project::default()).into_iter().map(|r| (r.name, r.kind)).collect();
         let media = |text: &str| Unwritten::Literal { shape: "a media type", text: text.to_string() };
@@ -292,18 +300,16 @@ mod tests {
 
     #[test]
     fn a_tasks_own_input_is_no_write_for_the_others_nor_one_it_passes_in() {
-        let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
-            xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="p">
-          <startEvent id="s"/><sequenceFlow id="f0" sourceRef="s" targetRef="a"/>
+        let process = process_of(
+            r#"<startEvent id="s"/><sequenceFlow id="f0" sourceRef="s" targetRef="a"/>
           <scriptTask id="a"><extensionElements><zeebe:script expression="=model + url" resultVariable="r"/>
             <zeebe:ioMapping>
               <zeebe:input source="= url" target="url"/>
               <zeebe:input source="=&quot;gpt&quot;" target="model"/>
             </zeebe:ioMapping></extensionElements></scriptTask>
           <sequenceFlow id="f1" sourceRef="a" targetRef="b"/>
-          <scriptTask id="b"><extensionElements><zeebe:script expression="=model" resultVariable="m"/></extensionElements></scriptTask>
-        </process></definitions>"#;
-        let process = crate::bpmn::read_str(xml).processes.remove(0);
+          <scriptTask id="b"><extensionElements><zeebe:script expression="=model" resultVariable="m"/></extensionElements></scriptTask>"#,
+        );
         let names: Vec<String> =
             unwritten_reads(&process, &Project::default()).into_iter().map(|r| r.name).collect();
         assert_eq!(names, ["url", "model"], "`model` is `a`'s own, read by `b`");
