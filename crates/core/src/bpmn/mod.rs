@@ -59,6 +59,17 @@ pub fn read_str(xml: &str) -> Definitions {
     }
 }
 
+/// The process of a Camunda 8 document whose one process (id `p`) holds `elements`: the envelope the
+/// crate's tests write their processes in.
+#[cfg(test)]
+pub(crate) fn zeebe_process(elements: &str) -> Process {
+    let xml = format!(
+        r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
+        xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="p">{elements}</process></definitions>"#
+    );
+    read_str(&xml).processes.remove(0)
+}
+
 /// A BPMN input refused before reading.
 #[derive(Debug, thiserror::Error)]
 pub enum ReadError {

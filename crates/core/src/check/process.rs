@@ -98,12 +98,11 @@ mod tests {
 
     #[test]
     fn an_unquoted_media_type_is_to_be_written_whole_in_quotes() {
-        let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
-            xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="p">
-          <scriptTask id="call"><extensionElements><zeebe:script expression="=headers" resultVariable="r"/>
+        let process = crate::bpmn::zeebe_process(
+            r#"<scriptTask id="call"><extensionElements><zeebe:script expression="=headers" resultVariable="r"/>
             <zeebe:ioMapping><zeebe:input source="={ Content-Type: application/json }" target="headers"/>
-            </zeebe:ioMapping></extensionElements></scriptTask></process></definitions>"#;
-        let process = crate::bpmn::read_str(xml).processes.remove(0);
+            </zeebe:ioMapping></extensionElements></scriptTask>"#,
+        );
         let findings = process_findings(&process, &Project::default());
         let json = findings.iter().find(|f| f.key.as_deref() == Some("json")).expect("a finding on `json`");
         assert_eq!(json.code, Code::UnquotedLiteral);

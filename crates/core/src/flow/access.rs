@@ -344,29 +344,28 @@ mod tests {
 
     #[test]
     fn an_input_mapping_passes_in_only_its_own_name_unchanged() {
-        let zeebe = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
-            xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="p">
-          <serviceTask id="t"><extensionElements><zeebe:ioMapping>
+        let zeebe = crate::bpmn::zeebe_process(
+            r#"<serviceTask id="t"><extensionElements><zeebe:ioMapping>
             <zeebe:input source="= url" target="url"/>
             <zeebe:input source="=&quot;gpt&quot;" target="model"/>
             <zeebe:input source="=model" target="name"/>
             <zeebe:input source="=order.id" target="order"/>
-          </zeebe:ioMapping></extensionElements></serviceTask></process></definitions>"#;
+          </zeebe:ioMapping></extensionElements></serviceTask>"#,
+        );
         let camunda = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
             xmlns:camunda="http://camunda.org/schema/1.0/bpmn"><process id="p">
           <serviceTask id="t"><extensionElements><camunda:inputOutput>
             <camunda:inputParameter name="amount">${amount}</camunda:inputParameter>
             <camunda:inputParameter name="total">${amount * 2}</camunda:inputParameter>
           </camunda:inputOutput></extensionElements></serviceTask></process></definitions>"#;
-        let passed = |xml: &str| {
-            let process = crate::bpmn::read_str(xml).processes.remove(0);
+        let passed = |process: &Process| {
             let mut names: Vec<String> =
                 passed_in(&process.elements[0]).into_iter().map(str::to_string).collect();
             names.sort();
             names
         };
-        assert_eq!(passed(zeebe), ["url"]);
-        assert_eq!(passed(camunda), ["amount"]);
+        assert_eq!(passed(&zeebe), ["url"]);
+        assert_eq!(passed(&crate::bpmn::read_str(camunda).processes.remove(0)), ["amount"]);
     }
 
     #[test]

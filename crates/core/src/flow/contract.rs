@@ -1403,6 +1403,7 @@ fn is_list_type(type_ref: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bpmn::zeebe_process;
 
     #[test]
     fn the_names_compared_with_null_in_one_pass() {
@@ -1413,15 +1414,6 @@ mod tests {
         assert!(!names.contains("e"));
         assert!(null_checked_names("${empty approver}").contains("approver"));
         assert!(null_checked_names("${not empty approver}").contains("approver"));
-    }
-
-    /// A Camunda 8 process of these elements, with the project given.
-    fn process_of(body: &str) -> Process {
-        let xml = format!(
-            r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
-            xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="p">{body}</process></definitions>"#
-        );
-        crate::bpmn::read_str(&xml).processes.remove(0)
     }
 
     #[test]
@@ -1448,7 +1440,7 @@ mod tests {
 
     #[test]
     fn a_need_says_which_conditions_every_read_of_it_passes() {
-        let p = process_of(
+        let p = zeebe_process(
             r#"<userTask id="review"/><sequenceFlow id="f1" sourceRef="review" targetRef="g"/>
             <exclusiveGateway id="g"/>
             <sequenceFlow id="no" sourceRef="g" targetRef="explain"><conditionExpression>=not(approved)</conditionExpression></sequenceFlow>
@@ -1513,7 +1505,7 @@ mod tests {
 
     #[test]
     fn an_element_reading_its_own_result_needs_nothing_before_it() {
-        let process = process_of(
+        let process = zeebe_process(
             r#"<startEvent id="s"/>
             <serviceTask id="agent"><extensionElements>
               <zeebe:taskDefinition type="io.camunda.agenticai:aiagent:1"/>

@@ -226,15 +226,7 @@ fn close_to<'w>(name: &str, written: &[&'w str]) -> Option<&'w str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The process of a Zeebe BPMN document whose process holds `elements`.
-    fn process_of(elements: &str) -> Process {
-        let xml = format!(
-            r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"
-            xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="p">{elements}</process></definitions>"#
-        );
-        crate::bpmn::read_str(&xml).processes.remove(0)
-    }
+    use crate::bpmn::zeebe_process;
 
     #[test]
     fn durations_and_constants_look_like_literals() {
@@ -252,7 +244,7 @@ mod tests {
 
     #[test]
     fn a_media_type_without_its_quotes_is_a_literal_not_two_names() {
-        let process = process_of(
+        let process = zeebe_process(
             r#"<startEvent id="s"/><sequenceFlow id="f0" sourceRef="s" targetRef="call"/>
           <scriptTask id="call"><extensionElements><zeebe:script expression="=image / total" resultVariable="r"/>
             <zeebe:ioMapping>
@@ -300,7 +292,7 @@ mod tests {
 
     #[test]
     fn a_tasks_own_input_is_no_write_for_the_others_nor_one_it_passes_in() {
-        let process = process_of(
+        let process = zeebe_process(
             r#"<startEvent id="s"/><sequenceFlow id="f0" sourceRef="s" targetRef="a"/>
           <scriptTask id="a"><extensionElements><zeebe:script expression="=model + url" resultVariable="r"/>
             <zeebe:ioMapping>
