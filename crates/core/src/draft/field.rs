@@ -171,6 +171,11 @@ pub(super) fn field(name: &str, use_: Use, said: Evidence<'_>) -> Value {
         if let Some(validate) = number_bounds(&numbers, comparisons) {
             c.insert("validate".into(), validate);
         }
+    } else if used(ValueUse::List) && !texts.is_empty() && numbers.is_empty() {
+        // read as a list (`count(x) > 0`, `x[1]`) and compared with words: several of them, ticked
+        c.insert("type".into(), json!("checklist"));
+        let values: Vec<Value> = texts.iter().map(|t| option(t, "")).collect();
+        c.insert("values".into(), Value::Array(values));
     } else if texts.len() >= 2 {
         c.insert("type".into(), json!("select"));
         let values: Vec<Value> = texts.iter().map(|t| option(t, "")).collect();
@@ -212,7 +217,8 @@ pub(super) fn field(name: &str, use_: Use, said: Evidence<'_>) -> Value {
         Use::Read => {
             c.insert("readonly".into(), json!(true));
         }
-        Use::Write if required && c.get("type") != Some(&json!("checkbox")) => {
+        // unticked is an answer: a required checkbox or checklist could only be submitted ticked
+        Use::Write if required && !matches!(c["type"].as_str(), Some("checkbox" | "checklist")) => {
             // the form must not be submitted without it
             let validate = c.entry("validate").or_insert_with(|| json!({}));
             validate["required"] = json!(true);
@@ -462,6 +468,20 @@ mod tests {
         );
         let choice = drafted("level", &["=level = &quot;low&quot;", "=level = &quot;high&quot;"], &[]);
         assert_eq!(type_of(&choice), "select");
+    }
+
+    #[test]
+    fn a_value_read_as_a_list_and_compared_with_words_is_a_checklist_of_them() {
+        let ticked = drafted(
+            "loanAccepted",
+            &["=loanAccepted = &quot;accepted&quot;"],
+            &["=if count(loanAccepted) &gt; 0 then loanAccepted[1] else &quot;rejected&quot;"],
+        );
+        assert_eq!(type_of(&ticked), "checklist");
+        assert_eq!(ticked["values"], json!([{"label": "Accepted", "value": "accepted"}]));
+        assert!(ticked.get("validate").is_none(), "ticking none is an answer: {ticked}");
+        // a list of objects is compared with nothing: no options to tick, no checklist
+        assert_eq!(type_of(&drafted("lines", &[], &["=for i in lines return i.total"])), "textfield");
     }
 
     #[test]
