@@ -475,6 +475,36 @@ fn a_form_embedded_for_another_step_defines_a_field_as_a_project_form_does() {
 }
 
 #[test]
+fn the_texts_every_rule_of_a_decision_names_are_the_choice_and_a_catch_all_leaves_a_text() {
+    let dmn = r#"<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/"><decision id="dish"><decisionTable>
+      <input><inputExpression typeRef="string"><text>season</text></inputExpression></input>
+      <input><inputExpression typeRef="string"><text>supplier</text></inputExpression></input>
+      <output name="dish"/>
+      <rule><inputEntry><text>"Fall","Winter"</text></inputEntry><inputEntry><text>"Acme"</text></inputEntry><outputEntry><text>"stew"</text></outputEntry></rule>
+      <rule><inputEntry><text>"Spring"</text></inputEntry><inputEntry><text>"Bolt"</text></inputEntry><outputEntry><text>"salad"</text></outputEntry></rule>
+      <rule><inputEntry><text>"Summer"</text></inputEntry><inputEntry><text>-</text></inputEntry><outputEntry><text>"ice"</text></outputEntry></rule>
+      </decisionTable></decision></definitions>"#;
+    let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+      <startEvent id="S"/><sequenceFlow id="a" sourceRef="S" targetRef="T"/><userTask id="T"/>
+      <sequenceFlow id="b" sourceRef="T" targetRef="D"/>
+      <businessRuleTask id="D"><extensionElements><zeebe:calledDecision decisionId="dish" resultVariable="dish"/></extensionElements></businessRuleTask>
+      <sequenceFlow id="c" sourceRef="D" targetRef="E"/><endEvent id="E"/></process></definitions>"#;
+    let p = bpmn::read_str(xml).processes.remove(0);
+    let project = formgen::project::Project {
+        decisions: formgen::dmn::read_str(dmn).decisions,
+        ..formgen::project::Project::default()
+    };
+    let drafted = draft_around(&p, p.element_index("T"), &project);
+    let cs = components(&drafted.form);
+    let season = by_key(&cs, "season");
+    assert_eq!(season["type"], "select", "{cs:?}");
+    let values: Vec<&Value> = season["values"].as_array().unwrap().iter().map(|v| &v["value"]).collect();
+    assert_eq!(values, ["Fall", "Winter", "Spring", "Summer"]);
+    // a rule for any supplier: the two named are a watch list, not every supplier there is
+    assert_eq!(by_key(&cs, "supplier")["type"], "textfield", "{cs:?}");
+}
+
+#[test]
 fn a_value_shown_read_only_is_not_labelled_with_the_question_that_asked_for_it() {
     // the request form asks its person "What do you want to say?"; the courier's step shows the
     // message to someone else, who is asked nothing about it

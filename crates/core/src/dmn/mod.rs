@@ -3,8 +3,9 @@
 //! A business rule task (`zeebe:calledDecision decisionId`) reads the variables its decision's inputs
 //! name and writes the decision's result into its result variable. To know both, formgen reads each
 //! decision's id and name, its hit policy, each input's FEEL expression and `typeRef`, each output's
-//! name, `typeRef` and allowed values, and the decisions it requires. It does not evaluate anything
-//! and does not read FEEL: input expressions are kept as written, for the FEEL reader.
+//! name, `typeRef` and allowed values, the texts its rules name for an input or give an output, and the
+//! decisions it requires. It does not evaluate anything and does not read FEEL: input expressions are
+//! kept as written, for the FEEL reader.
 //!
 //! It reads the way the BPMN reader ([`crate::bpmn`]) does, with the same machinery: bytes are decoded
 //! from the BOM or the XML declaration (`bpmn::decode`), names are matched on namespace URIs (any DMN
@@ -26,7 +27,7 @@ mod unary;
 
 use std::borrow::Cow;
 
-pub use model::{Aggregation, Decision, DecisionInput, DecisionOutput, Decisions, HitPolicy};
+pub use model::{Aggregation, Decision, DecisionInput, DecisionOutput, Decisions, HitPolicy, RULE_VALUES};
 pub use unary::allowed_values;
 
 use crate::bpmn::decode;

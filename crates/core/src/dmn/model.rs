@@ -180,7 +180,17 @@ pub struct DecisionInput {
     /// the value is a list, whatever `type_ref` declares. Left out of the JSON when false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub used_as_list: bool,
+    /// The texts the rules test the input against, when every rule's entry for it lists texts
+    /// (`"Fall"`, `"Spring","Summer"`): the values the decision tells apart, which a form can offer.
+    /// Empty when any entry takes any value (`-`) or tests otherwise (`not("x")`, `> 5`), since a
+    /// catch-all means the input takes more values than the rules name (a watch list of names), and
+    /// beyond [`RULE_VALUES`]. Left out of the JSON when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rule_values: Vec<String>,
 }
+
+/// Most values [`DecisionInput::rule_values`] holds: more are no choice a form offers.
+pub const RULE_VALUES: usize = 30;
 
 /// One output column of a decision table (or a literal expression's variable).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]

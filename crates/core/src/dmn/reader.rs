@@ -10,8 +10,8 @@
 
 use std::collections::HashSet;
 
-use super::model::{Decision, DecisionInput, DecisionOutput, Decisions, HitPolicy};
-use super::unary::{allowed_values, string_literal, tests_list};
+use super::model::{Decision, DecisionInput, DecisionOutput, Decisions, HitPolicy, RULE_VALUES};
+use super::unary::{allowed_values, string_literal, string_values, tests_list};
 use crate::bpmn::trim;
 use crate::bpmn::xml::{Ns, Scopes, Tag, Walk, push_reference, unescape, walk_str};
 
@@ -72,6 +72,9 @@ struct Builder {
     /// The rule values recorded so far, by decision and output: a table of many rules de-duplicates
     /// its values by lookup, not by scanning those before.
     rule_values: HashSet<(usize, usize, String)>,
+    /// The inputs, by decision and column, some rule's entry for which is no list of texts: they
+    /// have no [`DecisionInput::rule_values`].
+    open_inputs: HashSet<(usize, usize)>,
 }
 
 impl Builder {
@@ -236,10 +239,12 @@ impl Builder {
                 }
             }
             Target::InputEntry(i) => {
-                if let Some(input) = decision.inputs.get_mut(i)
-                    && !input.used_as_list
-                {
+                let Some(input) = decision.inputs.get_mut(i) else { return };
+                if !input.used_as_list {
                     input.used_as_list = tests_list(text, &input.expression);
+                }
+                if !self.open_inputs.contains(&(at, i)) {
+                    named_values(input, text, || self.open_inputs.insert((at, i)));
                 }
             }
             Target::Literal => {
@@ -247,6 +252,28 @@ impl Builder {
                     decision.literal_expression = Some(text.to_string());
                 }
             }
+        }
+    }
+}
+
+/// Adds the texts a rule's entry lists to `input`'s rule values; where the entry lists none (any
+/// value, another test) or they grow past [`RULE_VALUES`], clears them and calls `open`.
+fn named_values(input: &mut DecisionInput, entry: &str, open: impl FnOnce() -> bool) {
+    match string_values(entry) {
+        Some(values) => {
+            for v in values {
+                if !input.rule_values.contains(&v) {
+                    input.rule_values.push(v);
+                }
+            }
+            if input.rule_values.len() > RULE_VALUES {
+                input.rule_values.clear();
+                open();
+            }
+        }
+        None => {
+            input.rule_values.clear();
+            open();
         }
     }
 }

@@ -284,3 +284,30 @@ fn an_input_whose_rules_test_a_list_is_used_as_one() {
     assert!(inputs[0].used_as_list && !inputs[1].used_as_list);
     assert_eq!(d.decisions[0].outputs[0].rule_values, ["a", "b"]);
 }
+
+#[test]
+fn the_texts_every_rule_names_are_the_inputs_values_and_anything_else_leaves_none() {
+    use super::unary::string_values;
+    assert_eq!(string_values(r#""a", "b,c""#), Some(vec!["a".to_string(), "b,c".to_string()]));
+    for entry in ["-", "", r#"not("a")"#, r#""a", 1"#, "> 5", r#"contains(?, "a")"#, r#""a" "b""#] {
+        assert_eq!(string_values(entry), None, "{entry}");
+    }
+    let table = |entries: &[&str]| {
+        let rules: String = entries
+            .iter()
+            .map(|e| format!("<rule><inputEntry><text>{e}</text></inputEntry><outputEntry><text>1</text></outputEntry></rule>"))
+            .collect();
+        let d = super::read_str(&format!(
+            r#"<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/"><decision id="d"><decisionTable>
+            <input><inputExpression typeRef="string"><text>level</text></inputExpression></input><output name="o"/>
+            {rules}</decisionTable></decision></definitions>"#
+        ));
+        d.decisions[0].inputs[0].rule_values.clone()
+    };
+    assert_eq!(table(&["\"low\"", "\"high\",\"low\""]), ["low", "high"]);
+    assert!(table(&["\"low\"", "-"]).is_empty(), "a catch-all rule: more values than named");
+    assert!(table(&["-", "\"low\""]).is_empty(), "whichever rule comes first");
+    let many: Vec<String> = (0..=RULE_VALUES).map(|i| format!("\"v{i}\"")).collect();
+    let many: Vec<&str> = many.iter().map(String::as_str).collect();
+    assert!(table(&many).is_empty(), "past the bound no choice");
+}

@@ -29,6 +29,25 @@ pub fn allowed_values(text: &str) -> Vec<String> {
     }
 }
 
+/// The texts of a unary-tests text that is a list of string literals only (`"a", "b"`), in order,
+/// without repeats; none for any other text, a number among them.
+pub(crate) fn string_values(text: &str) -> Option<Vec<String>> {
+    let mut values: indexmap::IndexSet<String> = indexmap::IndexSet::new();
+    let mut rest = text.trim();
+    while !rest.is_empty() {
+        if !rest.starts_with('"') {
+            return None;
+        }
+        let (value, after) = literal(rest)?;
+        values.insert(value);
+        rest = after.trim_start();
+        if !rest.is_empty() {
+            rest = rest.strip_prefix(',')?.trim_start();
+        }
+    }
+    (!values.is_empty()).then(|| values.into_iter().collect())
+}
+
 /// The text of a FEEL expression that is exactly one string literal (`"REVIEW"`), unescaped.
 pub(crate) fn string_literal(text: &str) -> Option<String> {
     let text = text.trim();

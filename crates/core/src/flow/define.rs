@@ -227,22 +227,25 @@ impl<'a> Definitions<'a> {
     /// An input a decision reads by this very name.
     fn decision_input(&self, name: &str) -> Option<Definition> {
         let (d, input) = self.inputs.get(name)?;
+        // what the rules name, where every rule names texts and `inputValues` lists none: two or more
+        // are the choice the decision tells apart (`"Fall"`, `"Winter"`: the season)
+        let options = match (&input.allowed_values, &input.rule_values) {
+            (allowed, _) if !allowed.is_empty() => allowed,
+            (_, named) if named.len() >= 2 => named,
+            (allowed, _) => allowed,
+        };
         Some(Definition {
             name: name.to_string(),
             source: format!("the decision \"{}\"", d.id),
             label: input.label.clone(),
             // the rules say what the value is where they test it as a list, whatever `typeRef` says
             kind: if input.used_as_list {
-                if input.allowed_values.is_empty() {
-                    ComponentType::Taglist
-                } else {
-                    ComponentType::Checklist
-                }
+                if options.is_empty() { ComponentType::Taglist } else { ComponentType::Checklist }
             } else {
-                kind_of(&input.type_ref, !input.allowed_values.is_empty())
+                kind_of(&input.type_ref, !options.is_empty())
             }
             .to_string(),
-            options: input.allowed_values.iter().map(|v| (v.clone(), String::new())).collect(),
+            options: options.iter().map(|v| (v.clone(), String::new())).collect(),
             required: true,
             properties: Map::new(),
         })
