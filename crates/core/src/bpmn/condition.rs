@@ -221,6 +221,8 @@ pub(super) enum Token {
     Comma,
     Range,
     Minus,
+    /// `+`, `*`, `/`, `%`: arithmetic (`-` is [`Token::Minus`], which may start a number).
+    Arith,
     Other,
 }
 
@@ -313,6 +315,7 @@ pub(super) fn tokenize(s: &str, join_names: bool) -> Option<Vec<Token>> {
                     (']', _) => (Token::ListClose, 1),
                     (',', _) => (Token::Comma, 1),
                     ('-', _) => (Token::Minus, 1),
+                    ('+' | '*' | '/' | '%', _) => (Token::Arith, 1),
                     _ => (Token::Other, 1),
                 };
                 tokens.push(token);
@@ -417,10 +420,12 @@ impl Parser {
             return inner;
         }
         let left = self.operand();
+        let left = self.computed(left);
         match self.peek().cloned() {
             Some(Token::Op(op)) => {
                 self.pos += 1;
                 let right = self.operand();
+                let right = self.computed(right);
                 match (left, right) {
                     (Operand::Path(variable), Operand::Value(literal)) => {
                         vec![Comparison { variable, operator: op, literal }]
@@ -523,6 +528,23 @@ impl Parser {
         }
     }
 
+    /// `operand`, unless arithmetic follows it (`quantity * price < 50`, `limit - 10`): then what it
+    /// starts is computed, compared with nothing and no yes-or-no of its own, and its variables
+    /// are noted.
+    fn computed(&mut self, operand: Operand) -> Operand {
+        let mut operand = operand;
+        while matches!(self.peek(), Some(Token::Arith | Token::Minus)) {
+            self.pos += 1;
+            if self.peek() == Some(&Token::Open) {
+                self.skip_group();
+            } else {
+                self.operand();
+            }
+            operand = Operand::Opaque;
+        }
+        operand
+    }
+
     /// Skips a balanced `( ... )`, noting the variables inside.
     fn skip_group(&mut self) {
         let mut depth = 0usize;
@@ -593,6 +615,17 @@ mod tests {
             ["category = \"travel\"", "category = \"hotel\""]
         );
         assert_eq!(read("${approved == true}"), ["approved = true"]);
+    }
+
+    #[test]
+    fn arithmetic_is_compared_not_a_yes_or_no() {
+        assert_eq!(read("=quantity * price < 50"), Vec::<String>::new());
+        assert_eq!(read_condition("=quantity * price < 50").variables, ["quantity", "price"]);
+        // what follows it is still read
+        assert_eq!(read("=total + fee > 10 and count >= 2"), ["count >= 2"]);
+        assert_eq!(read("${amount * (1 + rate) > limit - 10 || vip}"), ["vip = true"]);
+        assert_eq!(read("=score > 100 * weight"), Vec::<String>::new());
+        assert_eq!(read("=x > -5"), ["x > -5"]);
     }
 
     #[test]

@@ -135,6 +135,8 @@ fn use_of(
         let (Some(op), Some(operand)) = (op, operand) else { continue };
         match operand.kind {
             Kind::Num => return Some(ValueUse::Number),
+            // multiplied or divided: a number whatever the other side is (a duration times a count)
+            kind if kind != Kind::Str && matches!(op.text, "*" | "/") => return Some(ValueUse::Number),
             Kind::Str if op.text == "+" => return Some(ValueUse::Prose),
             Kind::Word if matches!(operand.text, "duration" | "date") => return Some(ValueUse::Date),
             _ => {}
@@ -179,8 +181,10 @@ mod tests {
         assert_eq!(uses("amount * 1.19"), [("amount".into(), Number)]);
         assert_eq!(uses("100 - discount"), [("discount".into(), Number)]);
         assert_eq!(uses("\"Summarise: \" + question"), [("question".into(), Prose)]);
-        // two variables added tell nothing
+        // two variables added tell nothing; multiplied, both are numbers
         assert!(uses("a + b").is_empty());
+        assert_eq!(uses("quantity * price"), [("quantity".into(), Number), ("price".into(), Number)]);
+        assert_eq!(uses("duration(\"P1D\") * days"), [("days".into(), Number)]);
     }
 
     #[test]
