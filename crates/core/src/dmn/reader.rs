@@ -243,8 +243,8 @@ impl Builder {
                 if !input.used_as_list {
                     input.used_as_list = tests_list(text, &input.expression);
                 }
-                if !self.open_inputs.contains(&(at, i)) {
-                    named_values(input, text, || self.open_inputs.insert((at, i)));
+                if !self.open_inputs.contains(&(at, i)) && !named_values(input, text) {
+                    self.open_inputs.insert((at, i));
                 }
             }
             Target::Literal => {
@@ -256,26 +256,24 @@ impl Builder {
     }
 }
 
-/// Adds the texts a rule's entry lists to `input`'s rule values; where the entry lists none (any
-/// value, another test) or they grow past [`RULE_VALUES`], clears them and calls `open`.
-fn named_values(input: &mut DecisionInput, entry: &str, open: impl FnOnce() -> bool) {
-    match string_values(entry) {
-        Some(values) => {
-            for v in values {
-                if !input.rule_values.contains(&v) {
-                    input.rule_values.push(v);
-                }
-            }
-            if input.rule_values.len() > RULE_VALUES {
-                input.rule_values.clear();
-                open();
-            }
-        }
-        None => {
-            input.rule_values.clear();
-            open();
+/// Adds the texts a rule's entry lists to `input`'s rule values, and whether they still name its
+/// values: where the entry lists none (any value, another test) or they grow past [`RULE_VALUES`],
+/// they are cleared and this is false.
+fn named_values(input: &mut DecisionInput, entry: &str) -> bool {
+    let Some(values) = string_values(entry) else {
+        input.rule_values.clear();
+        return false;
+    };
+    for v in values {
+        if !input.rule_values.contains(&v) {
+            input.rule_values.push(v);
         }
     }
+    if input.rule_values.len() > RULE_VALUES {
+        input.rule_values.clear();
+        return false;
+    }
+    true
 }
 
 impl Walk for Builder {

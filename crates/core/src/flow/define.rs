@@ -229,10 +229,10 @@ impl<'a> Definitions<'a> {
         let (d, input) = self.inputs.get(name)?;
         // what the rules name, where every rule names texts and `inputValues` lists none: two or more
         // are the choice the decision tells apart (`"Fall"`, `"Winter"`: the season)
-        let options = match (&input.allowed_values, &input.rule_values) {
-            (allowed, _) if !allowed.is_empty() => allowed,
-            (_, named) if named.len() >= 2 => named,
-            (allowed, _) => allowed,
+        let options = if input.allowed_values.is_empty() && input.rule_values.len() >= 2 {
+            &input.rule_values
+        } else {
+            &input.allowed_values
         };
         Some(Definition {
             name: name.to_string(),
