@@ -220,9 +220,10 @@ pub fn same_form(a: &Value, b: &Value) -> bool {
     let id = |s: &Value| s.get("id").and_then(Value::as_str).filter(|id| !id.is_empty()).map(str::to_string);
     let keys =
         |s: &Value| input_fields(s).into_iter().map(|f| f.path).collect::<std::collections::BTreeSet<_>>();
-    (id(a).is_some() && id(a) == id(b))
+    let (id_a, keys_a) = (id(a), keys(a));
+    (id_a.is_some() && id_a == id(b))
         || a.get("components").is_some_and(|c| Some(c) == b.get("components"))
-        || (!keys(a).is_empty() && keys(a) == keys(b))
+        || (!keys_a.is_empty() && keys_a == keys(b))
 }
 
 /// `dir/rel`, refused when `rel` is absolute or climbs out of `dir`.

@@ -5,9 +5,10 @@
 //! folder becomes a pair: the author's form is that file (when several carry the id, the one named
 //! `<id>.form`, else the first in path order), and while it is generated the project shows
 //! every other `.form` and `.dmn` file of the folder but no copy of the form: none carrying that id,
-//! and none with the same components or the same input keys ([`super::pairs::same_form`]). Steps linking an embedded form or a form kept elsewhere are not pairs here. A BPMN or form
-//! file that cannot be read is skipped as a source of pairs (a broken form binds no step); the folder
-//! is refused only when it cannot be listed or holds no BPMN file.
+//! and none with the same components or the same input keys ([`super::pairs::same_form`]). Steps
+//! linking an embedded form or a form kept elsewhere are not pairs here. A BPMN or form file that
+//! cannot be read is skipped as a source of pairs (a broken form binds no step); the folder is
+//! refused only when it cannot be listed or holds no BPMN file.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
