@@ -134,7 +134,7 @@ fn field(c: &Value, kind: &str, path: String) -> Field {
     Field {
         path,
         kind: kind.to_string(),
-        label: text(c, "label").to_string(),
+        label: c.as_object().map(formgen_core::formjs::shown_label).unwrap_or_default().to_string(),
         required: c.pointer("/validate/required").and_then(Value::as_bool).unwrap_or(false),
         options,
         conditional: has_hide(c),
@@ -196,9 +196,12 @@ mod tests {
              "values": [{"label": "Yes", "value": "yes"}, {"label": "One", "value": 1}]},
             {"type": "radio", "key": "b", "valuesKey": "choices"},
             {"type": "checklist", "key": "c", "valuesExpression": "=list"},
-            {"type": "textfield", "key": "d", "values": [{"value": "x"}]}
+            {"type": "textfield", "key": "d", "values": [{"value": "x"}]},
+            {"type": "datetime", "key": "e", "subtype": "date", "dateLabel": " Due "},
+            {"type": "datetime", "key": "f", "subtype": "time", "timeLabel": "At"}
         ]});
         let f = input_fields(&schema);
+        assert_eq!((f[4].label.as_str(), f[5].label.as_str()), ("Due", "At"), "a datetime shows these");
         assert_eq!(f[0].options, Options::Inline(vec!["yes".into(), "1".into()]));
         assert!(f[0].required && f[0].is_choice());
         assert_eq!(f[0].label, "A");

@@ -206,6 +206,17 @@ pub(crate) fn synonym(kind: &str) -> Option<Replacement> {
     }
 }
 
+/// The label a component shows: its `label`, or a date or time field's `dateLabel` or `timeLabel`
+/// (form-js shows those, not `label`, on a `datetime`), trimmed; `""` when it has none.
+pub fn shown_label(c: &serde_json::Map<String, serde_json::Value>) -> &str {
+    ["label", "dateLabel", "timeLabel"]
+        .iter()
+        .filter_map(|p| c.get(*p).and_then(serde_json::Value::as_str))
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or_default()
+}
+
 /// The most segments a binding path may have: a key, a container's path, or the whole path a field
 /// binds (its containers' paths and its key, dot-joined). The real forms of the corpus bind at most 3.
 pub const MAX_PATH_SEGMENTS: usize = 32;

@@ -38,12 +38,8 @@ pub fn naming(c: &Map<String, Value>, at: &str) -> String {
         Some(Class::Container) => "list",
         Some(Class::Presentational) => kind,
     };
-    let label = ["label", "dateLabel", "timeLabel"]
-        .iter()
-        .filter_map(|p| c.get(*p).and_then(Value::as_str))
-        .map(str::trim)
-        .find(|l| !l.is_empty());
-    if let Some(label) = label {
+    let label = formjs::shown_label(c);
+    if !label.is_empty() {
         return format!("The {noun} \"{}\"", clip(label));
     }
     if let Some(key) = c.get("key").and_then(Value::as_str).filter(|k| !k.is_empty()) {

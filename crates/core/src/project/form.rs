@@ -131,7 +131,7 @@ fn walk(components: &[Value], around: &Around, depth: usize, out: &mut Vec<FormF
             };
             out.push(FormField {
                 key: join(&around.prefix, key),
-                label: text(c.get("label")),
+                label: crate::formjs::shown_label(c).to_string(),
                 kind: kind.to_string(),
                 options: options(c.get("values")),
                 required: c.get("validate").and_then(|v| v.get("required")) == Some(&Value::Bool(true)),
@@ -205,6 +205,7 @@ mod tests {
             {"type": "button", "key": "submit"},
             {"type": "checkbox", "key": "  "},
             {"type": "textarea", "key": "note", "readonly": "=locked"},
+            {"type": "datetime", "key": "due", "subtype": "date", "dateLabel": "Due by"},
             "not a component"
         ]});
         let form = read_form(schema, "order.form".into()).unwrap();
@@ -219,13 +220,15 @@ mod tests {
                 ("address.street", "textfield", false),
                 ("address.geo.point.lat", "number", false),
                 ("items.size", "select", true),
-                ("note", "textarea", false)
+                ("note", "textarea", false),
+                ("due", "datetime", false)
             ]
         );
         let name = &form.input_fields[0];
         assert_eq!((name.label.as_str(), name.required, name.readonly), ("Name", true, false));
         assert!(form.input_fields[1].readonly);
         assert!(!form.input_fields[5].readonly, "a readonly expression decides at run time");
+        assert_eq!(form.input_fields[6].label, "Due by", "a date field shows its dateLabel");
         let options: Vec<_> =
             form.input_fields[4].options.iter().map(|o| (o.value.clone(), o.label.as_str())).collect();
         assert_eq!(options, [(json!("s"), "Small"), (json!(2), "")]);
