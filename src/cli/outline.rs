@@ -19,7 +19,7 @@ pub(crate) struct OutlineArgs {
     #[arg(long)]
     pub(crate) json: bool,
     /// A BPMN file to read (as the positional FILE; repeatable). A value that is no file is taken as a
-    /// process id, as before `--process-id` existed (deprecated).
+    /// process id (deprecated: `--process-id` says so plainly).
     #[arg(long, value_name = "FILE.bpmn")]
     pub(crate) process: Vec<PathBuf>,
     #[command(flatten)]

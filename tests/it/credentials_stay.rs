@@ -259,7 +259,7 @@ async fn a_vault_answer_past_the_bound_is_refused_and_not_read_on() {
     let e = vault.read_field("secret", "formgen", "key", None).await.unwrap_err();
     assert_eq!(e, VaultError::TooLarge { addr: declared.uri(), limit: VAULT_ANSWER_BYTES });
 
-    // a secret within the bound is read as before
+    // a secret within the bound is read
     let fine = MockServer::start().await;
     let answer = json!({"data": {"data": {"key": "sk-within-bound"}, "metadata": {}}});
     Mock::given(method("GET"))

@@ -297,7 +297,7 @@ async fn the_builtin_worker_streams_one_draft_and_the_proposal() {
     let names: Vec<&str> = events.iter().map(|(n, _)| n.as_str()).collect();
     assert_eq!(names, ["draft", "proposal"]);
     assert_eq!(events[0].1, events[1].1["schema"], "the draft is the form");
-    // without the header: exactly as before
+    // without the header: one JSON answer, no events
     let plain = reqwest::Client::new()
         .post(format!("http://{addr}/api/formgen/generate"))
         .json(&json!({"description": "A vacation request"}))
