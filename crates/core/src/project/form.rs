@@ -39,7 +39,8 @@ pub struct FormField {
     /// Inside a dynamic list the path is the list's path and the key (`items.price`), as the pairs'
     /// `inputKeys` write it, although each list entry holds its own `price`.
     pub key: String,
-    /// `label`, trimmed; `""` when absent.
+    /// The label it shows (`label`, or a date or time field's `dateLabel` / `timeLabel`), trimmed;
+    /// `""` when absent.
     pub label: String,
     /// The component `type` (`textfield`, `select`, ...): one of form-js's input types.
     #[serde(rename = "type")]
@@ -84,7 +85,8 @@ impl FormField {
 pub struct FieldOption {
     /// `value` as written (usually a string).
     pub value: Value,
-    /// `label`, trimmed; `""` when absent.
+    /// The label it shows (`label`, or a date or time field's `dateLabel` / `timeLabel`), trimmed;
+    /// `""` when absent.
     pub label: String,
 }
 
