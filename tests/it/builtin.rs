@@ -475,14 +475,15 @@ fn a_form_embedded_for_another_step_defines_a_field_as_a_project_form_does() {
 }
 
 #[test]
-fn the_texts_every_rule_of_a_decision_names_are_the_choice_and_a_catch_all_leaves_a_text() {
+fn the_texts_every_rule_of_a_decision_names_are_the_choice_and_a_catch_all_leaves_a_text_but_not_a_list() {
     let dmn = r#"<definitions xmlns="https://www.omg.org/spec/DMN/20191111/MODEL/"><decision id="dish"><decisionTable>
       <input><inputExpression typeRef="string"><text>season</text></inputExpression></input>
       <input><inputExpression typeRef="string"><text>supplier</text></inputExpression></input>
+      <input><inputExpression typeRef="string"><text>allergies</text></inputExpression></input>
       <output name="dish"/>
-      <rule><inputEntry><text>"Fall","Winter"</text></inputEntry><inputEntry><text>"Acme"</text></inputEntry><outputEntry><text>"stew"</text></outputEntry></rule>
-      <rule><inputEntry><text>"Spring"</text></inputEntry><inputEntry><text>"Bolt"</text></inputEntry><outputEntry><text>"salad"</text></outputEntry></rule>
-      <rule><inputEntry><text>"Summer"</text></inputEntry><inputEntry><text>-</text></inputEntry><outputEntry><text>"ice"</text></outputEntry></rule>
+      <rule><inputEntry><text>"Fall","Winter"</text></inputEntry><inputEntry><text>"Acme"</text></inputEntry><inputEntry><text>list contains(?, "nuts")</text></inputEntry><outputEntry><text>"stew"</text></outputEntry></rule>
+      <rule><inputEntry><text>"Spring"</text></inputEntry><inputEntry><text>"Bolt"</text></inputEntry><inputEntry><text>-</text></inputEntry><outputEntry><text>"salad"</text></outputEntry></rule>
+      <rule><inputEntry><text>"Summer"</text></inputEntry><inputEntry><text>-</text></inputEntry><inputEntry><text>not("milk" in ?)</text></inputEntry><outputEntry><text>"ice"</text></outputEntry></rule>
       </decisionTable></decision></definitions>"#;
     let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
       <startEvent id="S"/><sequenceFlow id="a" sourceRef="S" targetRef="T"/><userTask id="T"/>
@@ -502,6 +503,11 @@ fn the_texts_every_rule_of_a_decision_names_are_the_choice_and_a_catch_all_leave
     assert_eq!(values, ["Fall", "Winter", "Spring", "Summer"]);
     // a rule for any supplier: the two named are a watch list, not every supplier there is
     assert_eq!(by_key(&cs, "supplier")["type"], "textfield", "{cs:?}");
+    // a list: the tags the rules look for are what can be ticked, a catch-all or not
+    let allergies = by_key(&cs, "allergies");
+    assert_eq!(allergies["type"], "checklist", "{cs:?}");
+    let tags: Vec<&Value> = allergies["values"].as_array().unwrap().iter().map(|v| &v["value"]).collect();
+    assert_eq!(tags, ["nuts", "milk"]);
 }
 
 #[test]

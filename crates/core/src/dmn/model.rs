@@ -184,7 +184,9 @@ pub struct DecisionInput {
     /// (`"Fall"`, `"Spring","Summer"`): the values the decision tells apart, which a form can offer.
     /// Empty when any entry takes any value (`-`) or tests otherwise (`not("x")`, `> 5`), since a
     /// catch-all means the input takes more values than the rules name (a watch list of names), and
-    /// beyond [`RULE_VALUES`]. Left out of the JSON when empty.
+    /// beyond [`RULE_VALUES`]. For an input the rules test as a list, the texts they look for in it
+    /// (`list contains(?, "x")`, `"x" in ?`) whatever else they say: the tags it may hold. Left out
+    /// of the JSON when empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rule_values: Vec<String>,
 }

@@ -8,10 +8,10 @@
 //! tag, the end of a truncated file) ends reading; what came before it stands. DTDs are ignored, so no
 //! entity is ever defined or expanded: a reference to one stays in the text as written.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::model::{Decision, DecisionInput, DecisionOutput, Decisions, HitPolicy, RULE_VALUES};
-use super::unary::{allowed_values, string_literal, string_values, tests_list};
+use super::unary::{allowed_values, looked_for, string_literal, string_values, tests_list};
 use crate::bpmn::trim;
 use crate::bpmn::xml::{Ns, Scopes, Tag, Walk, push_reference, unescape, walk_str};
 
@@ -75,6 +75,9 @@ struct Builder {
     /// The inputs, by decision and column, some rule's entry for which is no list of texts: they
     /// have no [`DecisionInput::rule_values`].
     open_inputs: HashSet<(usize, usize)>,
+    /// The texts the rules look for in each input as a list (`list contains(?, "x")`), by decision
+    /// and column: the values of an input used as a list.
+    tags: HashMap<(usize, usize), indexmap::IndexSet<String>>,
 }
 
 impl Builder {
@@ -246,6 +249,13 @@ impl Builder {
                 if !self.open_inputs.contains(&(at, i)) && !named_values(input, text) {
                     self.open_inputs.insert((at, i));
                 }
+                let tags = self.tags.entry((at, i)).or_default();
+                if tags.len() <= RULE_VALUES {
+                    tags.extend(looked_for(text, &input.expression));
+                }
+                if input.used_as_list && self.open_inputs.contains(&(at, i)) {
+                    list_values(input, tags);
+                }
             }
             Target::Literal => {
                 if decision.literal_expression.as_deref().is_none_or(str::is_empty) {
@@ -254,6 +264,12 @@ impl Builder {
             }
         }
     }
+}
+
+/// The rule values of an input the rules test as a list: the texts they look for in it (`tags`),
+/// whatever else they say (a catch-all is the list without any of them), none past [`RULE_VALUES`].
+fn list_values(input: &mut DecisionInput, tags: &indexmap::IndexSet<String>) {
+    input.rule_values = if tags.len() > RULE_VALUES { Vec::new() } else { tags.iter().cloned().collect() };
 }
 
 /// Adds the texts a rule's entry lists to `input`'s rule values, and whether they still name its

@@ -282,6 +282,12 @@ fn an_input_whose_rules_test_a_list_is_used_as_one() {
     );
     let inputs = &d.decisions[0].inputs;
     assert!(inputs[0].used_as_list && !inputs[1].used_as_list);
+    assert_eq!(
+        inputs[0].rule_values,
+        ["Home"],
+        "a list's values are the tags looked for, a catch-all or not"
+    );
+    assert!(inputs[1].rule_values.is_empty());
     assert_eq!(d.decisions[0].outputs[0].rule_values, ["a", "b"]);
 }
 

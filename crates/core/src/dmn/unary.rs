@@ -126,9 +126,62 @@ pub(crate) fn tests_list(entry: &str, input: &str) -> bool {
     calls_on_input || in_input
 }
 
+/// The texts a rule's input entry looks for in its input as a list: `"x"` in `list contains(?, "x")`
+/// (or the input's own expression for `?`) and in `"x" in ?`, in order, without repeats. Text inside
+/// another literal is no test.
+pub(crate) fn looked_for(entry: &str, input: &str) -> Vec<String> {
+    /// What follows the input (`?` or its expression) at the start of `rest`, if it is there.
+    fn past_input<'e>(rest: &'e str, input: &str) -> Option<&'e str> {
+        let rest = rest.trim_start();
+        let after =
+            rest.strip_prefix('?').or_else(|| rest.strip_prefix(input).filter(|_| !input.is_empty()))?;
+        (!after.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.')).then_some(after)
+    }
+    let input = input.trim();
+    let is_input = |rest| past_input(rest, input);
+    let mut found: indexmap::IndexSet<String> = indexmap::IndexSet::new();
+    let mut rest = entry;
+    while let Some(c) = rest.chars().next() {
+        if c == '"' {
+            let Some((value, after)) = literal(rest) else { break };
+            if let Some(tail) = after.trim_start().strip_prefix("in ")
+                && is_input(tail).is_some()
+            {
+                found.insert(value);
+            }
+            rest = after;
+        } else if let Some(call) = rest.strip_prefix("list contains(") {
+            if let Some(arg) = is_input(call).and_then(|a| a.trim_start().strip_prefix(','))
+                && let Some((value, _)) =
+                    arg.trim_start().starts_with('"').then(|| literal(arg.trim_start())).flatten()
+            {
+                found.insert(value);
+            }
+            rest = call;
+        } else {
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    found.into_iter().collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_texts_a_rule_looks_for_in_a_list() {
+        let found = |entry: &str| looked_for(entry, "purchases");
+        assert_eq!(found(r#"list contains(?, "Home")"#), ["Home"]);
+        assert_eq!(found(r#"list contains( purchases , "a") or list contains(?,"b")"#), ["a", "b"]);
+        assert_eq!(found(r#""x" in ? and "y" in purchases and "x" in ?"#), ["x", "y"], "no repeats");
+        for entry in
+            [r#""list contains(?, \"a\")""#, r#"list contains(other, "a")"#, r#""a" in purchasesOld"#, "-"]
+        {
+            assert!(found(entry).is_empty(), "{entry}");
+        }
+        assert_eq!(found(r#"not(list contains(?, "spam"))"#), ["spam"], "what the rule tells apart");
+    }
 
     #[test]
     fn string_and_number_enumerations() {

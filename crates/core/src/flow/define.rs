@@ -228,8 +228,10 @@ impl<'a> Definitions<'a> {
     fn decision_input(&self, name: &str) -> Option<Definition> {
         let (d, input) = self.inputs.get(name)?;
         // what the rules name, where every rule names texts and `inputValues` lists none: two or more
-        // are the choice the decision tells apart (`"Fall"`, `"Winter"`: the season)
-        let options = if input.allowed_values.is_empty() && input.rule_values.len() >= 2 {
+        // are the choice the decision tells apart (`"Fall"`, `"Winter"`: the season); for a list, the
+        // tags they look for, one of them enough to tick
+        let named = if input.used_as_list { 1 } else { 2 };
+        let options = if input.allowed_values.is_empty() && input.rule_values.len() >= named {
             &input.rule_values
         } else {
             &input.allowed_values
