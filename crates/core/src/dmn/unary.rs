@@ -108,14 +108,7 @@ pub(crate) fn tests_list(entry: &str, input: &str) -> bool {
         }
     }
     let input = input.trim();
-    let is_input = |rest: &str| {
-        let rest = rest.trim_start();
-        rest.starts_with('?')
-            || (!input.is_empty()
-                && rest.strip_prefix(input).is_some_and(|after| {
-                    !after.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.')
-                }))
-    };
+    let is_input = |rest: &str| past_input(rest, input).is_some();
     let calls = ["list contains(", "count(", "sublist(", "index of("];
     let calls_on_input =
         calls.iter().any(|call| plain.match_indices(call).any(|(at, _)| is_input(&plain[at + call.len()..])));
@@ -126,17 +119,21 @@ pub(crate) fn tests_list(entry: &str, input: &str) -> bool {
     calls_on_input || in_input
 }
 
+/// What follows the input at the start of `rest` (after white space), if it is there: `?`, or the
+/// input's own expression (`input`, trimmed) as a whole name (`purchases`, not `purchasesOld`).
+fn past_input<'e>(rest: &'e str, input: &str) -> Option<&'e str> {
+    let rest = rest.trim_start();
+    if let Some(after) = rest.strip_prefix('?') {
+        return Some(after);
+    }
+    let after = rest.strip_prefix(input).filter(|_| !input.is_empty())?;
+    (!after.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.')).then_some(after)
+}
+
 /// The texts a rule's input entry looks for in its input as a list: `"x"` in `list contains(?, "x")`
 /// (or the input's own expression for `?`) and in `"x" in ?`, in order, without repeats. Text inside
 /// another literal is no test.
 pub(crate) fn looked_for(entry: &str, input: &str) -> Vec<String> {
-    /// What follows the input (`?` or its expression) at the start of `rest`, if it is there.
-    fn past_input<'e>(rest: &'e str, input: &str) -> Option<&'e str> {
-        let rest = rest.trim_start();
-        let after =
-            rest.strip_prefix('?').or_else(|| rest.strip_prefix(input).filter(|_| !input.is_empty()))?;
-        (!after.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '.')).then_some(after)
-    }
     let input = input.trim();
     let is_input = |rest| past_input(rest, input);
     let mut found: indexmap::IndexSet<String> = indexmap::IndexSet::new();
