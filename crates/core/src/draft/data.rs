@@ -8,7 +8,8 @@ use std::collections::HashSet;
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
-use super::field::{Evidence, option};
+use super::field::option;
+use super::said::Evidence;
 use super::{Use, without_objects};
 use crate::bpmn::{DeclaredField, Element, FieldKind};
 use crate::flow::{Definition, Known, PathRoots, Picture};

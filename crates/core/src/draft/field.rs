@@ -1,105 +1,15 @@
-//! One field for one variable, typed from how the process's conditions use it.
+//! One field for one variable, typed from what the process says of it (`said.rs`).
 //!
 //! The drafter (`mod.rs`) decides which variables a form has fields for; this file decides what each
 //! field looks like. It knows nothing of briefs or of which step the form is for.
 
 use serde_json::{Map, Value, json};
 
-use std::collections::{HashMap, HashSet};
-
 use super::Use;
-use crate::bpmn::{Access, Comparison, Dialect, Literal, Operator, Place, Process, read_condition};
-use crate::flow::Contract;
-use crate::flow::expr::{ValueUse, value_uses};
+use super::said::Evidence;
+use crate::bpmn::{Comparison, Literal, Operator};
+use crate::flow::expr::ValueUse;
 use crate::words;
-
-/// What the process says about its variables, read once per draft: the comparisons its conditions
-/// make with each (and the value a gateway's default flow stands for, `default_flow.rs`), how its
-/// FEEL expressions use each, and (with the step's contract) which the step must supply.
-#[derive(Debug, Default)]
-pub(super) struct Said {
-    comparisons: HashMap<String, Vec<Comparison>>,
-    uses: HashMap<String, Vec<ValueUse>>,
-    needed: Option<HashSet<String>>,
-}
-
-/// What the process says about one variable: what types its field and whether it is required.
-#[derive(Debug, Clone, Copy, Default)]
-pub(super) struct Evidence<'a> {
-    /// The comparisons the conditions make with it.
-    pub comparisons: &'a [Comparison],
-    /// How expressions use its value.
-    pub uses: &'a [ValueUse],
-    /// Whether the step must supply it, when a contract says (none: no contract to ask).
-    pub needed: Option<bool>,
-}
-
-impl Said {
-    /// What `process` says, with the step's contract when there is one.
-    pub(super) fn new(process: &Process, contract: Option<&Contract>) -> Said {
-        let mut comparisons: HashMap<String, Vec<Comparison>> = HashMap::new();
-        let mut uses: HashMap<String, Vec<ValueUse>> = HashMap::new();
-        let mut add = |name: String, u: ValueUse| {
-            let list = uses.entry(name).or_default();
-            if !list.contains(&u) {
-                list.push(u);
-            }
-        };
-        for e in crate::stop::until_stopped(&process.elements) {
-            if !e.condition.is_empty() {
-                for c in read_condition(&e.condition).comparisons {
-                    comparisons.entry(c.variable.clone()).or_default().push(c);
-                }
-                if let Some(feel) = e.condition.trim_start().strip_prefix('=') {
-                    value_uses(feel, true).into_iter().for_each(|(n, u)| add(n, u));
-                }
-            }
-            for a in &e.accesses {
-                let Some(feel) = feel_text(a) else { continue };
-                let condition = matches!(a.place, Place::CompletionCondition | Place::EventCondition);
-                value_uses(feel, condition).into_iter().for_each(|(n, u)| add(n, u));
-                if let Some(u) = place_use(&a.place) {
-                    let name = feel.trim();
-                    if crate::formjs::bindable(name) {
-                        add(name.to_string(), u);
-                    }
-                }
-            }
-        }
-        // what a gateway's default flow stands for is one more value of the choice
-        for c in super::default_flow::default_values(process) {
-            comparisons.entry(c.variable.clone()).or_default().push(c);
-        }
-        let needed = contract.map(|c| c.must_supply.iter().map(|n| n.path.clone()).collect());
-        Said { comparisons, uses, needed }
-    }
-
-    /// What is said about `name`.
-    pub(super) fn of(&self, name: &str) -> Evidence<'_> {
-        Evidence {
-            comparisons: self.comparisons.get(name).map(Vec::as_slice).unwrap_or_default(),
-            uses: self.uses.get(name).map(Vec::as_slice).unwrap_or_default(),
-            needed: self.needed.as_ref().map(|n| n.contains(name)),
-        }
-    }
-}
-
-/// The FEEL text of an access, after its `=`, when it is FEEL.
-fn feel_text(a: &Access) -> Option<&str> {
-    match a.dialect {
-        Dialect::Feel | Dialect::Either => a.expression.trim_start().strip_prefix('='),
-        _ => None,
-    }
-}
-
-/// The kind of value a place takes, when its whole text is one variable (`dueDate = =deadline`).
-fn place_use(place: &Place) -> Option<ValueUse> {
-    match place {
-        Place::DueDate | Place::FollowUpDate => Some(ValueUse::Date),
-        Place::LoopCollection => Some(ValueUse::List),
-        _ => None,
-    }
-}
 
 /// The label of a field bound to a path: its last name, as authors label the fields of an object
 /// (`ibmqResult.jobId` → "Job id"); [`distinct_labels`] gives the whole path where two would read alike.
@@ -182,11 +92,13 @@ pub(super) fn field(name: &str, use_: Use, said: Evidence<'_>) -> Value {
         c.insert("values".into(), Value::Array(values));
     } else if !told && used(ValueUse::Number) {
         c.insert("type".into(), json!("number"));
-    } else if used(ValueUse::Date) || DATE_WORDS.contains(&last) {
+    } else if used(ValueUse::Date) || DATE_WORDS.contains(&last) || first_is(&word_set, "datetime") {
+        // a date the process uses, named a time (a timer's `reservationTime`): both, day and hour
+        let both = used(ValueUse::Date) && TIME_WORDS.contains(&last);
         c.insert("type".into(), json!("datetime"));
-        c.insert("subtype".into(), json!("date"));
+        c.insert("subtype".into(), json!(if both { "datetime" } else { "date" }));
         c.insert("dateLabel".into(), json!(label));
-    } else if matches!(last, "time" | "zeit" | "uhrzeit") {
+    } else if TIME_WORDS.contains(&last) {
         c.insert("type".into(), json!("datetime"));
         c.insert("subtype".into(), json!("time"));
         c.insert("timeLabel".into(), json!(label));
@@ -277,7 +189,11 @@ fn first_is(words: &[String], word: &str) -> bool {
 }
 
 /// The last words of dates.
-const DATE_WORDS: &[&str] = &["date", "datum", "fecha", "deadline", "birthday", "geburtstag", "dob"];
+const DATE_WORDS: &[&str] =
+    &["date", "datum", "fecha", "deadline", "birthday", "geburtstag", "dob", "datetime", "timestamp"];
+
+/// The last words of times of day.
+const TIME_WORDS: &[&str] = &["time", "zeit", "uhrzeit"];
 
 /// The last words of amounts and counts.
 const NUMBER_WORDS: &[&str] = &[
@@ -299,7 +215,10 @@ const NUMBER_WORDS: &[&str] = &[
     "fees",
     "percent",
     "percentage",
+    "iteration",
     "iterations",
+    "confidence",
+    "probability",
     "weight",
     "height",
     "days",
@@ -345,6 +264,9 @@ const YES_NO_LAST: &[&str] = &[
     "sent",
     "completed",
     "done",
+    "resolved",
+    "found",
+    "matched",
     "consent",
 ];
 
@@ -370,6 +292,7 @@ const LONG_TEXT: &[&str] = &[
     "nachricht",
     "feedback",
     "justification",
+    "rationale",
     "commentaire",
     "summary",
     "details",
@@ -406,6 +329,7 @@ pub(super) fn option(value: &str, label: &str) -> Value {
 
 #[cfg(test)]
 mod tests {
+    use super::super::said::Said;
     use super::*;
 
     /// The field `name` gets in a process with these conditions and expressions.
@@ -448,6 +372,13 @@ mod tests {
             type_of(&drafted("start", &[], &["=date(start) + duration(&quot;P1D&quot;)"])),
             "datetime"
         );
+        // named a time and used as a date: both, day and hour
+        let both = drafted("pickUpTime", &[], &["=date and time(pickUpTime) + duration(&quot;PT1H&quot;)"]);
+        assert_eq!(
+            (both["subtype"].as_str(), both["dateLabel"].as_str()),
+            (Some("datetime"), Some("Pick up time"))
+        );
+        assert_eq!(drafted("pickUpTime", &[], &[])["subtype"], "time", "a time by its name alone");
         assert_eq!(type_of(&drafted("urgent", &["=urgent"], &[])), "checkbox");
         assert_eq!(type_of(&drafted("urgent", &["=not(urgent)"], &[])), "checkbox");
         // text joined into a message says nothing of the field's length
@@ -489,6 +420,11 @@ mod tests {
         assert_eq!(type_of(&drafted("invoiceAmount", &[], &[])), "number");
         assert_eq!(type_of(&drafted("customerAge", &[], &[])), "number");
         assert_eq!(type_of(&drafted("dueDate", &[], &[])), "datetime");
+        assert_eq!(type_of(&drafted("createdTimestamp", &[], &[])), "datetime");
+        assert_eq!(type_of(&drafted("datetime_p3k81s", &[], &[])), "datetime");
+        assert_eq!(type_of(&drafted("classicalResult.confidence", &[], &[])), "number");
+        assert_eq!(type_of(&drafted("errorResolved", &[], &[])), "checkbox");
+        assert_eq!(type_of(&drafted("decisionRationale", &[], &[])), "textarea");
         assert_eq!(type_of(&drafted("messageDelivered", &[], &[])), "checkbox");
         // what was decided on a step, read by nothing yet: the yes-or-no it is almost everywhere
         assert_eq!(type_of(&drafted("approved", &[], &[])), "checkbox");

@@ -24,6 +24,7 @@ mod data;
 mod default_flow;
 mod field;
 pub mod refine;
+mod said;
 mod step;
 
 use std::collections::HashSet;
@@ -39,7 +40,8 @@ use crate::formjs::bindable;
 use crate::project::Project;
 
 pub use brief::{Brief, Language, read as read_brief};
-use field::{Evidence, Said, field};
+use field::field;
+use said::{Evidence, Said};
 pub use step::{Drafted, draft_step, gated};
 
 /// A draft and what the author should know about it.

@@ -368,7 +368,7 @@ pub(crate) fn own_state_paths(root: &str, process: &Process) -> HashSet<String> 
 /// The values `e` stores whose context literal's keys become paths, each with the prefix its keys are
 /// stored under: a result expression's (`""`: its keys are variables), an output mapping's (its
 /// target), a script's (its result variable).
-fn stored_values(e: &crate::bpmn::Element) -> Vec<(&str, String)> {
+pub(crate) fn stored_values(e: &crate::bpmn::Element) -> Vec<(&str, String)> {
     let result_variable = e.accesses.iter().find(|a| a.place == Place::ResultVariable);
     let mut out = Vec::new();
     for (k, a) in e.accesses.iter().enumerate() {

@@ -22,7 +22,7 @@ pub mod unwritten;
 mod way_in;
 
 pub use contract::{Contract, contract};
-pub(crate) use define::own_state_paths;
 pub use define::{Definition, Definitions, PathRoots, definition, embedded_siblings, paths_below};
+pub(crate) use define::{own_state_paths, stored_values};
 pub use picture::{Decided, Known, Picture, Supply, picture};
 pub use render::{Defined, describe_picture};
