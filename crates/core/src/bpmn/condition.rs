@@ -164,6 +164,27 @@ pub fn read_condition(condition: &str) -> Reading {
     parser.reading
 }
 
+/// Longest expression [`read_literal`] reads: a value stored that long is no option of a choice.
+const MOST_LITERAL_BYTES: usize = 1024;
+
+/// The literal a FEEL or JUEL expression is when it is one number, text or yes-or-no and nothing else
+/// (`= 0`, `= -1.5`, `="email"`, `${false}`): what a mapping or a script that stores it says of the
+/// variable. Not `null`.
+pub fn read_literal(expression: &str) -> Option<Literal> {
+    let trimmed = expression.trim();
+    if trimmed.len() > MOST_LITERAL_BYTES {
+        return None;
+    }
+    match tokenize(strip_markers(trimmed), false)?.as_slice() {
+        [Token::Number(n)] => Some(Literal::Number(*n)),
+        [Token::Minus, Token::Number(n)] => Some(Literal::Number(-n)),
+        [Token::Text(t)] => Some(Literal::Text(t.to_string())),
+        [Token::True] => Some(Literal::Bool(true)),
+        [Token::False] => Some(Literal::Bool(false)),
+        _ => None,
+    }
+}
+
 /// Whether [`read_condition`] leaves this condition unread for its nesting, told without reading it
 /// when it cannot be so: a text with fewer brackets and `not`s than the bound cannot nest past it.
 pub fn nests_too_deeply(condition: &str) -> bool {
@@ -615,6 +636,18 @@ mod tests {
             ["category = \"travel\"", "category = \"hotel\""]
         );
         assert_eq!(read("${approved == true}"), ["approved = true"]);
+    }
+
+    #[test]
+    fn a_lone_literal_is_read_and_anything_more_is_not() {
+        assert_eq!(read_literal("= 0"), Some(Literal::Number(0.0)));
+        assert_eq!(read_literal("=-1.5"), Some(Literal::Number(-1.5)));
+        assert_eq!(read_literal(r#"= "email""#), Some(Literal::Text("email".into())));
+        assert_eq!(read_literal("${false}"), Some(Literal::Bool(false)));
+        for other in ["= 1 + 1", "=null", "=x", r#"= "a" + b"#, "= [1]", "", "=\"open"] {
+            assert_eq!(read_literal(other), None, "{other}");
+        }
+        assert_eq!(read_literal(&format!("=\"{}\"", "a".repeat(MOST_LITERAL_BYTES))), None);
     }
 
     #[test]

@@ -29,7 +29,7 @@ pub(crate) mod xml;
 use std::io::Read;
 
 pub use condition::nests_too_deeply;
-pub use condition::{Comparison, Literal, Operator, Reading, read_condition};
+pub use condition::{Comparison, Literal, Operator, Reading, read_condition, read_literal};
 pub use decode::decode as decode_text;
 pub use describe::{DescribeError, describe, describe_step};
 pub use kind::ElementKind;

@@ -29,7 +29,6 @@ use std::borrow::Cow;
 
 pub use model::{Aggregation, Decision, DecisionInput, DecisionOutput, Decisions, HitPolicy, RULE_VALUES};
 pub use unary::allowed_values;
-pub(crate) use unary::string_literal;
 
 use crate::bpmn::decode;
 

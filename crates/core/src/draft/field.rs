@@ -329,8 +329,8 @@ pub(super) fn option(value: &str, label: &str) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::super::said::Said;
     use super::*;
+    use crate::draft::said::Said;
 
     /// The field `name` gets in a process with these conditions and expressions.
     fn drafted(name: &str, conditions: &[&str], expressions: &[&str]) -> Value {

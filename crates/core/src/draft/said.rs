@@ -3,7 +3,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::bpmn::{Access, Comparison, Dialect, Literal, Operator, Place, Process, Timer, read_condition};
+use crate::bpmn::{
+    Access, Comparison, Dialect, Literal, Operator, Place, Process, Timer, read_condition, read_literal,
+};
 use crate::flow::Contract;
 use crate::flow::expr::{ValueUse, value_uses};
 
@@ -101,26 +103,15 @@ fn assigned_literals(process: &Process) -> Vec<(String, Literal)> {
             let Some(name) = stored_as.strip_suffix('.').filter(|n| crate::formjs::bindable(n)) else {
                 continue;
             };
-            if let Some(literal) = value.trim_start().strip_prefix('=').and_then(literal_of) {
+            // FEEL, written with its `=`: a value without one is the text itself
+            if value.trim_start().starts_with('=')
+                && let Some(literal) = read_literal(value)
+            {
                 out.push((name.to_string(), literal));
             }
         }
     }
     out
-}
-
-/// The FEEL expression `feel` when it is one number, boolean or string literal.
-fn literal_of(feel: &str) -> Option<Literal> {
-    let feel = feel.trim();
-    match feel {
-        "true" => Some(Literal::Bool(true)),
-        "false" => Some(Literal::Bool(false)),
-        _ if feel.starts_with('"') => crate::dmn::string_literal(feel).map(Literal::Text),
-        _ if feel.starts_with(|c: char| c.is_ascii_digit() || c == '-') => {
-            feel.parse::<f64>().ok().filter(|n| n.is_finite()).map(Literal::Number)
-        }
-        _ => None,
-    }
 }
 
 /// The FEEL text of an access, after its `=`, when it is FEEL.
