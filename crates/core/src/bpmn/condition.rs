@@ -716,4 +716,22 @@ mod tests {
         let text = format!("= {} or {}", many.join(" or "), many.join(" or "));
         assert_eq!(read_condition(&text).variables, many);
     }
+
+    proptest::proptest! {
+        #[test]
+        fn a_stored_number_or_text_reads_as_itself(
+            whole in 0u32..1_000_000,
+            fraction in 0u32..1000,
+            negative: bool,
+            text in r#"[^"\\]{0,40}"#,
+        ) {
+            let sign = if negative { "-" } else { "" };
+            let number = format!("{sign}{whole}.{fraction}");
+            let expected: f64 = number.parse().unwrap();
+            proptest::prop_assert_eq!(read_literal(&format!("= {number}")), Some(Literal::Number(expected)));
+            proptest::prop_assert_eq!(read_literal(&format!("=\"{text}\"")), Some(Literal::Text(text.clone())));
+            // followed by anything more, it is no literal
+            proptest::prop_assert_eq!(read_literal(&format!("=\"{text}\" + x")), None);
+        }
+    }
 }
