@@ -365,9 +365,10 @@ pub(crate) fn own_state_paths(root: &str, process: &Process) -> HashSet<String> 
     by_itself
 }
 
-/// The values `e` stores whose context literal's keys become paths, each with the prefix its keys are
-/// stored under: a result expression's (`""`: its keys are variables), an output mapping's (its
-/// target), a script's (its result variable).
+/// The values `e` stores, each with the prefix a context literal's keys are stored under (its keys
+/// become paths): a result expression's (`""`: its keys are variables), an output mapping's (its
+/// target and a dot), a script's (its result variable and a dot). The draft also reads a whole
+/// literal stored in a variable from them.
 pub(crate) fn stored_values(e: &crate::bpmn::Element) -> Vec<(&str, String)> {
     let result_variable = e.accesses.iter().find(|a| a.place == Place::ResultVariable);
     let mut out = Vec::new();
