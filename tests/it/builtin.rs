@@ -418,6 +418,27 @@ fn a_start_form_asks_for_what_the_process_reads_and_nothing_writes() {
 }
 
 #[test]
+fn a_value_the_job_worker_after_the_step_names_is_left_to_it_and_said() {
+    let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+      <startEvent id="S"/><sequenceFlow id="a" sourceRef="S" targetRef="U"/>
+      <userTask id="U" name="Enter order"/><sequenceFlow id="b" sourceRef="U" targetRef="W"/>
+      <serviceTask id="W" name="Check stock"><extensionElements><zeebe:taskDefinition type="stock"/></extensionElements></serviceTask>
+      <sequenceFlow id="c" sourceRef="W" targetRef="G"/><exclusiveGateway id="G" default="e"/>
+      <sequenceFlow id="d" sourceRef="G" targetRef="E"><conditionExpression>= inStock and quantity &gt; 3</conditionExpression></sequenceFlow>
+      <sequenceFlow id="e" sourceRef="G" targetRef="E"/><endEvent id="E"/></process></definitions>"#;
+    let p = bpmn::read_str(xml).processes.remove(0);
+    let project = formgen::project::Project::default();
+    for target in [p.element_index("U"), None] {
+        let drafted = draft_around(&p, target, &project);
+        let form = components(&drafted.form);
+        let keys: Vec<&str> = form.iter().filter_map(|c| c["key"].as_str()).collect();
+        assert_eq!(keys, ["quantity"], "not `inStock`, which the stock check sets");
+        let warning = drafted.warnings.iter().find(|w| w.contains("`inStock`")).expect("a warning");
+        assert!(warning.contains(r#"the service task "Check stock""#), "{warning}");
+    }
+}
+
+#[test]
 fn a_start_form_gives_the_first_value_of_what_a_later_form_asks_again() {
     // the question is fetched for `category` before the loop's form asks for another one; the
     // running `total` a script keeps needs a first value (in FEEL `null + 1` is null)

@@ -176,6 +176,26 @@ pub(super) fn not_shown_warning(picture: &Picture, chosen: &[(String, Use)]) -> 
     (!left.is_empty()).then(|| format!("{why}; not shown: {}{more}", named.join(", ")))
 }
 
+/// The warning naming what the process reads later that the draft does not ask for, because an
+/// element whose writes formgen cannot see names it (`flow::named`).
+pub(super) fn named_writers_warning(picture: &Picture) -> Option<String> {
+    let named: Vec<String> = (picture.named_writers.iter())
+        .take(NAMED)
+        .map(|(name, writer)| format!("`{name}` ({writer} names it)"))
+        .collect();
+    let more = match picture.named_writers.len().saturating_sub(NAMED) {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    (!named.is_empty()).then(|| {
+        format!(
+            "not asked for, though the process reads it later: {}{more}; that step probably sets it, in what \
+             formgen cannot see (its job worker, message or form). Add a field if this form must supply it",
+            named.join(", ")
+        )
+    })
+}
+
 /// How many left-out values a warning names.
 const NAMED: usize = 5;
 

@@ -92,7 +92,11 @@ pub(super) fn field(name: &str, use_: Use, said: Evidence<'_>) -> Value {
         c.insert("values".into(), Value::Array(values));
     } else if !told && used(ValueUse::Number) {
         c.insert("type".into(), json!("number"));
-    } else if used(ValueUse::Date) || DATE_WORDS.contains(&last) || first_is(&word_set, "datetime") {
+    } else if used(ValueUse::Date)
+        || DATE_WORDS.contains(&last)
+        || ends_in(last, GERMAN_DATE_ENDS)
+        || first_is(&word_set, "datetime")
+    {
         // a date the process uses, named a time (a timer's `reservationTime`): both, day and hour
         let both = used(ValueUse::Date) && TIME_WORDS.contains(&last);
         c.insert("type".into(), json!("datetime"));
@@ -107,7 +111,10 @@ pub(super) fn field(name: &str, use_: Use, said: Evidence<'_>) -> Value {
         c.insert("validate".into(), json!({"min": 0}));
     } else if !told && is_predicate(&word_set) {
         c.insert("type".into(), json!("checkbox"));
-    } else if LONG_TEXT.contains(&last) || first_is(&word_set, "textarea") {
+    } else if LONG_TEXT.contains(&last)
+        || ends_in(last, GERMAN_LONG_TEXT_ENDS)
+        || first_is(&word_set, "textarea")
+    {
         c.insert("type".into(), json!("textarea"));
     } else {
         c.insert("type".into(), json!("textfield"));
@@ -180,8 +187,29 @@ fn is_predicate(words: &[String]) -> bool {
 /// ending in "number" (`invoiceNumber`) is not.
 fn is_count(words: &[String]) -> bool {
     let last = words.last().map(String::as_str).unwrap_or("");
-    NUMBER_WORDS.contains(&last) || last == "index" || first_is(words, "number")
+    NUMBER_WORDS.contains(&last)
+        || last == "index"
+        || first_is(words, "number")
+        || first_is(words, "anzahl")
+        || ends_in(last, GERMAN_NUMBER_ENDS)
 }
+
+/// Whether `word` is one of `ends` or a German compound ending in one (`rechnungsbetrag`,
+/// `gesamtpreis`): German writes a compound as one word, so its last part is no word of its own.
+fn ends_in(word: &str, ends: &[&str]) -> bool {
+    ends.iter().any(|end| word.ends_with(end))
+}
+
+/// The German last parts of amounts and counts, whole or closing a compound.
+const GERMAN_NUMBER_ENDS: &[&str] =
+    &["betrag", "preis", "summe", "kosten", "anzahl", "menge", "gehalt", "einkommen", "rabatt"];
+
+/// The German last parts of dates, whole or closing a compound (`lieferdatum`, `abgabefrist`).
+const GERMAN_DATE_ENDS: &[&str] = &["datum", "termin", "frist"];
+
+/// The German last parts of free text, whole or closing a compound (`ablehnungsbegruendung`).
+const GERMAN_LONG_TEXT_ENDS: &[&str] =
+    &["kommentar", "bemerkung", "bemerkungen", "begruendung", "begründung", "beschreibung", "notiz"];
 
 /// Whether a name's first word is `word`: form-js keys a new field by its type (`textarea_g3hy67`).
 fn first_is(words: &[String], word: &str) -> bool {
@@ -190,7 +218,7 @@ fn first_is(words: &[String], word: &str) -> bool {
 
 /// The last words of dates.
 const DATE_WORDS: &[&str] =
-    &["date", "datum", "fecha", "deadline", "birthday", "geburtstag", "dob", "datetime", "timestamp"];
+    &["date", "fecha", "deadline", "birthday", "geburtstag", "dob", "datetime", "timestamp"];
 
 /// The last words of times of day.
 const TIME_WORDS: &[&str] = &["time", "zeit", "uhrzeit"];
@@ -215,6 +243,13 @@ const NUMBER_WORDS: &[&str] = &[
     "fees",
     "percent",
     "percentage",
+    "sum",
+    "limit",
+    "threshold",
+    "points",
+    "attempts",
+    "retries",
+    "capacity",
     "iteration",
     "iterations",
     "confidence",
@@ -229,17 +264,16 @@ const NUMBER_WORDS: &[&str] = &[
     "balance",
     "revenue",
     "discount",
-    "betrag",
-    "preis",
     "alter",
-    "anzahl",
-    "menge",
-    "kosten",
-    "summe",
+    "punkte",
+    "stunden",
+    "gewicht",
     "montant",
     "prix",
     "importe",
     "precio",
+    "cantidad",
+    "edad",
 ];
 
 /// The first words of yes-or-no names.
@@ -277,15 +311,9 @@ const PHONE_WORDS: &[&str] = &["phone", "telephone", "mobile", "telefon", "handy
 const LONG_TEXT: &[&str] = &[
     "comment",
     "comments",
-    "kommentar",
-    "bemerkung",
-    "bemerkungen",
     "description",
-    "beschreibung",
     "notes",
-    "notiz",
     "reason",
-    "begruendung",
     "grund",
     "remarks",
     "message",
@@ -442,6 +470,24 @@ mod tests {
         assert_eq!(type_of(&drafted("reasonCode", &[], &[])), "textfield");
         assert_eq!(drafted("mobilePhone", &[], &[])["validate"]["validationType"], "phone");
         assert_eq!(drafted("contactEmail", &[], &[])["validate"]["validationType"], "email");
+        assert_eq!(type_of(&drafted("creditLimit", &[], &[])), "number");
+        assert_eq!(type_of(&drafted("maxRetries", &[], &[])), "number");
+    }
+
+    #[test]
+    fn a_german_compound_is_typed_by_its_last_part() {
+        // German writes a compound as one word: its last part types it, cased or not
+        for name in ["rechnungsbetrag", "gesamtPreis", "Bestellmenge", "anzahlPositionen", "urlaubsAnzahl"] {
+            assert_eq!(type_of(&drafted(name, &[], &[])), "number", "{name}");
+        }
+        for name in ["lieferdatum", "abgabeFrist", "liefertermin"] {
+            assert_eq!(type_of(&drafted(name, &[], &[])), "datetime", "{name}");
+        }
+        for name in ["ablehnungsbegruendung", "fehlerBeschreibung", "kundenkommentar"] {
+            assert_eq!(type_of(&drafted(name, &[], &[])), "textarea", "{name}");
+        }
+        // a word that only starts like one is no compound of it
+        assert_eq!(type_of(&drafted("preisgruppe", &[], &[])), "textfield");
     }
 
     #[test]

@@ -153,6 +153,9 @@ pub fn draft_in(
         if target.is_some() && current.is_none() {
             warnings.extend(data::not_shown_warning(around.picture, &chosen));
         }
+        if current.is_none() {
+            warnings.extend(data::named_writers_warning(around.picture));
+        }
     }
     let first_drafted = components.len();
     for (name, use_) in chosen {

@@ -16,6 +16,7 @@ pub mod contract;
 pub mod define;
 pub mod expr;
 mod graph;
+mod named;
 pub mod picture;
 mod render;
 pub mod unwritten;

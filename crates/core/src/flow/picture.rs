@@ -32,6 +32,7 @@ use super::access::{self, ElementAccess};
 use super::contract::root;
 use super::expr;
 use super::graph::{Direction, Graph};
+use super::named::NamedWriters;
 use crate::bpmn::ElementKind;
 use crate::bpmn::{Place, Process, read_condition};
 use crate::project::{Project, ProjectForm};
@@ -137,6 +138,11 @@ pub struct Picture {
     /// neither the step nor what follows it reads and no form shows: their parts are shown instead.
     #[serde(skip)]
     pub whole_responses: Vec<String>,
+    /// What the process reads later that nothing it shows writes, but an element that may write
+    /// unseen values names (`inStock` after the job worker "Check stock"), with that element in words:
+    /// not the form's to supply (`named.rs`).
+    #[serde(skip)]
+    pub named_writers: Vec<(String, String)>,
 }
 
 /// Most variables in one list of the picture: a bound for any process size.
@@ -518,12 +524,34 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
     let given: HashSet<String> = own.iter().flat_map(|&i| given_to(&process.elements[i])).collect();
     picture.to_supply.retain(|s| !known.contains(s.name.as_str()) && !given.contains(root(&s.name)));
     picture.decided_on = decided_on(process, &graph, &own, &written_elsewhere);
+    leave_to_named_writers(&mut picture, &flow, &own);
     // what the process reads by mistake (a literal without quotes, a misspelling) is no field
     let mistaken = super::unwritten::mistaken_reads(process, project, target);
     picture.to_supply.retain(|s| !mistaken.contains(&s.name));
     picture.known_before.retain(|k| !mistaken.contains(root(&k.name)));
     picture.decided_on.retain(|d| !mistaken.contains(d.name.split('.').next().unwrap_or(&d.name)));
     picture
+}
+
+/// Takes out of what the step supplies and what is decided on the values an element that may write
+/// unseen values names ([`NamedWriters`]), and records which element names each.
+fn leave_to_named_writers(picture: &mut Picture, flow: &Flow<'_>, own: &[usize]) {
+    let process = flow.process;
+    let unseen = |i: usize| super::contract::writes_unseen(&process.elements[i], flow.form_keys[i].is_some());
+    let named = NamedWriters::new(process, unseen, own);
+    let mut left: Vec<(String, String)> = Vec::new();
+    let mut leave = |name: &str| match named.writer_of(name) {
+        Some(w) => {
+            if !left.iter().any(|(n, _)| n == name) {
+                left.push((name.to_string(), super::contract::phrase(&process.elements[w])));
+            }
+            false
+        }
+        None => true,
+    };
+    picture.to_supply.retain(|s| leave(&s.name));
+    picture.decided_on.retain(|d| leave(&d.name));
+    picture.named_writers = left;
 }
 
 /// The variables the conditions of the gateways after `own` test that nothing else writes, each
@@ -1053,6 +1081,26 @@ mod tests {
         // the gateway after the sub-process decides on what the child step gives
         assert_eq!(picture.decided_on.iter().map(|d| d.name.as_str()).collect::<Vec<_>>(), ["ok"]);
         assert_eq!(contract.must_supply.iter().map(|n| n.name.as_str()).collect::<Vec<_>>(), ["ok"]);
+    }
+
+    #[test]
+    fn what_an_unseen_writer_names_is_not_the_start_forms_to_supply() {
+        // "Enter shipping address" binds no form formgen knows: its name says what it sets; "Send
+        // notice" uses the notice it names
+        let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+          <startEvent id="S" name="Order placed"/><sequenceFlow id="a" sourceRef="S" targetRef="A"/>
+          <userTask id="A" name="Enter shipping address"/><sequenceFlow id="b" sourceRef="A" targetRef="N"/>
+          <sendTask id="N" name="Send notice"><extensionElements><zeebe:taskDefinition type="mail"/></extensionElements></sendTask>
+          <sequenceFlow id="c" sourceRef="N" targetRef="Q"/>
+          <scriptTask id="Q"><extensionElements><zeebe:script expression="=shippingAddress + notice + orderNumber" resultVariable="label"/></extensionElements></scriptTask>
+          <sequenceFlow id="d" sourceRef="Q" targetRef="E"/><endEvent id="E"/></process></definitions>"#;
+        let process = crate::bpmn::read_str(xml).processes.remove(0);
+        let picture = picture(&process, None, &Project::default());
+        let supplied: Vec<&str> = picture.to_supply.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(supplied, ["notice", "orderNumber"]);
+        let named =
+            [("shippingAddress".to_string(), r#"the user task "Enter shipping address""#.to_string())];
+        assert_eq!(picture.named_writers, named);
     }
 
     #[test]
