@@ -120,10 +120,22 @@ pub(crate) fn lower_first(s: &str) -> String {
 }
 
 /// A readable label from a variable name in its own language: `startDate` → "Start date",
-/// `urlaubstage` → "Urlaubstage", `customer.address.zip` → "Customer address zip".
+/// `urlaubstage` → "Urlaubstage", `customer.address.zip` → "Customer address zip", with an acronym
+/// in capitals as authors write it (`documentUrl` → "Document URL").
 pub(crate) fn humanise(name: &str) -> String {
-    capitalise(&split(name).join(" "))
+    let words: Vec<String> = split(name)
+        .into_iter()
+        .map(|w| if ACRONYMS.contains(&w.as_str()) { w.to_uppercase() } else { w })
+        .collect();
+    capitalise(&words.join(" "))
 }
+
+/// Acronyms that are no word of their own in any language a label is made in. Not `id` (authors write
+/// "Customer Id" as often as "Customer ID") nor `zip` or `pin`, which are words too.
+const ACRONYMS: &[&str] = &[
+    "url", "uri", "api", "iban", "bic", "vat", "sku", "pdf", "cvc", "cvv", "sms", "uuid", "http", "https",
+    "html", "json", "xml", "csv",
+];
 
 /// An option's label from its value, as authors write one: an identifier read as words (`SEMI_ANNUAL` →
 /// "Semi annual", `adresse_aendern` → "Adresse aendern", `tag1` → "Tag 1"); other text with its first
@@ -229,6 +241,10 @@ mod tests {
         assert_eq!(humanise("urlaubstage"), "Urlaubstage");
         assert_eq!(humanise("startDate"), "Start date");
         assert_eq!(humanise("employee_name"), "Employee name");
+        assert_eq!(humanise("documentUrl"), "Document URL");
+        assert_eq!(humanise("apiKey"), "API key");
+        assert_eq!(humanise("ibanNumber"), "IBAN number");
+        assert_eq!(humanise("customerId"), "Customer id");
         assert_eq!(humanise(""), "");
     }
 
