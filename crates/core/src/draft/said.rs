@@ -148,6 +148,8 @@ fn place_use(place: &Place) -> Option<ValueUse> {
     match place {
         Place::DueDate | Place::FollowUpDate | Place::Timer(Timer::Date) => Some(ValueUse::Date),
         Place::LoopCollection => Some(ValueUse::List),
+        // how many times a step runs, how often its job is tried, how urgent its task is
+        Place::LoopCardinality | Place::JobRetries | Place::Priority => Some(ValueUse::Number),
         _ => None,
     }
 }
@@ -190,5 +192,15 @@ mod tests {
         }
         // a duration is no date
         assert_eq!(type_of(&field("waitFor", Use::Write, said.of("waitFor"))), "textfield");
+    }
+
+    #[test]
+    fn a_value_a_step_runs_as_many_times_as_or_is_tried_or_ranked_by_is_a_number() {
+        let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P"><userTask id="R"><extensionElements><zeebe:priorityDefinition priority="=urgency"/></extensionElements><multiInstanceLoopCharacteristics><loopCardinality>=reviewRounds</loopCardinality></multiInstanceLoopCharacteristics></userTask><serviceTask id="S"><extensionElements><zeebe:taskDefinition type="t" retries="=patience"/></extensionElements></serviceTask></process></definitions>"#;
+        let process = crate::bpmn::read_str(xml).processes.remove(0);
+        let said = Said::new(&process, None);
+        for name in ["urgency", "reviewRounds", "patience"] {
+            assert_eq!(type_of(&field(name, Use::Write, said.of(name))), "number", "{name}");
+        }
     }
 }
