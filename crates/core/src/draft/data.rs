@@ -189,8 +189,9 @@ pub(super) fn named_writers_warning(picture: &Picture) -> Option<String> {
     };
     (!named.is_empty()).then(|| {
         format!(
-            "not asked for, though the process reads it later: {}{more}; that step probably sets it, in what \
-             formgen cannot see (its job worker, message or form). Add a field if this form must supply it",
+            "not asked for, though the process reads it later: {}{more}; the step that names a value \
+             probably sets it where formgen cannot see (its job worker, message or form). Add a field if this \
+             form must supply it",
             named.join(", ")
         )
     })

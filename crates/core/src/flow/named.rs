@@ -12,7 +12,7 @@
 //! information" keeps `players` from "Initialise players"). The check's contract does not use it: it
 //! says nothing where a writer is unseen, whatever its name.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::bpmn::Process;
 use crate::words;
@@ -20,6 +20,9 @@ use crate::words;
 /// The elements that may write what formgen cannot see, each with the words of its name.
 pub(crate) struct NamedWriters {
     writers: Vec<(usize, HashSet<String>)>,
+    /// Per word, the positions in `writers` of the names that hold it: a variable is looked up by its
+    /// words, not against every name, so a process of many workers costs what its names hold.
+    by_word: HashMap<String, Vec<usize>>,
     /// The words of the names of the step's own elements: a value the step's name names too is the
     /// step's ("Enter order" before "Check order").
     own: Vec<HashSet<String>>,
@@ -28,13 +31,17 @@ pub(crate) struct NamedWriters {
 impl NamedWriters {
     /// The elements of `process` for which `unseen` holds, but not those of `own` (the step).
     pub(crate) fn new(process: &Process, unseen: impl Fn(usize) -> bool, own: &[usize]) -> NamedWriters {
-        let writers = (0..process.elements.len())
+        let writers: Vec<(usize, HashSet<String>)> = (0..process.elements.len())
             .filter(|i| !own.contains(i) && unseen(*i))
             .filter_map(|i| Some((i, object_words(&process.elements[i].name)?)))
             .collect();
+        let mut by_word: HashMap<String, Vec<usize>> = HashMap::new();
+        for (at, (_, name)) in writers.iter().enumerate() {
+            name.iter().for_each(|w| by_word.entry(w.clone()).or_default().push(at));
+        }
         let own =
             own.iter().map(|&i| words::split(&process.elements[i].name).iter().map(|w| stem(w)).collect());
-        NamedWriters { writers, own: own.collect() }
+        NamedWriters { writers, by_word, own: own.collect() }
     }
 
     /// The first element whose name names `variable` (every word of its path), if one does and the
@@ -49,7 +56,9 @@ impl NamedWriters {
         if wanted.is_empty() || self.own.iter().any(names) {
             return None;
         }
-        self.writers.iter().find(|(_, name)| names(name)).map(|(i, _)| *i)
+        // the writers whose names hold the variable's rarest word, in the process's order
+        let fewest = wanted.iter().map(|w| self.by_word.get(w)).min_by_key(|at| at.map_or(0, Vec::len))??;
+        fewest.iter().map(|&at| &self.writers[at]).find(|(_, name)| names(name)).map(|(i, _)| *i)
     }
 }
 
