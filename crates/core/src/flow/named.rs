@@ -51,6 +51,7 @@ impl NamedWriters {
             .iter()
             .filter(|w| w.chars().count() >= 3 && !FUNCTION_WORDS.contains(&w.as_str()))
             .map(|w| stem(w))
+            .filter(|w| !w.is_empty())
             .collect();
         let names = |name: &HashSet<String>| wanted.iter().all(|w| name.contains(w));
         if wanted.is_empty() || self.own.iter().any(names) {
@@ -65,7 +66,7 @@ impl NamedWriters {
 /// The words of an element's name besides the verb that says it produces a value, first in English
 /// ("Check credit score"), last in German ("Bonität prüfen"); none when no such verb is there.
 fn object_words(name: &str) -> Option<HashSet<String>> {
-    let mut name_words = words::split(name);
+    let mut name_words: Vec<String> = words::split(name).iter().map(|w| words::ascii(w)).collect();
     let first = name_words.first().is_some_and(|w| PRODUCING.contains(&w.as_str()));
     if first {
         name_words.remove(0);
@@ -74,7 +75,7 @@ fn object_words(name: &str) -> Option<HashSet<String>> {
     } else {
         return None;
     }
-    let object: HashSet<String> = name_words.iter().map(|w| stem(w)).collect();
+    let object: HashSet<String> = name_words.iter().map(|w| stem(w)).filter(|w| !w.is_empty()).collect();
     (!object.is_empty()).then_some(object)
 }
 
@@ -113,7 +114,6 @@ const PRODUCING: &[&str] = &[
     "extract",
     "berechnen",
     "ermitteln",
-    "prüfen",
     "pruefen",
     "erstellen",
     "abrufen",
@@ -130,12 +130,13 @@ const PRODUCING: &[&str] = &[
 const FUNCTION_WORDS: &[&str] =
     &["has", "can", "was", "did", "does", "will", "should", "needs", "the", "and", "for"];
 
-/// A word without its plural `s` (`players` → `player`), so a name and a variable in either number
-/// meet; `address` and short words stay as they are.
+/// A word in ASCII (`bonität` → `bonitaet`) without its plural `s` (`players` → `player`), so a name
+/// and a variable meet whichever way either is written; `address` and short words keep their `s`.
 fn stem(word: &str) -> String {
+    let word = words::ascii(word);
     match word.strip_suffix('s') {
         Some(rest) if rest.chars().count() >= 3 && !rest.ends_with('s') => rest.to_string(),
-        _ => word.to_string(),
+        _ => word,
     }
 }
 
@@ -170,10 +171,13 @@ mod tests {
         // one word of the variable is not in any name: no writer is named
         assert_eq!(named.writer_of("stockLevel"), None);
         assert_eq!(named.writer_of("orderId"), None);
-        assert_eq!(named.writer_of("bonitaet"), None);
+        // with or without its umlaut
+        assert_eq!(named.writer_of("bonitaet"), Some(3));
         assert_eq!(named.writer_of("bonität"), Some(3));
-        // a name of short words only names nothing
+        // a name of short words only names nothing, nor one of letters with no ASCII spelling
         assert_eq!(named.writer_of("id"), None);
+        let (_, named) = writers(&["Check 产品价格"]);
+        assert_eq!(named.writer_of("产品价格"), None);
     }
 
     #[test]

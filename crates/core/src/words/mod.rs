@@ -159,7 +159,7 @@ pub(crate) fn option_label(value: &str) -> String {
 pub(crate) fn key_from_label(label: &str) -> Option<String> {
     let mut key = String::new();
     for (i, w) in split(label).iter().enumerate() {
-        let ascii: String = w.chars().flat_map(fold).collect();
+        let ascii = ascii(w);
         if ascii.is_empty() {
             continue;
         }
@@ -177,6 +177,12 @@ pub(crate) fn key_from_label(label: &str) -> Option<String> {
         key.insert(0, '_');
     }
     (!key.is_empty()).then_some(key)
+}
+
+/// A word folded to ASCII as [`key_from_label`] folds it (`prüfen` → `pruefen`): a name and a key
+/// written with and without umlauts meet.
+pub(crate) fn ascii(word: &str) -> String {
+    word.chars().flat_map(fold).collect()
 }
 
 /// ASCII folding for the letters of European languages; anything else outside ASCII is dropped.
