@@ -177,13 +177,14 @@ pub(super) fn not_shown_warning(picture: &Picture, chosen: &[(String, Use)]) -> 
 }
 
 /// The warning naming what the process reads later that the draft does not ask for, because an
-/// element whose writes formgen cannot see names it (`flow::named`).
-pub(super) fn named_writers_warning(picture: &Picture) -> Option<String> {
-    let named: Vec<String> = (picture.named_writers.iter())
-        .take(NAMED)
-        .map(|(name, writer)| format!("`{name}` ({writer} names it)"))
-        .collect();
-    let more = match picture.named_writers.len().saturating_sub(NAMED) {
+/// element whose writes formgen cannot see names it (`flow::named`), unless the draft shows it anyway
+/// (`chosen`: a loop's element, known inside it).
+pub(super) fn named_writers_warning(picture: &Picture, chosen: &[(String, Use)]) -> Option<String> {
+    let left: Vec<&(String, String)> =
+        picture.named_writers.iter().filter(|(name, _)| !chosen.iter().any(|(c, _)| c == name)).collect();
+    let named: Vec<String> =
+        left.iter().take(NAMED).map(|(name, writer)| format!("`{name}` ({writer} names it)")).collect();
+    let more = match left.len().saturating_sub(NAMED) {
         0 => String::new(),
         n => format!(" and {n} more"),
     };
@@ -450,5 +451,21 @@ mod tests {
             let plain = json!({"type": "number", "key": "total", "label": "Total", "validate": {"min": 0}});
             assert_eq!(c, plain, "{properties}");
         }
+    }
+
+    #[test]
+    fn the_named_writers_warning_leaves_out_what_the_draft_shows() {
+        let writer = r#"the service task "Check credit score""#.to_string();
+        let picture = Picture {
+            named_writers: vec![("creditScores".into(), writer.clone()), ("score".into(), writer)],
+            ..Picture::default()
+        };
+        let warning = named_writers_warning(&picture, &[]).expect("a warning");
+        assert!(warning.contains("`creditScores`") && warning.contains("`score`"), "{warning}");
+        // the loop's element is known inside the loop and shown: only the list is named
+        let warning = named_writers_warning(&picture, &[("score".into(), Use::Read)]).expect("a warning");
+        assert!(warning.contains("`creditScores`") && !warning.contains("`score`"), "{warning}");
+        let shown = [("creditScores".into(), Use::Read), ("score".into(), Use::Read)];
+        assert_eq!(named_writers_warning(&picture, &shown), None);
     }
 }

@@ -154,7 +154,7 @@ pub fn draft_in(
             warnings.extend(data::not_shown_warning(around.picture, &chosen));
         }
         if current.is_none() {
-            warnings.extend(data::named_writers_warning(around.picture));
+            warnings.extend(data::named_writers_warning(around.picture, &chosen));
         }
     }
     let first_drafted = components.len();

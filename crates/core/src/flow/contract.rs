@@ -736,9 +736,11 @@ pub(crate) fn writes_unseen(e: &Element, known_form: bool) -> bool {
     }
 }
 
-/// An element in a sentence: `the gateway "Genehmigt?"`, `the service task "Buchen"`.
+/// An element in a sentence: `the gateway "Genehmigt?"`, `the service task "Buchen"`; a name the
+/// modeller broke over lines reads as one line.
 pub(crate) fn phrase(e: &Element) -> String {
-    format!("the {} \"{}\"", kind_words(e.kind.as_str()), e.label())
+    let label = e.label().split_whitespace().collect::<Vec<_>>().join(" ");
+    format!("the {} \"{label}\"", kind_words(e.kind.as_str()))
 }
 
 /// A BPMN element kind in words: `userTask` → "user task", any gateway → "gateway".
@@ -1414,6 +1416,13 @@ mod tests {
         assert!(!names.contains("e"));
         assert!(null_checked_names("${empty approver}").contains("approver"));
         assert!(null_checked_names("${not empty approver}").contains("approver"));
+    }
+
+    #[test]
+    fn an_element_broken_over_lines_is_phrased_on_one() {
+        let xml = "<definitions xmlns=\"http://www.omg.org/spec/BPMN/20100524/MODEL\"><process id=\"P\"><userTask id=\"T\" name=\"Assign&#10;Approver\"/></process></definitions>";
+        let process = crate::bpmn::read_str(xml).processes.remove(0);
+        assert_eq!(phrase(&process.elements[0]), r#"the user task "Assign Approver""#);
     }
 
     #[test]
