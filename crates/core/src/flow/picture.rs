@@ -197,7 +197,7 @@ fn to_supply(
         }
     }
     for &i in sorted(after).iter() {
-        let locals = flow.locals(i);
+        let locals = flow.locals_around(i, own);
         for name in crate::stop::until_stopped(flow.asked_reads_of(i, true)) {
             if !written_elsewhere.contains(&name) && !locals.contains(&name) {
                 supply(name, format!("read by {}", flow.phrase(i)));
@@ -523,7 +523,7 @@ pub fn picture(process: &Process, target: Option<usize>, project: &Project) -> P
     let known: HashSet<&str> = picture.known_before.iter().map(|k| k.name.as_str()).collect();
     let given: HashSet<String> = own.iter().flat_map(|&i| given_to(&process.elements[i])).collect();
     picture.to_supply.retain(|s| !known.contains(s.name.as_str()) && !given.contains(root(&s.name)));
-    picture.decided_on = decided_on(process, &graph, &own, &written_elsewhere);
+    picture.decided_on = decided_on(&flow, &graph, &own, &written_elsewhere);
     leave_to_named_writers(&mut picture, &flow, &own);
     // what the process reads by mistake (a literal without quotes, a misspelling) is no field
     let mistaken = super::unwritten::mistaken_reads(process, project, target);
@@ -557,7 +557,7 @@ fn leave_to_named_writers(picture: &mut Picture, flow: &Flow<'_>, own: &[usize])
 /// The variables the conditions of the gateways after `own` test that nothing else writes, each
 /// with the conditions (told apart by their text, each text looked at once) that test it.
 fn decided_on(
-    process: &Process,
+    flow: &Flow<'_>,
     graph: &Graph,
     own: &[usize],
     written_elsewhere: &HashSet<String>,
@@ -566,13 +566,16 @@ fn decided_on(
     let mut at: HashMap<String, usize> = HashMap::new();
     let mut condition_ids: HashMap<&str, usize> = HashMap::new();
     let mut tested: Vec<HashSet<usize>> = Vec::new();
-    for flows in deciding_gateways(process, graph, own) {
+    for (g, flows) in deciding_gateways(flow.process, graph, own) {
+        // what a sub-process around the gateway (and not around the step) sets for itself
+        let locals = flow.locals_around(g, own);
         for f in flows {
             let next_id = condition_ids.len();
             let condition = *condition_ids.entry(f.condition.as_str()).or_insert(next_id);
             for v in read_condition(&f.condition).variables {
                 let root = v.split('.').next().unwrap_or(&v);
-                if written_elsewhere.contains(&v) || written_elsewhere.contains(root) {
+                if written_elsewhere.contains(&v) || written_elsewhere.contains(root) || locals.contains(root)
+                {
                     continue;
                 }
                 match at.get(&v) {
@@ -599,7 +602,7 @@ fn deciding_gateways<'p>(
     process: &'p Process,
     graph: &Graph,
     own: &[usize],
-) -> Vec<Vec<&'p crate::bpmn::Element>> {
+) -> Vec<(usize, Vec<&'p crate::bpmn::Element>)> {
     let mut out = Vec::new();
     for g in graph.after(own) {
         let gateway = &process.elements[g];
@@ -609,7 +612,7 @@ fn deciding_gateways<'p>(
         let flows: Vec<&crate::bpmn::Element> =
             graph.next[g].iter().map(|&f| &process.elements[f]).filter(|f| f.is_flow()).collect();
         if flows.iter().any(|f| !f.condition.is_empty() || gateway.default_flow == f.id) {
-            out.push(flows);
+            out.push((g, flows));
         }
     }
     out
@@ -844,6 +847,19 @@ impl<'p> Flow<'p> {
         access::own_locals(&self.process.elements[i], &self.access[i].writes).map(str::to_string).collect()
     }
 
+    /// The names local to the element at `i` or to a sub-process around it that does not also hold
+    /// the step (`own`): a multi-instance sub-process's element, which the engine sets for each
+    /// instance, or what its input mappings set, is set inside it, so a step outside it does not
+    /// supply it; a step inside may (its form writes the local).
+    fn locals_around(&self, i: usize, own: &[usize]) -> HashSet<String> {
+        let parents = |e: usize| {
+            std::iter::successors(self.process.elements[e].parent, |&p| self.process.elements[p].parent)
+        };
+        let holding_step: HashSet<usize> = own.iter().flat_map(|&o| parents(o)).collect();
+        let around = std::iter::once(i).chain(parents(i).filter(|p| !holding_step.contains(p)));
+        around.flat_map(|e| self.locals(e)).collect()
+    }
+
     /// Where a value written by the element at `i` comes from, in words.
     fn origin_of(&self, i: usize) -> String {
         let e = &self.process.elements[i];
@@ -1005,6 +1021,45 @@ mod tests {
         let known: Vec<&str> = picture.known_before.iter().map(|k| k.name.as_str()).collect();
         assert!(known.contains(&"order"), "what it hands its steps: {known:?}");
         assert!(!known.contains(&"results") && !known.contains(&"last"), "{known:?}");
+    }
+
+    #[test]
+    fn a_multi_instance_sub_processs_element_is_not_the_start_forms_to_supply() {
+        // the engine sets `score` for each instance from `creditScores`; the start form gives the list
+        let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn"><process id="P">
+            <startEvent id="s"/><sequenceFlow id="f0" sourceRef="s" targetRef="each"/>
+            <subProcess id="each">
+              <multiInstanceLoopCharacteristics camunda:collection="${creditScores}" camunda:elementVariable="score"/>
+              <startEvent id="ss"/><sequenceFlow id="i1" sourceRef="ss" targetRef="g"/><exclusiveGateway id="g"/>
+              <sequenceFlow id="i2" sourceRef="g" targetRef="good"><conditionExpression>${score &gt; 5}</conditionExpression></sequenceFlow>
+              <endEvent id="good"/>
+            </subProcess>
+            <sequenceFlow id="f1" sourceRef="each" targetRef="e"/><endEvent id="e"/></process></definitions>"#;
+        let process = crate::bpmn::read_str(xml).processes.remove(0);
+        let picture = picture(&process, None, &Project::default());
+        let supplied: Vec<&str> = picture.to_supply.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(supplied, ["creditScores"]);
+        assert!(picture.decided_on.is_empty(), "{:?}", picture.decided_on);
+    }
+
+    #[test]
+    fn a_step_inside_a_sub_process_decides_on_its_local() {
+        // the sub-process starts `answer` unset; the step inside is where it is given
+        let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
+            <startEvent id="s"/><sequenceFlow id="f0" sourceRef="s" targetRef="round"/>
+            <subProcess id="round"><extensionElements><zeebe:ioMapping><zeebe:input source="=null" target="answer"/></zeebe:ioMapping></extensionElements>
+              <startEvent id="ss"/><sequenceFlow id="i1" sourceRef="ss" targetRef="ask"/><userTask id="ask"/>
+              <sequenceFlow id="i2" sourceRef="ask" targetRef="g"/><exclusiveGateway id="g"/>
+              <sequenceFlow id="i3" sourceRef="g" targetRef="done"><conditionExpression>= answer = "yes"</conditionExpression></sequenceFlow>
+              <endEvent id="done"/>
+            </subProcess>
+            <sequenceFlow id="f1" sourceRef="round" targetRef="e"/><endEvent id="e"/></process></definitions>"#;
+        let process = crate::bpmn::read_str(xml).processes.remove(0);
+        let inside = picture(&process, process.element_index("ask"), &Project::default());
+        let decided: Vec<&str> = inside.decided_on.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(decided, ["answer"]);
+        let start = picture(&process, None, &Project::default());
+        assert!(start.decided_on.is_empty(), "set inside the sub-process: {:?}", start.decided_on);
     }
 
     #[test]
