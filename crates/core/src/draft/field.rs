@@ -246,7 +246,6 @@ const NUMBER_WORDS: &[&str] = &[
     "sum",
     "limit",
     "threshold",
-    "points",
     "attempts",
     "retries",
     "capacity",
@@ -265,7 +264,6 @@ const NUMBER_WORDS: &[&str] = &[
     "revenue",
     "discount",
     "alter",
-    "punkte",
     "stunden",
     "gewicht",
     "montant",
@@ -472,6 +470,8 @@ mod tests {
         assert_eq!(drafted("contactEmail", &[], &[])["validate"]["validationType"], "email");
         assert_eq!(type_of(&drafted("creditLimit", &[], &[])), "number");
         assert_eq!(type_of(&drafted("maxRetries", &[], &[])), "number");
+        // points are as often what is said as what is scored
+        assert_eq!(type_of(&drafted("talkingPoints", &[], &[])), "textfield");
     }
 
     #[test]
