@@ -640,3 +640,30 @@ fn a_value_the_brief_lists_that_an_earlier_form_set_is_shown_not_asked_again() {
     );
     assert_eq!(by_key(&cs, "comment").get("readonly"), None, "nothing sets it: asked for");
 }
+
+#[test]
+fn a_name_broken_over_lines_heads_the_form_on_one_line_and_java_comparisons_type_fields() {
+    let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL">
+      <process id="invoice" isExecutable="true">
+        <startEvent id="s"/><sequenceFlow id="f0" sourceRef="s" targetRef="t"/>
+        <userTask id="t" name="Rechnung&#10;  klären"/><sequenceFlow id="f1" sourceRef="t" targetRef="g"/>
+        <exclusiveGateway id="g"/>
+        <sequenceFlow id="yes" sourceRef="g" targetRef="e1"><conditionExpression>${clarified.equals('yes') &amp;&amp; execution.getVariable("stufe") &gt; 2}</conditionExpression></sequenceFlow>
+        <sequenceFlow id="no" sourceRef="g" targetRef="e2"><conditionExpression>${!clarified.equals('yes')}</conditionExpression></sequenceFlow>
+        <sequenceFlow id="x" sourceRef="g" targetRef="e3"><conditionExpression>${status.equalsIgnoreCase("open")}</conditionExpression></sequenceFlow>
+        <sequenceFlow id="y" sourceRef="g" targetRef="e3"><conditionExpression>${status.equalsIgnoreCase("closed")}</conditionExpression></sequenceFlow>
+        <endEvent id="e1"/><endEvent id="e2"/><endEvent id="e3"/>
+      </process></definitions>"#;
+    let p = bpmn::read(xml.as_bytes()).processes.into_iter().next().unwrap();
+    let draft = draft::draft(Some(&p), at(&p, "t"), "", None);
+    let proposal = gate::schema_from_value(draft, Some("clarify"), Some(&p)).unwrap();
+    let cs = components(&proposal.schema);
+    assert_eq!(cs[0]["text"], "# Rechnung klären");
+    // compared with the text 'yes' (a checkbox's true never equals it), and decided on: required
+    let clarified = by_key(&cs, "clarified");
+    assert_eq!((&clarified["type"], &clarified["validate"]["required"]), (&json!("textfield"), &json!(true)));
+    assert_eq!(by_key(&cs, "stufe")["type"], "number");
+    let status = by_key(&cs, "status");
+    assert_eq!(status["type"], "select");
+    assert_eq!(status["values"][1]["value"], "closed");
+}

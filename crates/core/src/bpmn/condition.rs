@@ -440,6 +440,9 @@ impl Parser {
             self.eat(&Token::Close);
             return inner;
         }
+        if let Some(equals) = self.method_equals() {
+            return equals;
+        }
         let left = self.operand();
         let left = self.computed(left);
         match self.peek().cloned() {
@@ -536,7 +539,10 @@ impl Parser {
             Token::False => Operand::Value(Literal::Bool(false)),
             Token::Null => Operand::Value(Literal::Null),
             Token::Ident(name) => {
-                if self.peek() == Some(&Token::Open) {
+                if let Some(variable) = self.got_variable(&name) {
+                    self.note(variable.clone());
+                    Operand::Path(variable)
+                } else if self.peek() == Some(&Token::Open) {
                     self.skip_group(); // a function call: its arguments may reference variables
                     Operand::Opaque
                 } else {
@@ -547,6 +553,48 @@ impl Parser {
             }
             _ => Operand::Opaque,
         }
+    }
+
+    /// The literal of `( literal )` at `tokens[at..at + 3]`.
+    fn argument(&self, at: usize) -> Option<Literal> {
+        match self.tokens.get(at..at + 3)? {
+            [Token::Open, Token::Text(t), Token::Close] => Some(Literal::Text(t.to_string())),
+            [Token::Open, Token::Number(n), Token::Close] => Some(Literal::Number(*n)),
+            [Token::Open, Token::True, Token::Close] => Some(Literal::Bool(true)),
+            [Token::Open, Token::False, Token::Close] => Some(Literal::Bool(false)),
+            _ => None,
+        }
+    }
+
+    /// JUEL's `x.equals("a")` (or `equalsIgnoreCase`), the way Java compares texts: `x = "a"`, when
+    /// nothing compares its answer further (`x.equals("a") == false` is left to the general rule).
+    fn method_equals(&mut self) -> Option<Vec<Comparison>> {
+        let Some(Token::Ident(name)) = self.peek() else { return None };
+        let variable = [".equalsIgnoreCase", ".equals"]
+            .iter()
+            .find_map(|method| name.strip_suffix(method))
+            .filter(|v| !v.is_empty() && !v.ends_with('.'))?
+            .to_string();
+        let literal = self.argument(self.pos + 1)?;
+        if matches!(self.tokens.get(self.pos + 4), Some(Token::Op(_) | Token::Arith | Token::Minus)) {
+            return None;
+        }
+        self.pos += 4;
+        self.note(variable.clone());
+        Some(vec![Comparison { variable, operator: Operator::Eq, literal }])
+    }
+
+    /// The variable a Camunda 7 engine-object getter names (`execution.getVariable("amount")` reads
+    /// `amount`), the call consumed; the ident `name` is already taken.
+    fn got_variable(&mut self, name: &str) -> Option<String> {
+        let (object, method) = name.rsplit_once('.')?;
+        let getter = matches!(method, "getVariable" | "getVariableLocal");
+        if !getter || !matches!(object, "execution" | "task" | "variableScope") {
+            return None;
+        }
+        let Literal::Text(variable) = self.argument(self.pos)? else { return None };
+        self.pos += 3;
+        Some(variable).filter(|v| !v.is_empty())
     }
 
     /// `operand`, unless arithmetic follows it (`quantity * price < 50`, `limit - 10`): then what it
@@ -639,6 +687,29 @@ mod tests {
     }
 
     #[test]
+    fn juel_compares_texts_with_equals_and_reads_the_engines_getter() {
+        assert_eq!(read("${clarified.equals('yes')}"), ["clarified = \"yes\""]);
+        assert_eq!(read("${!clarified.equals('yes')}"), ["clarified != \"yes\""]);
+        assert_eq!(
+            read("${order.status.equalsIgnoreCase(\"open\") && vip}"),
+            ["order.status = \"open\"", "vip = true"]
+        );
+        assert_eq!(read_condition("${clarified.equals('yes')}").variables, ["clarified"]);
+        assert_eq!(read("${execution.getVariable(\"x\") > 5}"), ["x > 5"]);
+        assert_eq!(read("${execution.getVariableLocal('status') == 'done'}"), ["status = \"done\""]);
+        assert_eq!(read_condition("${execution.getVariable(\"x\") > 5}").variables, ["x"]);
+        // compared with a variable, or its answer compared again: not a comparison with a literal
+        for other in [
+            "${a.equals(b)}",
+            "${a.equals('x') == false}",
+            "${.equals('x')}",
+            "${execution.getVariable(name) > 5}",
+        ] {
+            assert_eq!(read(other), Vec::<String>::new(), "{other}");
+        }
+    }
+
+    #[test]
     fn a_lone_literal_is_read_and_anything_more_is_not() {
         assert_eq!(read_literal("= 0"), Some(Literal::Number(0.0)));
         assert_eq!(read_literal("=-1.5"), Some(Literal::Number(-1.5)));
@@ -665,7 +736,6 @@ mod tests {
     fn unreadable_parts_yield_nothing() {
         assert_eq!(read("= count(items) > 3"), Vec::<String>::new());
         assert_eq!(read_condition("= count(items) > 3").variables, ["items"]);
-        assert_eq!(read("${execution.getVariable(\"x\") > 5}"), Vec::<String>::new());
         assert_eq!(read("= a > b"), Vec::<String>::new());
         assert_eq!(read("= \"unclosed"), Vec::<String>::new());
         assert_eq!(read(""), Vec::<String>::new());

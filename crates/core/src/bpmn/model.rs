@@ -191,9 +191,9 @@ impl Element {
         self.kind.is_gateway()
     }
 
-    /// The name if there is one, else the id: how the element is called in a sentence.
-    pub fn label(&self) -> &str {
-        if self.name.is_empty() { &self.id } else { &self.name }
+    /// The name if there is one, else the id, on one line: how the element is called in a sentence.
+    pub fn label(&self) -> std::borrow::Cow<'_, str> {
+        crate::words::one_line(if self.name.is_empty() { &self.id } else { &self.name })
     }
 }
 
@@ -311,9 +311,9 @@ impl Process {
         Process { id: self.id.clone(), variable_uses, ..Process::default() }
     }
 
-    /// The name if there is one, else the id: how the process is called in a sentence.
-    pub fn label(&self) -> &str {
-        if self.name.is_empty() { &self.id } else { &self.name }
+    /// The name if there is one, else the id, on one line: how the process is called in a sentence.
+    pub fn label(&self) -> std::borrow::Cow<'_, str> {
+        crate::words::one_line(if self.name.is_empty() { &self.id } else { &self.name })
     }
 
     /// The variable names, deduplicated in order of first appearance (the contract's `variables`).

@@ -46,7 +46,7 @@ pub fn review_at_step(
 
 /// The finding of a step whose form is not there to check (an error: the step shows no form).
 pub fn missing_form(element: &Element, name: &str, missing: &Missing, project: &Project) -> Finding {
-    let step_name = element.name.split_whitespace().collect::<Vec<_>>().join(" ");
+    let step_name = crate::words::one_line(&element.name);
     let step = if step_name.is_empty() {
         format!("The step {}", element.id)
     } else {

@@ -68,7 +68,7 @@ fn one_choice(process: &Process, flows: &[usize]) -> Option<(String, Vec<String>
 /// The default flow's name as one of `literals` is written (`rejected` → `REJECTED` beside
 /// `APPROVED`), when it reads as an answer and is not one of them already.
 fn value_named(name: &str, literals: &[String]) -> Option<String> {
-    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    let name = crate::words::one_line(name);
     let words = name.split(' ').count();
     let plain = name.chars().all(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'));
     if name.is_empty() || words > MOST_WORDS || !plain || OTHERWISE.contains(&name.to_lowercase().as_str()) {
@@ -87,7 +87,7 @@ fn value_named(name: &str, literals: &[String]) -> Option<String> {
     } else if letters().all(char::is_lowercase) {
         joined.to_lowercase()
     } else {
-        name
+        name.into_owned()
     };
     let known = literals.iter().any(|l| l.eq_ignore_ascii_case(&value));
     (!known && !value.is_empty()).then_some(value)

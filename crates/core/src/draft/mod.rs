@@ -447,10 +447,7 @@ fn heading(process: &Process, target: Option<usize>, brief_title: Option<&str>) 
             let e = &process.elements[i];
             (e.label().to_string(), e.documentation.to_string())
         }
-        None => {
-            let title = if process.name.is_empty() { process.id.clone() } else { process.name.clone() };
-            (title, process.documentation.clone())
-        }
+        None => (process.label().to_string(), process.documentation.clone()),
     };
     let title = brief_title.map_or(title, str::to_string);
     let mut text = format!("# {}", escape_markdown(&title));

@@ -739,8 +739,7 @@ pub(crate) fn writes_unseen(e: &Element, known_form: bool) -> bool {
 /// An element in a sentence: `the gateway "Genehmigt?"`, `the service task "Buchen"`; a name the
 /// modeller broke over lines reads as one line.
 pub(crate) fn phrase(e: &Element) -> String {
-    let label = e.label().split_whitespace().collect::<Vec<_>>().join(" ");
-    format!("the {} \"{label}\"", kind_words(e.kind.as_str()))
+    format!("the {} \"{}\"", kind_words(e.kind.as_str()), e.label())
 }
 
 /// A BPMN element kind in words: `userTask` → "user task", any gateway → "gateway".

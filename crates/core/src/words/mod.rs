@@ -104,6 +104,16 @@ pub fn printable(s: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// A name on one line: a modeller breaks a long name over lines to fit its shape (`Rechnung\nklären`),
+/// which a sentence, a heading or a prompt reads as the one name it is, its spaces single.
+pub fn one_line(s: &str) -> std::borrow::Cow<'_, str> {
+    let spaced = s.split(' ').all(|w| !w.is_empty() && !w.contains(char::is_whitespace));
+    if spaced || s.is_empty() {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(s.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
 /// [`printable`] for text of many lines: the line breaks are kept (they are the text's own), every
 /// other control character escaped.
 pub fn printable_lines(s: &str) -> String {
@@ -220,6 +230,15 @@ mod tests {
             "a\\u{1b}]0;owned\\u{7}b\\rc\\nerror: d\\te\\u{9b}f\\u{202e}g\\u{7f}"
         );
         assert_eq!(printable_lines("one\u{1b}[2J\ntwo\r"), "one\\u{1b}[2J\ntwo\\r");
+    }
+
+    #[test]
+    fn a_name_reads_on_one_line_with_single_spaces() {
+        assert!(matches!(one_line("Rechnung klären"), std::borrow::Cow::Borrowed("Rechnung klären")));
+        assert_eq!(one_line("Rechnung\nklären"), "Rechnung klären");
+        assert_eq!(one_line(" Assign \r\n\tApprover  "), "Assign Approver");
+        assert_eq!(one_line(""), "");
+        assert_eq!(one_line("\n"), "");
     }
 
     #[test]
