@@ -501,10 +501,11 @@ fn the_texts_every_rule_of_a_decision_names_are_the_choice_and_a_catch_all_leave
       <input><inputExpression typeRef="string"><text>season</text></inputExpression></input>
       <input><inputExpression typeRef="string"><text>supplier</text></inputExpression></input>
       <input><inputExpression typeRef="string"><text>allergies</text></inputExpression></input>
+      <input><inputExpression typeRef="boolean"><text>vegan</text></inputExpression></input>
       <output name="dish"/>
-      <rule><inputEntry><text>"Fall","Winter"</text></inputEntry><inputEntry><text>"Acme"</text></inputEntry><inputEntry><text>list contains(?, "nuts")</text></inputEntry><outputEntry><text>"stew"</text></outputEntry></rule>
-      <rule><inputEntry><text>"Spring"</text></inputEntry><inputEntry><text>"Bolt"</text></inputEntry><inputEntry><text>-</text></inputEntry><outputEntry><text>"salad"</text></outputEntry></rule>
-      <rule><inputEntry><text>"Summer"</text></inputEntry><inputEntry><text>-</text></inputEntry><inputEntry><text>not("milk" in ?)</text></inputEntry><outputEntry><text>"ice"</text></outputEntry></rule>
+      <rule><inputEntry><text>"Fall","Winter"</text></inputEntry><inputEntry><text>"Acme"</text></inputEntry><inputEntry><text>list contains(?, "nuts")</text></inputEntry><inputEntry><text>-</text></inputEntry><outputEntry><text>"stew"</text></outputEntry></rule>
+      <rule><inputEntry><text>"Spring"</text></inputEntry><inputEntry><text>"Bolt"</text></inputEntry><inputEntry><text>-</text></inputEntry><inputEntry><text>true</text></inputEntry><outputEntry><text>"salad"</text></outputEntry></rule>
+      <rule><inputEntry><text>"Summer"</text></inputEntry><inputEntry><text>-</text></inputEntry><inputEntry><text>not("milk" in ?)</text></inputEntry><inputEntry><text>-</text></inputEntry><outputEntry><text>"ice"</text></outputEntry></rule>
       </decisionTable></decision></definitions>"#;
     let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:zeebe="http://camunda.org/schema/zeebe/1.0"><process id="P">
       <startEvent id="S"/><sequenceFlow id="a" sourceRef="S" targetRef="T"/><userTask id="T"/>
@@ -529,6 +530,28 @@ fn the_texts_every_rule_of_a_decision_names_are_the_choice_and_a_catch_all_leave
     assert_eq!(allergies["type"], "checklist", "{cs:?}");
     let tags: Vec<&Value> = allergies["values"].as_array().unwrap().iter().map(|v| &v["value"]).collect();
     assert_eq!(tags, ["nuts", "milk"]);
+    // the decision needs each answered; unticked and none chosen are answers, which form-js's
+    // required would refuse
+    assert_eq!(season["validate"]["required"], true);
+    let vegan = by_key(&cs, "vegan");
+    assert_eq!((&vegan["type"], vegan.get("validate")), (&json!("checkbox"), None), "{vegan}");
+    assert_eq!(allergies.get("validate"), None, "{allergies}");
+}
+
+#[test]
+fn a_yes_or_no_the_engine_requires_is_not_a_tick_form_js_requires() {
+    let xml = r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn"><process id="P">
+      <startEvent id="S"/><sequenceFlow id="a" sourceRef="S" targetRef="T"/>
+      <userTask id="T"><extensionElements><camunda:formData>
+        <camunda:formField id="approved" type="boolean"><camunda:validation><camunda:constraint name="required"/></camunda:validation></camunda:formField>
+        <camunda:formField id="remark" type="string"><camunda:validation><camunda:constraint name="required"/></camunda:validation></camunda:formField>
+      </camunda:formData></extensionElements></userTask>
+      <sequenceFlow id="b" sourceRef="T" targetRef="E"/><endEvent id="E"/></process></definitions>"#;
+    let p = bpmn::read_str(xml).processes.remove(0);
+    let cs = components(&draft::draft(Some(&p), p.element_index("T"), "", None));
+    let approved = by_key(&cs, "approved");
+    assert_eq!((&approved["type"], approved.get("validate")), (&json!("checkbox"), None), "{approved}");
+    assert_eq!(by_key(&cs, "remark")["validate"]["required"], true);
 }
 
 #[test]

@@ -13,7 +13,7 @@ use super::said::Evidence;
 use super::{Use, without_objects};
 use crate::bpmn::{DeclaredField, Element, FieldKind};
 use crate::flow::{Definition, Known, PathRoots, Picture};
-use crate::formjs::bindable;
+use crate::formjs::{ComponentType, bindable};
 use crate::words;
 
 /// How many values known before a step its draft shows read-only, nearest first in the process's
@@ -369,7 +369,9 @@ fn declared_field(f: &DeclaredField) -> Value {
         c.insert("readonly".into(), json!(true));
     }
     let mut validate = Map::new();
-    if f.required || f.constraints.iter().any(|k| k.name == "required") {
+    // the engine's required asks for an answer, which unticked is too (form-js's, for a tick)
+    let answered = f.required || f.constraints.iter().any(|k| k.name == "required");
+    if answered && !ComponentType::parse(kind).is_some_and(ComponentType::required_means_chosen) {
         validate.insert("required".into(), json!(true));
     }
     for k in &f.constraints {

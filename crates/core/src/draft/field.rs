@@ -9,6 +9,7 @@ use super::Use;
 use super::said::Evidence;
 use crate::bpmn::{Comparison, Literal, Operator};
 use crate::flow::expr::ValueUse;
+use crate::formjs::ComponentType;
 use crate::words;
 
 /// The label of a field bound to a path: its last name, as authors label the fields of an object
@@ -131,13 +132,15 @@ pub(super) fn field(name: &str, use_: Use, said: Evidence<'_>) -> Value {
     // a decision depends on it, and (when the contract says) nothing but this form supplies it:
     // measured on the corpus pairs, every value the contract needs marked required disagrees with
     // authors more often than it agrees (they leave a prompt's or a message's text optional)
-    let required = !comparisons.is_empty() && said.needed.unwrap_or(true);
+    // unticked is an answer: a required checkbox or checklist could only be submitted ticked
+    let ticked_only =
+        c["type"].as_str().and_then(ComponentType::parse).is_some_and(ComponentType::required_means_chosen);
+    let required = !comparisons.is_empty() && said.needed.unwrap_or(true) && !ticked_only;
     match use_ {
         Use::Read => {
             c.insert("readonly".into(), json!(true));
         }
-        // unticked is an answer: a required checkbox or checklist could only be submitted ticked
-        Use::Write if required && !matches!(c["type"].as_str(), Some("checkbox" | "checklist")) => {
+        Use::Write if required => {
             // the form must not be submitted without it
             let validate = c.entry("validate").or_insert_with(|| json!({}));
             validate["required"] = json!(true);

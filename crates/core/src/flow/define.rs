@@ -191,7 +191,8 @@ impl<'a> Definitions<'a> {
                 label: f.label.clone(),
                 kind: f.kind.form_js().to_string(),
                 options: f.options.iter().map(|o| (o.id.clone(), o.name.clone())).collect(),
-                required: f.required,
+                // the engine's required asks for an answer, which unticked is too
+                required: f.required && !f.kind.form_js().required_means_chosen(),
                 properties: Map::new(),
             });
         }
@@ -205,6 +206,7 @@ impl<'a> Definitions<'a> {
                 let id = a.expression.trim_start_matches('=').trim();
                 let Some(d) = self.decisions.get(id).filter(|_| !id.is_empty()) else { continue };
                 if let [output] = d.outputs.as_slice() {
+                    let kind = kind_of(&output.type_ref, !output.allowed_values.is_empty());
                     return Some(Definition {
                         name: name.to_string(),
                         source: format!("the decision \"{}\"", d.id),
@@ -213,9 +215,10 @@ impl<'a> Definitions<'a> {
                         } else {
                             output.label.clone()
                         },
-                        kind: kind_of(&output.type_ref, !output.allowed_values.is_empty()).to_string(),
+                        kind: kind.to_string(),
                         options: output.allowed_values.iter().map(|v| (v.clone(), String::new())).collect(),
-                        required: true,
+                        // the decision needs an answer, which unticked is too
+                        required: !kind.required_means_chosen(),
                         properties: Map::new(),
                     });
                 }
@@ -236,19 +239,20 @@ impl<'a> Definitions<'a> {
         } else {
             &input.allowed_values
         };
+        // the rules say what the value is where they test it as a list, whatever `typeRef` says
+        let kind = if input.used_as_list {
+            if options.is_empty() { ComponentType::Taglist } else { ComponentType::Checklist }
+        } else {
+            kind_of(&input.type_ref, !options.is_empty())
+        };
         Some(Definition {
             name: name.to_string(),
             source: format!("the decision \"{}\"", d.id),
             label: input.label.clone(),
-            // the rules say what the value is where they test it as a list, whatever `typeRef` says
-            kind: if input.used_as_list {
-                if options.is_empty() { ComponentType::Taglist } else { ComponentType::Checklist }
-            } else {
-                kind_of(&input.type_ref, !options.is_empty())
-            }
-            .to_string(),
+            kind: kind.to_string(),
             options: options.iter().map(|v| (v.clone(), String::new())).collect(),
-            required: true,
+            // the decision needs an answer, which unticked and none chosen are too
+            required: !kind.required_means_chosen(),
             properties: Map::new(),
         })
     }

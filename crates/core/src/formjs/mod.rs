@@ -61,6 +61,15 @@ macro_rules! component_types {
     };
 }
 
+impl ComponentType {
+    /// Whether form-js's `validate.required` asks more of it than an answer: a required checkbox is
+    /// only submitted ticked, a required checklist or tag list only with a value chosen. Where the
+    /// process needs an answer, not a yes, unticked and none chosen are answers too.
+    pub fn required_means_chosen(self) -> bool {
+        matches!(self, ComponentType::Checkbox | ComponentType::Checklist | ComponentType::Taglist)
+    }
+}
+
 component_types! {
     Textfield = "textfield": Input,
     Textarea = "textarea": Input,
