@@ -19,7 +19,9 @@
 //!   gate's `secret_field`, the form still checked;
 //! - (g) the field that supplies a need hidden until a new checkbox is ticked (`conditional.hide`),
 //!   where the process reads the value past conditions (or none) that say nothing of that checkbox:
-//!   `missing_supply` (form-js submits nothing for a hidden field).
+//!   `missing_supply` (form-js submits nothing for a hidden field);
+//! - (h) a checkbox a condition after the step tests for `false` made required: `value_conflict`
+//!   (form-js submits a required checkbox only ticked).
 //!
 //! The figures are asserted as measured: the error findings exactly (each inspected, each a true
 //! problem of its form), every break caught, and at least as many breaks applying. Neither corpus has
@@ -67,10 +69,12 @@ enum Break {
     SharedDrop,
     /// (g) the field that supplies a need hidden until a new checkbox is ticked: `missing_supply`.
     Hidden,
+    /// (h) a checkbox a condition tests for `false` made required: `value_conflict`.
+    RequiredTick,
 }
 
 impl Break {
-    const ALL: [Break; 9] = [
+    const ALL: [Break; 10] = [
         Break::Drop,
         Break::Rename,
         Break::NumberToText,
@@ -80,6 +84,7 @@ impl Break {
         Break::DropWithSecret,
         Break::SharedDrop,
         Break::Hidden,
+        Break::RequiredTick,
     ];
 
     fn describe(self) -> &'static str {
@@ -93,6 +98,7 @@ impl Break {
             Break::DropWithSecret => "(e) (a) and a CVC field -> missing_supply + secret_field",
             Break::SharedDrop => "(f) (a) in a form several steps bind -> missing_supply",
             Break::Hidden => "(g) supplying field hidden behind a new checkbox -> missing_supply",
+            Break::RequiredTick => "(h) checkbox tested for false made required -> value_conflict",
         }
     }
 
@@ -102,7 +108,7 @@ impl Break {
                 Code::MissingSupply
             }
             Break::NumberToText | Break::BooleanToText | Break::TextToNumber => Code::TypeConflict,
-            Break::OptionValues => Code::ValueConflict,
+            Break::OptionValues | Break::RequiredTick => Code::ValueConflict,
         }
     }
 }
@@ -388,7 +394,26 @@ fn breaks(schema: &Value, contract: &Contract) -> Vec<(Break, String, Value)> {
         };
         out.push((Break::OptionValues, key.to_string(), changed(schema, key, &prefix)));
     }
+    required_ticks(schema, contract, &mut out);
     out
+}
+
+/// (h): each checkbox a condition after the step tests for `false`, made required.
+fn required_ticks(schema: &Value, contract: &Contract, out: &mut Vec<(Break, String, Value)>) {
+    let tested_false: BTreeSet<&str> = contract.false_tests.iter().map(|t| t.path.as_str()).collect();
+    for key in tested_false {
+        let Some(c) = field(schema, key) else { continue };
+        let required = c.get("validate").and_then(|v| v.get("required")) == Some(&Value::Bool(true));
+        if c.get("type").and_then(Value::as_str) != Some("checkbox") || required {
+            continue;
+        }
+        let require = |c: &mut Map<String, Value>| {
+            let validate = c.entry("validate").or_insert_with(|| serde_json::json!({}));
+            validate["required"] = Value::Bool(true);
+            true
+        };
+        out.push((Break::RequiredTick, key.to_string(), changed(schema, key, &require)));
+    }
 }
 
 fn shown(f: &Finding) -> String {
@@ -516,6 +541,7 @@ fn the_contract_check_on_the_corpus_pairs() {
             (Break::DropWithSecret, 23),
             // the other 3 are read by the step's own output mapping, which passes the value on
             (Break::Hidden, 20),
+            (Break::RequiredTick, 4),
         ],
     );
 }
@@ -541,6 +567,7 @@ fn the_contract_check_on_the_corpus_pairs_extra() {
             (Break::OptionValues, 2),
             (Break::DropWithSecret, 5),
             (Break::Hidden, 2),
+            (Break::RequiredTick, 2),
         ],
     );
 }

@@ -12,7 +12,8 @@ pub enum Code {
     MissingSupply,
     /// A field's value is not the kind of value the process reads it as.
     TypeConflict,
-    /// A condition names a value no option has, or an option no condition of a gateway matches.
+    /// A condition names a value no option has or a required checkbox cannot give (`false`), or an
+    /// option no condition of a gateway matches.
     ValueConflict,
     /// An optional field that is null when empty is compared without a check that it is set.
     OptionalButRead,
@@ -120,7 +121,8 @@ impl Code {
             }
             Code::TypeConflict => "A field's value is not the kind of value the process reads it as.",
             Code::ValueConflict => {
-                "A condition names a value no option has, or an option no flow of a gateway without a default takes."
+                "A condition names a value no option has or a required checkbox cannot give, or an option no flow of a \
+                 gateway without a default takes."
             }
             Code::OptionalButRead => {
                 "An optional field that is null when left empty is compared without a check that it is set."

@@ -115,6 +115,7 @@ pub fn findings(form: &ProjectForm, contract: &Contract, around: Around<'_>) -> 
     for field in &fields {
         type_conflicts(field, contract, &mut out);
         value_conflicts(field, contract, &mut out);
+        ticked_only(field, contract, &mut out);
         optional_but_read(field, contract, &mut out);
         overwrites_known(field, contract, &mut out);
         unused_key(field, contract, around, &mut out);
@@ -277,6 +278,19 @@ fn value_conflicts(field: &FormField, contract: &Contract, out: &mut Vec<Finding
                 message,
             ));
         }
+    }
+}
+
+/// A required checkbox that a condition after the step tests for `false`: form-js submits a required
+/// checkbox only ticked, so that condition's flow is never taken. Said once, at the first such test.
+fn ticked_only(field: &FormField, contract: &Contract, out: &mut Vec<Finding>) {
+    let checkbox = field.component_type() == Some(crate::formjs::ComponentType::Checkbox);
+    if !checkbox || !field.required || field.readonly || field.disabled || field.in_list {
+        return;
+    }
+    if let Some(test) = contract.false_tests.iter().find(|t| t.path == field.key) {
+        let message = sentences::ticked_only(field, test);
+        out.push(Finding::new(Code::ValueConflict, Severity::Error, Some(field), Some(&test.site), message));
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::ValueKind;
 use crate::flow::contract::{
-    Contract, Exhaustive, Expected, KnownValue, LiteralRead, Need, Outcome, Site, TypedRead,
+    Contract, Exhaustive, Expected, FalseTest, KnownValue, LiteralRead, Need, Outcome, Site, TypedRead,
 };
 use crate::project::FormField;
 
@@ -161,6 +161,18 @@ fn listed(values: &[&str]) -> String {
     let shown: Vec<String> = values.iter().take(6).map(|v| format!("\"{v}\"")).collect();
     let more = if values.len() > 6 { ", …" } else { "" };
     format!("{}{more}", shown.join(", "))
+}
+
+pub(super) fn ticked_only(field: &FormField, test: &FalseTest) -> String {
+    sentence(format!(
+        "{} is a required checkbox, and form-js submits a required checkbox only ticked (true); {} \
+         has a flow for `{}` false (`{}`), so that flow is never taken. Leave the checkbox optional: \
+         unticked is an answer.",
+        field_name(field),
+        test.site.subject,
+        test.path,
+        test.site.expression,
+    ))
 }
 
 pub(super) fn never_taken(field: &FormField, values: &[&str], read: &LiteralRead) -> String {

@@ -153,6 +153,17 @@ pub struct LiteralRead {
     pub site: Site,
 }
 
+/// A condition after the step that only a variable's `false` satisfies (`= not(approved)`,
+/// `${approved == false}`), joined with nothing by `or`: a form that can only submit `true` never
+/// takes its flow.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FalseTest {
+    /// The variable or path tested.
+    pub path: String,
+    /// Where.
+    pub site: Site,
+}
+
 /// A gateway after the step all of whose conditions compare one variable with string literals and
 /// that has no default flow: a value none of them names takes no flow.
 #[derive(Debug, Clone, PartialEq)]
@@ -191,6 +202,8 @@ pub struct Contract {
     pub literals: Vec<LiteralRead>,
     /// The gateways whose conditions cover every value of one variable.
     pub exhaustive: Vec<Exhaustive>,
+    /// The conditions only a variable's `false` satisfies.
+    pub false_tests: Vec<FalseTest>,
     /// What earlier steps set.
     pub known_before: Vec<KnownValue>,
     /// Every variable and path read anywhere in the process (the step's own reads included).
@@ -307,6 +320,11 @@ pub fn contract(process: &Process, target: Option<usize>, project: &Project) -> 
         }
         ControlFlow::Continue(())
     });
+    for (test, element) in reader.false_tests(&after) {
+        if form_may_set(root(&test.path), element) {
+            contract.false_tests.push(test);
+        }
+    }
     for (gateway, element) in reader.exhaustive(&after) {
         let name = root(&gateway.path).to_string();
         if form_may_set(&name, element) && contract.exhaustive.len() < MOST {
@@ -1044,6 +1062,31 @@ impl<'a> Reader<'a> {
             }
         }
         ControlFlow::Continue(())
+    }
+
+    /// The conditions after the step only a variable's `false` satisfies (at most [`MOST`]), each
+    /// with its flow.
+    fn false_tests(&self, after: &[usize]) -> Vec<(FalseTest, usize)> {
+        let mut out = Vec::new();
+        let tests_false = |c: &Comparison| {
+            matches!(
+                (c.operator, &c.literal),
+                (Operator::Eq, Literal::Bool(false)) | (Operator::Ne, Literal::Bool(true))
+            )
+        };
+        for &i in crate::stop::until_stopped(after) {
+            let e = &self.process.elements[i];
+            if !e.is_flow() || e.condition.is_empty() || has_word(&e.condition, &["or", "||"]) {
+                continue;
+            }
+            for c in read_condition(&e.condition).comparisons.into_iter().filter(tests_false) {
+                if out.len() >= MOST {
+                    return out;
+                }
+                out.push((FalseTest { path: c.variable, site: self.site(i, &e.condition) }, i));
+            }
+        }
+        out
     }
 
     /// The gateways after the step with no default flow whose every condition compares one variable
