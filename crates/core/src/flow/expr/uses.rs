@@ -32,6 +32,9 @@ pub enum ValueUse {
 pub(crate) fn value_uses(expr: &str, condition: bool) -> Vec<(String, ValueUse)> {
     let toks = tokens(bounded(expr));
     let mut calls: Vec<Option<String>> = Vec::new();
+    // the brackets open around a token, each whether it filters a list (`items[price > 10]`), whose
+    // names are the items' members, not variables
+    let mut brackets: Vec<bool> = Vec::new();
     let mut out: Vec<(String, ValueUse)> = Vec::new();
     let mut i = 0;
     while i < toks.len() {
@@ -39,9 +42,12 @@ pub(crate) fn value_uses(expr: &str, condition: bool) -> Vec<(String, ValueUse)>
         match t.kind {
             Kind::LParen => calls.push(call_name(&toks, i)),
             Kind::RParen => drop(calls.pop()),
+            Kind::LBracket => brackets.push(i.checked_sub(1).is_some_and(|b| filters(toks[b]))),
+            Kind::RBracket => drop(brackets.pop()),
             Kind::Word if is_name_start(&toks, i) => {
                 let (path, end) = path_at(&toks, i);
-                if toks.get(end).map(|t| t.kind) != Some(Kind::LParen) {
+                let member = brackets.iter().any(|&filter| filter);
+                if !member && toks.get(end).map(|t| t.kind) != Some(Kind::LParen) {
                     let innermost = calls.last().cloned().flatten();
                     if let Some(u) = use_of(&toks, i, end, innermost.as_deref(), condition) {
                         let entry = (path, u);
@@ -142,8 +148,52 @@ fn use_of(
             _ => {}
         }
     }
+    if let Some(u) = compared_with(toks, start, end) {
+        return Some(u);
+    }
     let logical = |t: Option<Tok<'_>>| t.is_none_or(|t| matches!(t.text, "and" | "or"));
     (condition && logical(before) && logical(after)).then_some(ValueUse::Boolean)
+}
+
+/// Whether a `[` after `t` filters or indexes what `t` ends (a name, a call, another filter), rather
+/// than opening a list written out (after `in`, an operator, a comma).
+fn filters(t: Tok<'_>) -> bool {
+    (t.kind == Kind::Word && !is_feel_keyword(t.text)) || matches!(t.kind, Kind::RParen | Kind::RBracket)
+}
+
+/// What the name at `start..end` is compared with, on either side (`rating > 3`, `3 <= rating`,
+/// `due < today()`): a number makes it a number, a date or time a date. FEEL writes `>=` as two
+/// operator tokens, and a negative number as `-` before it.
+fn compared_with(toks: &[Tok<'_>], start: usize, end: usize) -> Option<ValueUse> {
+    let comparison = |t: &Tok<'_>| t.kind == Kind::Op && matches!(t.text, "<" | ">" | "=" | "!");
+    let after: Vec<Tok<'_>> = toks[end..].iter().copied().take_while(comparison).take(2).collect();
+    let before: Vec<Tok<'_>> = toks[..start].iter().rev().copied().take_while(comparison).take(2).collect();
+    let operand = |ops: usize, at: Option<usize>, forward: bool| -> Option<ValueUse> {
+        if ops == 0 {
+            return None;
+        }
+        let mut i = at?;
+        if forward && toks.get(i).is_some_and(|t| t.kind == Kind::Op && t.text == "-") {
+            i += 1;
+        }
+        let t = toks.get(i)?;
+        match t.kind {
+            Kind::Num => Some(ValueUse::Number),
+            Kind::Word if forward && is_date_call(toks, i) => Some(ValueUse::Date),
+            _ => None,
+        }
+    };
+    operand(after.len(), Some(end + after.len()), true)
+        .or_else(|| operand(before.len(), start.checked_sub(before.len() + 1), false))
+}
+
+/// Whether a date or time function's call starts at `i` (`today()`, `date("2024-01-01")`).
+fn is_date_call(toks: &[Tok<'_>], i: usize) -> bool {
+    let next_open = |j: usize| toks.get(j).is_some_and(|t| t.kind == Kind::LParen);
+    match toks[i].text {
+        "today" | "now" | "date" | "time" => next_open(i + 1),
+        _ => false,
+    }
 }
 
 /// `t` when it is an arithmetic operator.
@@ -188,8 +238,26 @@ mod tests {
     }
 
     #[test]
+    fn compared_with_a_number_is_a_number_and_with_a_date_a_date() {
+        assert_eq!(uses("if rating > 3 then \"good\" else \"bad\""), [("rating".into(), Number)]);
+        assert_eq!(uses("3 <= level"), [("level".into(), Number)]);
+        assert_eq!(uses("balance >= -10"), [("balance".into(), Number)]);
+        assert_eq!(uses("code = 404 or code != 200"), [("code".into(), Number)]);
+        assert_eq!(uses("due < today()"), [("due".into(), Date)]);
+        assert_eq!(uses("start >= date(\"2024-01-01\")"), [("start".into(), Date)]);
+        // with a text, another variable or a call that is no date: nothing told
+        assert!(uses("status = \"open\"").is_empty());
+        assert!(uses("weight < maxWeight").is_empty());
+        assert!(uses("limit > count(items)").iter().all(|(n, _)| n != "limit"));
+    }
+
+    #[test]
     fn lists_are_filtered_indexed_and_iterated() {
         assert_eq!(uses("items[price > 10]"), [("items".into(), List)]);
+        // a filter's names are the items' members
+        assert_eq!(uses("items[price * 2 > limit]"), [("items".into(), List)]);
+        // a list written out holds variables
+        assert_eq!(uses("x in [base * 2, 5]"), [("base".into(), Number)]);
         assert_eq!(uses("for i in lines return i.total"), [("lines".into(), List)]);
         assert_eq!(uses("some r in risks satisfies r = \"high\""), [("risks".into(), List)]);
         // a comparison's `in` is not a list of the variable
@@ -205,7 +273,7 @@ mod tests {
             [("urgent".into(), Boolean), ("approved".into(), Boolean)]
         );
         assert!(value_uses("approved", false).is_empty());
-        assert!(value_uses("amount > 10", true).is_empty());
+        assert_eq!(value_uses("amount > 10", true), [("amount".into(), Number)]);
     }
 
     #[test]
