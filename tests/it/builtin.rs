@@ -673,8 +673,8 @@ fn a_name_broken_over_lines_heads_the_form_on_one_line_and_java_comparisons_type
         <exclusiveGateway id="g"/>
         <sequenceFlow id="yes" sourceRef="g" targetRef="e1"><conditionExpression>${clarified.equals('yes') &amp;&amp; execution.getVariable("stufe") &gt; 2}</conditionExpression></sequenceFlow>
         <sequenceFlow id="no" sourceRef="g" targetRef="e2"><conditionExpression>${!clarified.equals('yes')}</conditionExpression></sequenceFlow>
-        <sequenceFlow id="x" sourceRef="g" targetRef="e3"><conditionExpression>${status.equalsIgnoreCase("open")}</conditionExpression></sequenceFlow>
-        <sequenceFlow id="y" sourceRef="g" targetRef="e3"><conditionExpression>${status.equalsIgnoreCase("closed")}</conditionExpression></sequenceFlow>
+        <sequenceFlow id="x" sourceRef="g" targetRef="e3"><conditionExpression>${status.equals("open")}</conditionExpression></sequenceFlow>
+        <sequenceFlow id="y" sourceRef="g" targetRef="e3"><conditionExpression>${status.equals("closed")}</conditionExpression></sequenceFlow>
         <endEvent id="e1"/><endEvent id="e2"/><endEvent id="e3"/>
       </process></definitions>"#;
     let p = bpmn::read(xml.as_bytes()).processes.into_iter().next().unwrap();

@@ -566,22 +566,23 @@ impl Parser {
         }
     }
 
-    /// JUEL's `x.equals("a")` (or `equalsIgnoreCase`), the way Java compares texts: `x = "a"`, when
-    /// nothing compares its answer further (`x.equals("a") == false` is left to the general rule).
+    /// JUEL's `x.equals("a")`, the way Java compares texts: `x = "a"`, when nothing compares its answer
+    /// further (`x.equals("a") == false` is left to the general rule). `x.equalsIgnoreCase("a")` reads
+    /// `x` and compares it with no one value ("A" passes too).
     fn method_equals(&mut self) -> Option<Vec<Comparison>> {
         let Some(Token::Ident(name)) = self.peek() else { return None };
-        let variable = [".equalsIgnoreCase", ".equals"]
+        let (variable, exact) = [(".equals", true), (".equalsIgnoreCase", false)]
             .iter()
-            .find_map(|method| name.strip_suffix(method))
-            .filter(|v| !v.is_empty() && !v.ends_with('.'))?
-            .to_string();
+            .find_map(|(method, exact)| name.strip_suffix(method).map(|v| (v, *exact)))
+            .filter(|(v, _)| !v.is_empty() && !v.ends_with('.'))?;
+        let variable = variable.to_string();
         let literal = self.argument(self.pos + 1)?;
         if matches!(self.tokens.get(self.pos + 4), Some(Token::Op(_) | Token::Arith | Token::Minus)) {
             return None;
         }
         self.pos += 4;
         self.note(variable.clone());
-        Some(vec![Comparison { variable, operator: Operator::Eq, literal }])
+        Some(if exact { vec![Comparison { variable, operator: Operator::Eq, literal }] } else { Vec::new() })
     }
 
     /// The variable a Camunda 7 engine-object getter names (`execution.getVariable("amount")` reads
@@ -691,9 +692,12 @@ mod tests {
         assert_eq!(read("${clarified.equals('yes')}"), ["clarified = \"yes\""]);
         assert_eq!(read("${!clarified.equals('yes')}"), ["clarified != \"yes\""]);
         assert_eq!(
-            read("${order.status.equalsIgnoreCase(\"open\") && vip}"),
+            read("${order.status.equals(\"open\") && vip}"),
             ["order.status = \"open\"", "vip = true"]
         );
+        // case folded: no one value
+        assert_eq!(read("${status.equalsIgnoreCase('open') && vip}"), ["vip = true"]);
+        assert_eq!(read_condition("${status.equalsIgnoreCase('open')}").variables, ["status"]);
         assert_eq!(read_condition("${clarified.equals('yes')}").variables, ["clarified"]);
         assert_eq!(read("${execution.getVariable(\"x\") > 5}"), ["x > 5"]);
         assert_eq!(read("${execution.getVariableLocal('status') == 'done'}"), ["status = \"done\""]);

@@ -164,14 +164,19 @@ fn listed(values: &[&str]) -> String {
 }
 
 pub(super) fn ticked_only(field: &FormField, test: &FalseTest) -> String {
+    let flow = if test.by_default {
+        format!(
+            "takes its default flow when `{}` is false (its other flow is `{}`)",
+            test.path, test.site.expression
+        )
+    } else {
+        format!("has a flow for `{}` false (`{}`)", test.path, test.site.expression)
+    };
     sentence(format!(
-        "{} is a required checkbox, and form-js submits a required checkbox only ticked (true); {} \
-         has a flow for `{}` false (`{}`), so that flow is never taken. Leave the checkbox optional: \
-         unticked is an answer.",
+        "{} is a required checkbox, and form-js submits a required checkbox only ticked (true); {} {flow}, \
+         so that flow is never taken. Leave the checkbox optional: unticked is an answer.",
         field_name(field),
         test.site.subject,
-        test.path,
-        test.site.expression,
     ))
 }
 

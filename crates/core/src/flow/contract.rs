@@ -153,15 +153,18 @@ pub struct LiteralRead {
     pub site: Site,
 }
 
-/// A condition after the step that only a variable's `false` satisfies (`= not(approved)`,
-/// `${approved == false}`), joined with nothing by `or`: a form that can only submit `true` never
-/// takes its flow.
+/// A flow after the step that only a variable's `false` takes: its condition says so (`= not(approved)`,
+/// `${approved == false}`, joined with nothing by `or`), or it is the default flow of a gateway whose
+/// other flows each test the variable for `true` (`= approved`). A form that can only submit `true`
+/// never takes it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct FalseTest {
     /// The variable or path tested.
     pub path: String,
-    /// Where.
+    /// The flow's condition, or for a default flow the condition of the gateway's other flow.
     pub site: Site,
+    /// Whether the flow is the gateway's default flow.
+    pub by_default: bool,
 }
 
 /// A gateway after the step all of whose conditions compare one variable with string literals and
@@ -1083,10 +1086,48 @@ impl<'a> Reader<'a> {
                 if out.len() >= MOST {
                     return out;
                 }
-                out.push((FalseTest { path: c.variable, site: self.site(i, &e.condition) }, i));
+                out.push((
+                    FalseTest { path: c.variable, site: self.site(i, &e.condition), by_default: false },
+                    i,
+                ));
+            }
+        }
+        for &g in after {
+            if out.len() >= MOST {
+                break;
+            }
+            if let Some((path, tested, default)) = self.default_for_false(g) {
+                // the default flow, quoting the condition it is the other way of
+                let condition = &self.process.elements[tested].condition;
+                out.push((FalseTest { path, site: self.site(default, condition), by_default: true }, tested));
             }
         }
         out
+    }
+
+    /// The variable the default flow of the gateway at `g` stands for `false` of, with one of the
+    /// other flows and the default flow: where each other flow tests that one variable for `true` and
+    /// nothing else.
+    fn default_for_false(&self, g: usize) -> Option<(String, usize, usize)> {
+        let gateway = &self.process.elements[g];
+        if !gateway.is_gateway() || gateway.default_flow.is_empty() {
+            return None;
+        }
+        let default = self.process.element_index(&gateway.default_flow)?;
+        let mut tested: Option<(String, usize)> = None;
+        for &f in self.graph.next[g].iter().filter(|&&f| f != default && self.process.elements[f].is_flow()) {
+            let reading = read_condition(&self.process.elements[f].condition);
+            let [c] = reading.comparisons.as_slice() else { return None };
+            let is_true = c.operator == Operator::Eq && c.literal == Literal::Bool(true);
+            if !is_true
+                || reading.variables.len() != 1
+                || tested.as_ref().is_some_and(|(p, _)| *p != c.variable)
+            {
+                return None;
+            }
+            tested.get_or_insert((c.variable.clone(), f));
+        }
+        tested.map(|(path, f)| (path, f, default))
     }
 
     /// The gateways after the step with no default flow whose every condition compares one variable
