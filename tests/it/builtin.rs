@@ -690,3 +690,30 @@ fn a_name_broken_over_lines_heads_the_form_on_one_line_and_java_comparisons_type
     assert_eq!(status["type"], "select");
     assert_eq!(status["values"][1]["value"], "closed");
 }
+
+#[test]
+fn an_unnamed_step_is_headed_by_its_process_not_its_id() {
+    let xml = |process_name: &str| {
+        format!(
+            r#"<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL"><process id="order" {process_name}>
+            <startEvent id="Event_1q5v0sf"/><sequenceFlow id="a" sourceRef="Event_1q5v0sf" targetRef="UserTask_2"/>
+            <userTask id="UserTask_2"/><sequenceFlow id="b" sourceRef="UserTask_2" targetRef="S"/>
+            <subProcess id="S" name="Check stock"><startEvent id="Inner_start"/><sequenceFlow id="c" sourceRef="Inner_start" targetRef="Inner"/><userTask id="Inner"/></subProcess>
+            <sequenceFlow id="d" sourceRef="S" targetRef="E"/><endEvent id="E" name=" "/>
+            </process></definitions>"#
+        )
+    };
+    let heading = |xml: &str, step: &str| {
+        let p = bpmn::read_str(xml).processes.remove(0);
+        components(&draft::draft(Some(&p), p.element_index(step), "", None))[0]["text"].clone()
+    };
+    let named = xml(r#"name="Order&#10;handling""#);
+    assert_eq!(heading(&named, "UserTask_2"), "# Order handling");
+    assert_eq!(heading(&named, "Event_1q5v0sf"), "# Order handling");
+    // a process without a name: its id heads the start form; a step keeps its own id
+    assert_eq!(heading(&xml(""), "Event_1q5v0sf"), "# order");
+    assert_eq!(heading(&xml(""), "UserTask_2"), "# UserTask\\_2");
+    // inside a sub-process: its name
+    assert_eq!(heading(&named, "Inner"), "# Check stock");
+    assert_eq!(heading(&xml(""), "Inner_start"), "# Check stock");
+}

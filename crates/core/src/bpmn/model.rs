@@ -193,7 +193,7 @@ impl Element {
 
     /// The name if there is one, else the id, on one line: how the element is called in a sentence.
     pub fn label(&self) -> std::borrow::Cow<'_, str> {
-        crate::words::one_line(if self.name.is_empty() { &self.id } else { &self.name })
+        crate::words::one_line(if self.name.trim().is_empty() { &self.id } else { &self.name })
     }
 }
 
@@ -313,7 +313,7 @@ impl Process {
 
     /// The name if there is one, else the id, on one line: how the process is called in a sentence.
     pub fn label(&self) -> std::borrow::Cow<'_, str> {
-        crate::words::one_line(if self.name.is_empty() { &self.id } else { &self.name })
+        crate::words::one_line(if self.name.trim().is_empty() { &self.id } else { &self.name })
     }
 
     /// The variable names, deduplicated in order of first appearance (the contract's `variables`).

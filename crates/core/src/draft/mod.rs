@@ -440,12 +440,25 @@ fn overlaps(a: &str, b: &str) -> bool {
 }
 
 /// The heading text: the brief's title when it has one, else the step's (or process's) name; then
-/// the documentation.
+/// the documentation. An unnamed step is headed by the name of the sub-process it runs in or of its
+/// process, an unnamed start event's form by the process's name or id: the element's own id
+/// (`Event_1q5v0sf`) means nothing to a person.
 fn heading(process: &Process, target: Option<usize>, brief_title: Option<&str>) -> Value {
     let (title, documentation) = match target {
         Some(i) => {
             let e = &process.elements[i];
-            (e.label().to_string(), e.documentation.to_string())
+            let named = |e: &&crate::bpmn::Element| !e.name.trim().is_empty();
+            let around = std::iter::successors(Some(i), |&a| process.elements[a].parent)
+                .map(|a| &process.elements[a])
+                .find(named);
+            let title = match around {
+                Some(named) => named.label().to_string(),
+                None if e.is_top_level_start() || !process.name.trim().is_empty() => {
+                    process.label().to_string()
+                }
+                None => e.label().to_string(),
+            };
+            (title, e.documentation.to_string())
         }
         None => (process.label().to_string(), process.documentation.clone()),
     };
