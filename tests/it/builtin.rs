@@ -716,4 +716,12 @@ fn an_unnamed_step_is_headed_by_its_process_not_its_id() {
     // inside a sub-process: its name
     assert_eq!(heading(&named, "Inner"), "# Check stock");
     assert_eq!(heading(&xml(""), "Inner_start"), "# Check stock");
+    // an unnamed process in a named pool: the pool's name, whichever comes first in the file
+    let pool = r#"<collaboration id="C"><participant id="P0" name=" " processRef="order"/><participant id="P1" name="Order&#10;desk" processRef="order"><documentation>x</documentation></participant></collaboration>"#;
+    let pooled = xml("").replacen("<process", &format!("{pool}<process"), 1);
+    assert_eq!(heading(&pooled, "UserTask_2"), "# Order desk");
+    let pooled_after = xml("").replacen("</definitions>", &format!("{pool}</definitions>"), 1);
+    assert_eq!(heading(&pooled_after, "Event_1q5v0sf"), "# Order desk");
+    let p = bpmn::read_str(&pooled).processes.remove(0);
+    assert_eq!((p.name.as_str(), p.pool.as_str(), p.label().as_ref()), ("", "Order\ndesk", "Order desk"));
 }

@@ -31,6 +31,9 @@ pub struct Process {
     pub id: String,
     /// The `name` attribute, trimmed; `""` when absent.
     pub name: String,
+    /// The name of the pool (a collaboration's `participant`) that shows the process, trimmed; `""`
+    /// when none: what a modeller sees of a process whose own name is left empty.
+    pub pool: String,
     /// The `documentation` children's text, each trimmed, empty ones dropped, joined with `\n`.
     pub documentation: String,
     /// Every flow element, descending into sub-processes (parent before children), document order.
@@ -311,9 +314,15 @@ impl Process {
         Process { id: self.id.clone(), variable_uses, ..Process::default() }
     }
 
-    /// The name if there is one, else the id, on one line: how the process is called in a sentence.
+    /// The name if there is one, else its pool's, else the id, on one line: how the process is called
+    /// in a sentence.
     pub fn label(&self) -> std::borrow::Cow<'_, str> {
-        crate::words::one_line(if self.name.trim().is_empty() { &self.id } else { &self.name })
+        crate::words::one_line(self.human_name().unwrap_or(&self.id))
+    }
+
+    /// The name a person gave the process: its own, else its pool's.
+    pub fn human_name(&self) -> Option<&str> {
+        [&self.name, &self.pool].into_iter().map(String::as_str).find(|n| !n.trim().is_empty())
     }
 
     /// The variable names, deduplicated in order of first appearance (the contract's `variables`).

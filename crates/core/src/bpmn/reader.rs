@@ -87,6 +87,8 @@ pub(super) enum Frame {
     Field(usize),
     /// A message, error, escalation or signal of the definitions, by index into `Builder::root_items`.
     RootItem(usize),
+    /// `collaboration`, whose participants name the pools of processes.
+    Collaboration,
 }
 
 impl Frame {
@@ -192,6 +194,8 @@ pub(super) struct Builder {
     pub(super) root_items: Vec<(String, Vec<Access>)>,
     /// `(process, element, id)`: an element refers to a root item, settled in `finish`.
     pub(super) refs: Vec<(usize, usize, String)>,
+    /// `(processRef, name)` of each named participant, settled in `finish`.
+    pub(super) pools: Vec<(String, String)>,
 }
 
 impl Builder {
@@ -231,6 +235,8 @@ impl Builder {
                 if parent == Some(Frame::Root) && ns == Ns::Bpmn && local == "process" {
                     self.open_process(attrs);
                     Some(Frame::Process)
+                } else if parent == Some(Frame::Root) && ns == Ns::Bpmn && local == "collaboration" {
+                    Some(Frame::Collaboration)
                 } else if parent == Some(Frame::Root) && ns == Ns::Bpmn {
                     self.root_item(local, attrs)
                 } else {
@@ -238,6 +244,14 @@ impl Builder {
                 }
             }
             (Some(Frame::RootItem(item)), _) => self.root_item_child(item, ns, local, attrs),
+            (Some(Frame::Collaboration), Ns::Bpmn) if local == "participant" => {
+                let (process, name) = (trim(&attrs.value("processRef")).to_string(), attrs.value("name"));
+                if !process.is_empty() && !trim(&name).is_empty() {
+                    self.pools.push((process, trim(&name).to_string()));
+                }
+                None
+            }
+            (Some(Frame::Collaboration), _) => None,
             (Some(Frame::Process | Frame::Flow { container: true, .. }), Ns::Bpmn)
                 if ElementKind::parse(local).is_some() =>
             {
@@ -432,7 +446,21 @@ impl Builder {
     pub(super) fn finish(mut self) -> Definitions {
         self.settle_refs();
         self.settle_data_refs();
+        self.settle_pools();
         self.defs
+    }
+
+    /// Gives each process the name of the first pool that shows it.
+    fn settle_pools(&mut self) {
+        let mut pools: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+        for (process, name) in std::mem::take(&mut self.pools) {
+            pools.entry(process).or_insert(name);
+        }
+        for process in &mut self.defs.processes {
+            if let Some(name) = pools.get(&process.id) {
+                process.pool.clone_from(name);
+            }
+        }
     }
 }
 

@@ -453,7 +453,7 @@ fn heading(process: &Process, target: Option<usize>, brief_title: Option<&str>) 
                 .find(named);
             let title = match around {
                 Some(named) => named.label().to_string(),
-                None if e.is_top_level_start() || !process.name.trim().is_empty() => {
+                None if e.is_top_level_start() || process.human_name().is_some() => {
                     process.label().to_string()
                 }
                 None => e.label().to_string(),
