@@ -588,6 +588,8 @@ impl Parser {
     /// The variable a Camunda 7 engine-object getter names (`execution.getVariable("amount")` reads
     /// `amount`), the call consumed; the ident `name` is already taken.
     fn got_variable(&mut self, name: &str) -> Option<String> {
+        // the reader sits below `flow`, so the getters that answer a value are named here rather than
+        // taken from `flow::expr`'s lists (which also hold `hasVariable`, a yes or no)
         let (object, method) = name.rsplit_once('.')?;
         let getter = matches!(method, "getVariable" | "getVariableLocal");
         if !getter || !matches!(object, "execution" | "task" | "variableScope") {

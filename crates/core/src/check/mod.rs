@@ -281,8 +281,9 @@ fn value_conflicts(field: &FormField, contract: &Contract, out: &mut Vec<Finding
     }
 }
 
-/// A required checkbox that a condition after the step tests for `false`: form-js submits a required
-/// checkbox only ticked, so that condition's flow is never taken. Said once, at the first such test.
+/// A required checkbox that a flow after the step takes on `false` (`= not(x)`, a default flow beside
+/// `= x`): form-js submits a required checkbox only ticked, so that flow is never taken. Said once, at
+/// the first such flow.
 fn ticked_only(field: &FormField, contract: &Contract, out: &mut Vec<Finding>) {
     let checkbox = field.component_type() == Some(crate::formjs::ComponentType::Checkbox);
     if !checkbox || !field.required || field.readonly || field.disabled || field.in_list {
