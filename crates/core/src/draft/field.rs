@@ -119,9 +119,14 @@ pub(super) fn field(name: &str, use_: Use, said: Evidence<'_>) -> Value {
         c.insert("type".into(), json!("textarea"));
     } else {
         c.insert("type".into(), json!("textfield"));
-        if word_set.iter().any(|w| w == "email" || w == "mail") {
+        // the value's own name says what it holds: `customer.email` and `currentEmail.fromAddress`
+        // are addresses, `currentEmail.plainTextBody` a text taken from one
+        let leaf = words::split(name.rsplit('.').next().unwrap_or(name));
+        let mail = |words: &[String]| words.iter().any(|w| w == "email" || w == "mail");
+        let address = leaf.last().is_some_and(|w| w == "address" || w == "adresse");
+        if mail(&leaf) || (address && mail(&word_set)) {
             c.insert("validate".into(), json!({"validationType": "email"}));
-        } else if word_set.iter().any(|w| PHONE_WORDS.contains(&w.as_str())) {
+        } else if leaf.iter().any(|w| PHONE_WORDS.contains(&w.as_str())) {
             c.insert("validate".into(), json!({"validationType": "phone"}));
         }
     }
@@ -471,6 +476,11 @@ mod tests {
         assert_eq!(type_of(&drafted("reasonCode", &[], &[])), "textfield");
         assert_eq!(drafted("mobilePhone", &[], &[])["validate"]["validationType"], "phone");
         assert_eq!(drafted("contactEmail", &[], &[])["validate"]["validationType"], "email");
+        assert_eq!(drafted("customer.email", &[], &[])["validate"]["validationType"], "email");
+        // a part of an email, or of a phone call, is no address or number
+        assert!(drafted("currentEmail.subject", &[], &[]).get("validate").is_none());
+        assert_eq!(drafted("currentEmail.fromAddress", &[], &[])["validate"]["validationType"], "email");
+        assert!(drafted("phoneCall.outcome", &[], &[]).get("validate").is_none());
         assert_eq!(type_of(&drafted("creditLimit", &[], &[])), "number");
         assert_eq!(type_of(&drafted("maxRetries", &[], &[])), "number");
         // points are as often what is said as what is scored
