@@ -123,7 +123,7 @@ pub(super) fn field(name: &str, use_: Use, said: Evidence<'_>) -> Value {
         // are addresses, `currentEmail.plainTextBody` a text taken from one
         let leaf = words::split(name.rsplit('.').next().unwrap_or(name));
         let mail = |words: &[String]| words.iter().any(|w| w == "email" || w == "mail");
-        let address = leaf.last().is_some_and(|w| w == "address" || w == "adresse");
+        let address = matches!(last, "address" | "adresse");
         if mail(&leaf) || (address && mail(&word_set)) {
             c.insert("validate".into(), json!({"validationType": "email"}));
         } else if leaf.iter().any(|w| PHONE_WORDS.contains(&w.as_str())) {
